@@ -1,0 +1,100 @@
+import type { Document, ILogger } from '@gltf-transform/core';
+
+/** Model formats Vitrine converts, named by the lower-case extension of the model file. */
+export const MODEL_FORMATS = [
+  'glb',
+  'gltf',
+  'obj',
+  'fbx',
+  'stl',
+  'ply',
+  'dae',
+  '3ds',
+  'step',
+  'stp',
+  'iges',
+  'igs',
+  'ifc',
+] as const;
+
+/** One of {@link MODEL_FORMATS}. */
+export type ModelFormat = (typeof MODEL_FORMATS)[number];
+
+/** An axis-aligned box in glTF scene units (metres after import). */
+export interface Bounds {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** A model file on local disk, with the folder that holds the resources it refers to. */
+export interface ImportSource {
+  /** Absolute path of the model file. */
+  file: string;
+  /** Absolute path of the folder its relative references (textures, .bin, .mtl) resolve against. */
+  dir: string;
+  /** Format of `file`. */
+  format: ModelFormat;
+}
+
+/** What an importer hands to the rest of the pipeline: a glTF document in metres with +Y up. */
+export interface ImportResult {
+  document: Document;
+  /** Triangles the importing library reports for the source, to check that none were lost. */
+  sourceTriangleCount?: number;
+  /** Length unit of the source before it was scaled to metres (`m`, `mm`, `in`, … or `unknown`). */
+  sourceUnit: string;
+  /** Up axis of the source before it was turned to +Y (`+Y`, `+Z`, …). */
+  sourceUpAxis: string;
+}
+
+/** Shared services a pipeline step receives instead of importing them itself. */
+export interface StepContext {
+  /** Logger; each step prefixes its lines with its own name. */
+  logger: ILogger;
+  /** Reports progress of the current step as a fraction 0–1. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** A pipeline step that turns one family of formats into a glTF-Transform document. */
+export interface Importer {
+  /** Step name used in logs and errors, e.g. `import-assimp`. */
+  readonly name: string;
+  /** Formats this importer reads. */
+  readonly formats: readonly ModelFormat[];
+  /** Reads the source; throws a {@link ConversionError} with a clear message for bad input. */
+  read(source: ImportSource, context: StepContext): Promise<ImportResult>;
+}
+
+/** A model part: a node that carries a mesh, as listed by `GET /api/models/:id/parts`. */
+export interface PartInfo {
+  group_id: string;
+  name: string;
+  /** Names of the ancestors joined by `/`. */
+  path: string;
+  triangle_count: number;
+  vertex_count: number;
+  bounds: Bounds;
+}
+
+/** One level of detail written by the pipeline. */
+export interface LodOutput {
+  level: 0 | 1 | 2;
+  glb: Uint8Array;
+  triangle_count: number;
+}
+
+/** Everything the conversion of one model produces. */
+export interface ConversionResult {
+  lods: LodOutput[];
+  parts: PartInfo[];
+  triangle_count: number;
+  vertex_count: number;
+  bounds: Bounds;
+  source_unit: string;
+  source_up_axis: string;
+}
+
+/** An error caused by the input file rather than by Vitrine: its message is shown to the user as the model's `error`. */
+export class ConversionError extends Error {
+  override readonly name = 'ConversionError';
+}
