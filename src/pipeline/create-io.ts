@@ -1,0 +1,15 @@
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+
+/**
+ * A glTF-Transform `NodeIO` that reads every extension glTF-Transform knows, including
+ * meshopt-compressed buffers, so any valid glTF input opens.
+ */
+export async function createNodeIO(): Promise<NodeIO> {
+  await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
+  return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+    'meshopt.decoder': MeshoptDecoder,
+    'meshopt.encoder': MeshoptEncoder,
+  });
+}
