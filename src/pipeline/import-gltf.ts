@@ -1,0 +1,49 @@
+import { stat } from 'node:fs/promises';
+import type { Document } from '@gltf-transform/core';
+import { createNodeIO } from './create-io.ts';
+import { ConversionError } from './types.ts';
+import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
+
+/** Step name used in logs and errors. */
+export const NAME = 'import-gltf';
+
+/** Reads glTF 2.0 (`.glb`, or `.gltf` with its `.bin` and images beside it); glTF is already metres, +Y up. */
+export const importGltf: Importer = {
+  name: NAME,
+  formats: ['glb', 'gltf'],
+  async read(source: ImportSource, context: StepContext): Promise<ImportResult> {
+    const size = await stat(source.file).then(
+      (s) => s.size,
+      () => {
+        throw new ConversionError('The model file could not be read');
+      },
+    );
+    if (size === 0) throw new ConversionError('The file is empty');
+
+    const io = await createNodeIO();
+    const label = source.format === 'glb' ? 'Invalid GLB' : 'Invalid glTF';
+    let document: Document;
+    try {
+      // io.read resolves a .gltf's relative URIs against the file's own folder.
+      document = await io.read(source.file);
+    } catch (error) {
+      throw new ConversionError(`${label}: ${describe(error)}`);
+    }
+    context.onProgress?.(1);
+    context.logger.debug(`${NAME}: read ${document.getRoot().listMeshes().length} meshes`);
+    return { document, sourceUnit: 'm', sourceUpAxis: '+Y' };
+  },
+};
+
+/** A short, user-facing description of a parse failure. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/ENOENT/.test(message)) {
+    const missing = /open '([^']+)'/.exec(message)?.[1];
+    return missing ? `missing resource ${missing.split(/[\\/]/).pop()}` : 'a referenced resource is missing';
+  }
+  if (/JSON/.test(message)) return `the JSON cannot be parsed (${message})`;
+  if (/offset|bounds|Invalid typed array length|length/i.test(message))
+    return `the file is truncated or corrupt (${message})`;
+  return message;
+}
