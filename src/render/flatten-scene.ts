@@ -1,0 +1,324 @@
+import type { Document, Material, Node, Primitive, Texture, TextureInfo, mat4 } from '@gltf-transform/core';
+import type { Transform } from '@gltf-transform/extensions';
+import type sharpModule from 'sharp';
+import type { Bounds } from '../pipeline/types.ts';
+import { srgbToLinear } from './color-space.ts';
+import { decodeTexture } from './decode-texture.ts';
+import type { DecodedTexture } from './decode-texture.ts';
+import { ALPHA_BLEND, ALPHA_MASK, ALPHA_OPAQUE } from './draw-primitive.ts';
+import type { DrawPrimitive } from './draw-primitive.ts';
+import { readFloats, triangleList } from './read-attribute.ts';
+import { WRAP_REPEAT } from './sample-texture.ts';
+
+/** A colour bound to a part through the material service: sRGB 0–1 channels and alpha 0–1. */
+export interface MaterialOverride {
+  color: [number, number, number];
+  alpha: number;
+}
+
+/** Everything the rasterizer draws, in world space. */
+export interface FlatScene {
+  primitives: DrawPrimitive[];
+  /** World-space box of every finite vertex drawn, or `null` when nothing is. */
+  bounds: Bounds | null;
+  /** Triangles across all primitives. */
+  triangleCount: number;
+}
+
+/** Options of {@link flattenScene}. */
+export interface FlattenOptions {
+  /** Colours that replace the material of nodes whose `extras.group_id` they are keyed by. */
+  materialOverrides: ReadonlyMap<string, MaterialOverride>;
+  /** sharp, to decode base-colour textures. */
+  sharp: typeof sharpModule;
+}
+
+interface PendingPrimitive {
+  node: Node;
+  primitive: Primitive;
+  world: mat4;
+  override: MaterialOverride | undefined;
+}
+
+/** glTF draw modes made of triangles; points and lines do not belong in a thumbnail. */
+const TRIANGLE_MODES = new Set([4, 5, 6]);
+
+/**
+ * Walks the default scene (or the first one), bakes every triangle primitive into world space and
+ * decodes each base-colour texture once, so drawing needs no glTF-Transform objects.
+ */
+export async function flattenScene(document: Document, options: FlattenOptions): Promise<FlatScene> {
+  const root = document.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const pending: PendingPrimitive[] = [];
+  scene?.traverse((node) => {
+    const mesh = node.getMesh();
+    if (!mesh) return;
+    const groupId = node.getExtras()?.group_id;
+    const override = typeof groupId === 'string' ? options.materialOverrides.get(groupId) : undefined;
+    const world = node.getWorldMatrix();
+    for (const primitive of mesh.listPrimitives()) {
+      if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) continue;
+      pending.push({ node, primitive, world, override });
+    }
+  });
+
+  const textures = new Map<Texture, Promise<DecodedTexture | null>>();
+  for (const { primitive, override } of pending) {
+    const material = override ? null : primitive.getMaterial();
+    for (const texture of [material?.getBaseColorTexture(), material?.getEmissiveTexture()]) {
+      if (texture && !textures.has(texture)) textures.set(texture, decodeTexture(texture, options.sharp));
+    }
+  }
+  const decoded = new Map<Texture, DecodedTexture | null>();
+  for (const [texture, promise] of textures) decoded.set(texture, await promise);
+
+  const primitives: DrawPrimitive[] = [];
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  let triangleCount = 0;
+  for (const item of pending) {
+    const draw = bakePrimitive(item, decoded, min, max);
+    if (!draw) continue;
+    primitives.push(draw);
+    triangleCount += draw.indices.length / 3;
+  }
+  const bounds = min[0] <= max[0] ? { min, max } : null;
+  return { primitives, bounds, triangleCount };
+}
+
+function bakePrimitive(
+  { primitive, world, override }: PendingPrimitive,
+  textures: ReadonlyMap<Texture, DecodedTexture | null>,
+  min: [number, number, number],
+  max: [number, number, number],
+): DrawPrimitive | null {
+  const positionAccessor = primitive.getAttribute('POSITION')!;
+  const local = readFloats(positionAccessor);
+  const vertexCount = positionAccessor.getCount();
+  const m = world;
+  const det =
+    m[0] * (m[5] * m[10] - m[6] * m[9]) -
+    m[4] * (m[1] * m[10] - m[2] * m[9]) +
+    m[8] * (m[1] * m[6] - m[2] * m[5]);
+  const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), det < 0);
+  if (indices.length === 0) return null;
+
+  const positions = new Float32Array(vertexCount * 3);
+  let cx = 0;
+  let cy = 0;
+  let cz = 0;
+  let finite = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const x = local[v * 3];
+    const y = local[v * 3 + 1];
+    const z = local[v * 3 + 2];
+    const wx = m[0] * x + m[4] * y + m[8] * z + m[12];
+    const wy = m[1] * x + m[5] * y + m[9] * z + m[13];
+    const wz = m[2] * x + m[6] * y + m[10] * z + m[14];
+    positions[v * 3] = wx;
+    positions[v * 3 + 1] = wy;
+    positions[v * 3 + 2] = wz;
+    // NaN or infinite vertices are kept (their triangles are skipped later) but must not stretch the frame.
+    if (Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) {
+      if (wx < min[0]) min[0] = wx;
+      if (wy < min[1]) min[1] = wy;
+      if (wz < min[2]) min[2] = wz;
+      if (wx > max[0]) max[0] = wx;
+      if (wy > max[1]) max[1] = wy;
+      if (wz > max[2]) max[2] = wz;
+      cx += wx;
+      cy += wy;
+      cz += wz;
+      finite++;
+    }
+  }
+  const center: [number, number, number] = finite > 0 ? [cx / finite, cy / finite, cz / finite] : [0, 0, 0];
+
+  const normalAccessor = primitive.getAttribute('NORMAL');
+  const normals =
+    normalAccessor && normalAccessor.getCount() === vertexCount
+      ? bakeNormals(readFloats(normalAccessor), m)
+      : null;
+
+  const material = primitive.getMaterial();
+  const draw: DrawPrimitive = {
+    positions,
+    normals,
+    uvs: null,
+    colors: null,
+    indices,
+    baseColor: new Float32Array(material ? material.getBaseColorFactor() : [1, 1, 1, 1]),
+    emissive: new Float32Array(material ? material.getEmissiveFactor() : [0, 0, 0]),
+    texture: null,
+    wrapS: WRAP_REPEAT,
+    wrapT: WRAP_REPEAT,
+    emissiveUvs: null,
+    emissiveTexture: null,
+    emissiveWrapS: WRAP_REPEAT,
+    emissiveWrapT: WRAP_REPEAT,
+    alphaMode: alphaMode(material),
+    alphaCutoff: material ? material.getAlphaCutoff() : 0.5,
+    doubleSided: material ? material.getDoubleSided() : false,
+    unlit: material ? material.getExtension('KHR_materials_unlit') !== null : false,
+    shininess: 0,
+    specular: 0,
+    center,
+  };
+  const roughness = material ? material.getRoughnessFactor() : 1;
+  draw.shininess = 4 + (1 - roughness) * (1 - roughness) * 124;
+  draw.specular = 0.04 + 0.26 * (1 - roughness);
+
+  if (override) {
+    // A bound material replaces colour, texture and vertex colours; its alpha decides the blending.
+    const [r, g, b] = override.color;
+    draw.baseColor = new Float32Array([
+      srgbToLinear(clamp01(r)),
+      srgbToLinear(clamp01(g)),
+      srgbToLinear(clamp01(b)),
+      clamp01(override.alpha),
+    ]);
+    draw.emissive = new Float32Array(3);
+    draw.alphaMode = override.alpha < 1 ? ALPHA_BLEND : ALPHA_OPAQUE;
+    draw.unlit = false;
+    return draw;
+  }
+
+  const colorAccessor = primitive.getAttribute('COLOR_0');
+  if (colorAccessor && colorAccessor.getCount() === vertexCount)
+    draw.colors = bakeColors(colorAccessor.getElementSize(), readFloats(colorAccessor), vertexCount);
+
+  const base = bakeTexture(
+    primitive,
+    material?.getBaseColorTextureInfo(),
+    material?.getBaseColorTexture(),
+    textures,
+  );
+  if (base) {
+    draw.uvs = base.uvs;
+    draw.texture = base.texture;
+    draw.wrapS = base.wrapS;
+    draw.wrapT = base.wrapT;
+  }
+  const emissive = bakeTexture(
+    primitive,
+    material?.getEmissiveTextureInfo(),
+    material?.getEmissiveTexture(),
+    textures,
+  );
+  if (emissive) {
+    draw.emissiveUvs = emissive.uvs;
+    draw.emissiveTexture = emissive.texture;
+    draw.emissiveWrapS = emissive.wrapS;
+    draw.emissiveWrapT = emissive.wrapT;
+  } else if (material?.getEmissiveTexture()) {
+    // The factor only scales a texture we cannot show; alone it would paint the part flat.
+    draw.emissive = new Float32Array(3);
+  }
+  return draw;
+}
+
+interface BakedTexture {
+  uvs: Float32Array;
+  texture: DecodedTexture;
+  wrapS: number;
+  wrapT: number;
+}
+
+/** Resolves one texture slot to its decoded image and the uvs of the set it names (after KHR_texture_transform). */
+function bakeTexture(
+  primitive: Primitive,
+  info: TextureInfo | null | undefined,
+  texture: Texture | null | undefined,
+  textures: ReadonlyMap<Texture, DecodedTexture | null>,
+): BakedTexture | null {
+  const decoded = texture ? textures.get(texture) : null;
+  if (!info || !decoded) return null;
+  const transform = info.getExtension<Transform>('KHR_texture_transform');
+  const set = transform?.getTexCoord() ?? info.getTexCoord();
+  const accessor = primitive.getAttribute(`TEXCOORD_${set}`);
+  const vertexCount = primitive.getAttribute('POSITION')!.getCount();
+  if (!accessor || accessor.getCount() !== vertexCount || accessor.getElementSize() !== 2) return null;
+  return {
+    uvs: bakeUvs(readFloats(accessor), transform),
+    texture: decoded,
+    wrapS: info.getWrapS(),
+    wrapT: info.getWrapT(),
+  };
+}
+
+function alphaMode(material: Material | null): number {
+  const mode = material?.getAlphaMode();
+  return mode === 'BLEND' ? ALPHA_BLEND : mode === 'MASK' ? ALPHA_MASK : ALPHA_OPAQUE;
+}
+
+function clamp01(v: number): number {
+  return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1;
+}
+
+/** Normals go through the inverse transpose of the world matrix so non-uniform scale keeps them perpendicular. */
+function bakeNormals(local: Float32Array, m: mat4): Float32Array {
+  const a = m[0],
+    b = m[1],
+    c = m[2],
+    d = m[4],
+    e = m[5],
+    f = m[6],
+    g = m[8],
+    h = m[9],
+    i = m[10];
+  // Cofactor matrix = inverse transpose × determinant; the scale does not matter once normalized.
+  const n00 = e * i - f * h,
+    n01 = c * h - b * i,
+    n02 = b * f - c * e;
+  const n10 = f * g - d * i,
+    n11 = a * i - c * g,
+    n12 = c * d - a * f;
+  const n20 = d * h - e * g,
+    n21 = b * g - a * h,
+    n22 = a * e - b * d;
+  const out = new Float32Array(local.length);
+  for (let v = 0; v < local.length; v += 3) {
+    const x = local[v],
+      y = local[v + 1],
+      z = local[v + 2];
+    const nx = n00 * x + n10 * y + n20 * z;
+    const ny = n01 * x + n11 * y + n21 * z;
+    const nz = n02 * x + n12 * y + n22 * z;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    const s = len > 0 ? 1 / len : 0;
+    out[v] = nx * s;
+    out[v + 1] = ny * s;
+    out[v + 2] = nz * s;
+  }
+  return out;
+}
+
+function bakeColors(size: number, source: Float32Array, vertexCount: number): Float32Array {
+  const out = new Float32Array(vertexCount * 4);
+  for (let v = 0; v < vertexCount; v++) {
+    out[v * 4] = source[v * size];
+    out[v * 4 + 1] = source[v * size + 1];
+    out[v * 4 + 2] = source[v * size + 2];
+    out[v * 4 + 3] = size === 4 ? source[v * size + 3] : 1;
+  }
+  return out;
+}
+
+/** Applies KHR_texture_transform (offset · rotation · scale) once per vertex instead of once per pixel. */
+function bakeUvs(source: Float32Array, transform: Transform | null | undefined): Float32Array {
+  if (!transform) return source;
+  const [ox, oy] = transform.getOffset();
+  const [sx, sy] = transform.getScale();
+  const r = transform.getRotation();
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  const out = new Float32Array(source.length);
+  for (let i = 0; i < source.length; i += 2) {
+    const u = source[i];
+    const v = source[i + 1];
+    out[i] = cos * sx * u + sin * sy * v + ox;
+    out[i + 1] = -sin * sx * u + cos * sy * v + oy;
+  }
+  return out;
+}

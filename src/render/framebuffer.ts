@@ -1,0 +1,35 @@
+/** The supersampled render target: a visibility buffer for opaque geometry plus a colour buffer. */
+export interface Framebuffer {
+  width: number;
+  height: number;
+  /** Window depth 0–1 per sample; +Infinity where nothing was drawn. */
+  depth: Float32Array;
+  /** Index of the primitive seen at each sample, −1 for background. */
+  primitive: Int32Array;
+  /** Triangle of that primitive seen at each sample. */
+  triangle: Int32Array;
+  /** Linear premultiplied RGBA per sample. */
+  color: Float32Array;
+}
+
+/** Allocates a framebuffer cleared to `background` (linear, premultiplied RGBA). */
+export function createFramebuffer(width: number, height: number, background: ArrayLike<number>): Framebuffer {
+  const samples = width * height;
+  const color = new Float32Array(samples * 4);
+  if (background[0] !== 0 || background[1] !== 0 || background[2] !== 0 || background[3] !== 0) {
+    for (let i = 0; i < color.length; i += 4) {
+      color[i] = background[0];
+      color[i + 1] = background[1];
+      color[i + 2] = background[2];
+      color[i + 3] = background[3];
+    }
+  }
+  return {
+    width,
+    height,
+    depth: new Float32Array(samples).fill(Infinity),
+    primitive: new Int32Array(samples).fill(-1),
+    triangle: new Int32Array(samples),
+    color,
+  };
+}
