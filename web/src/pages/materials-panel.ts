@@ -1,0 +1,237 @@
+/** Lists, creates and edits materials, and binds the selected parts to one of them. */
+import {
+  bindGroups,
+  createMaterial,
+  deleteMaterial,
+  listMaterials,
+  unbindGroups,
+  updateMaterial,
+} from '../api/materials-api.ts';
+import type { Material } from '../api/types.ts';
+import { toHex } from '../ui/color.ts';
+import { h, replaceChildren, uid } from '../ui/dom.ts';
+import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
+import { createMaterialForm } from './material-form.ts';
+
+const PAGE_SIZE = 10;
+
+/** Binding needs to know the selected parts and what each is bound to now. */
+export interface BindingContext {
+  selected: () => string[];
+  boundMaterialId: (groupId: string) => number | undefined;
+}
+
+/** Options of {@link createMaterialsPanel}. */
+export interface MaterialsPanelOptions {
+  /** Absent on the materials page, where no parts are shown. */
+  binding?: BindingContext;
+  /** Runs after anything that can change how bound parts look. */
+  onChanged: () => void;
+}
+
+/** The panel and the hook the model page calls when the part selection changes. */
+export interface MaterialsPanel {
+  element: HTMLElement;
+  selectionChanged: () => void;
+}
+
+/** Builds the materials panel. */
+export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsPanel {
+  let page = 1;
+  let total = 0;
+  let nameFilter = '';
+  let current: Material | null = null;
+  let serial = 0;
+  let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const searchId = uid('material-search');
+  const search = h('input', { id: searchId, type: 'search', placeholder: 'Name contains…' });
+  const list = h('ul', { class: 'material-list', 'aria-label': 'Materials' });
+  const pageLabel = h('span', { class: 'page-label' });
+  const previous = h('button', { type: 'button', onclick: () => goTo(page - 1) }, 'Previous');
+  const next = h('button', { type: 'button', onclick: () => goTo(page + 1) }, 'Next');
+  const editor = h('div', { class: 'material-editor' });
+  const selectionLabel = h('p', { class: 'selection-label', role: 'status' });
+  const bindButton = h(
+    'button',
+    { type: 'button', class: 'primary', onclick: () => bind() },
+    'Bind selected parts',
+  );
+  const unbindButton = h('button', { type: 'button', onclick: () => unbind() }, 'Unbind selected parts');
+
+  const load = async (): Promise<void> => {
+    const mine = ++serial;
+    try {
+      const result = await listMaterials({ page, page_size: PAGE_SIZE, name: nameFilter || undefined });
+      if (mine !== serial) return;
+      total = result.total;
+      if (result.items.length === 0 && page > 1 && total > 0) {
+        page = Math.max(1, Math.ceil(total / PAGE_SIZE));
+        return load();
+      }
+      renderList(result.items);
+    } catch (error) {
+      if (mine === serial) notifyError(error, 'Loading materials');
+    }
+  };
+
+  const renderList = (items: Material[]): void => {
+    replaceChildren(
+      list,
+      items.length === 0
+        ? h('li', { class: 'empty' }, nameFilter ? 'No material matches.' : 'No materials yet.')
+        : null,
+      items.map((material) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'material-button',
+              'aria-pressed': String(current?.id === material.id),
+              'data-material-id': material.id,
+              onclick: () => edit(material),
+            },
+            h('span', {
+              class: 'swatch bound',
+              'aria-hidden': 'true',
+              style: `background:${toHex(material.diffuse_r, material.diffuse_g, material.diffuse_b)}`,
+            }),
+            h('span', { class: 'material-name' }, material.name),
+            h('small', {}, `#${material.id}`),
+          ),
+        ),
+      ),
+    );
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    pageLabel.textContent = `Page ${page} of ${pages}`;
+    previous.disabled = page <= 1;
+    next.disabled = page >= pages;
+  };
+
+  const goTo = (target: number): void => {
+    page = Math.max(1, target);
+    void load();
+  };
+
+  const close = (): void => {
+    current = null;
+    editor.replaceChildren();
+    updateBinding();
+    void load();
+  };
+
+  const edit = (material: Material | null): void => {
+    current = material;
+    const form = createMaterialForm(material, {
+      save: async (fields) => {
+        if (material) {
+          const saved = await updateMaterial(material.id, fields);
+          notifyInfo(`Saved material ${saved.name}`);
+          edit(saved);
+        } else {
+          const created = await createMaterial({ name: fields.name ?? '', ...fields });
+          notifyInfo(`Created material ${created.name}`);
+          edit(created);
+        }
+        options.onChanged();
+      },
+      remove: material
+        ? async () => {
+            await deleteMaterial(material.id);
+            notifyInfo(`Deleted material ${material.name}`);
+            close();
+            options.onChanged();
+          }
+        : undefined,
+      cancel: close,
+    });
+    editor.replaceChildren(h('h3', {}, material ? `Material #${material.id}` : 'New material'), form);
+    updateBinding();
+    void load();
+    form.querySelector('input')?.focus();
+  };
+
+  const updateBinding = (): void => {
+    if (!options.binding) return;
+    const count = options.binding.selected().length;
+    selectionLabel.textContent =
+      count === 0
+        ? 'Select parts in the view or the tree to bind them.'
+        : `${count} part${count === 1 ? '' : 's'} selected.`;
+    bindButton.disabled = count === 0 || !current;
+    bindButton.textContent = current
+      ? `Bind selected parts to “${current.name}”`
+      : 'Bind selected parts (choose a material)';
+    unbindButton.disabled = count === 0;
+  };
+
+  const bind = (): void => {
+    const groupIds = options.binding?.selected() ?? [];
+    const material = current;
+    if (!material || groupIds.length === 0) return;
+    attempt('Binding parts', async () => {
+      await bindGroups(material.id, groupIds);
+      notifyInfo(`Bound ${groupIds.length} part${groupIds.length === 1 ? '' : 's'} to ${material.name}`);
+      options.onChanged();
+    });
+  };
+
+  const unbind = (): void => {
+    const binding = options.binding;
+    if (!binding) return;
+    // Each part may be bound to a different material; unbind each from its own.
+    const byMaterial = new Map<number, string[]>();
+    for (const groupId of binding.selected()) {
+      const materialId = binding.boundMaterialId(groupId);
+      if (materialId === undefined || materialId < 0) continue;
+      byMaterial.set(materialId, [...(byMaterial.get(materialId) ?? []), groupId]);
+    }
+    if (byMaterial.size === 0) {
+      notifyInfo('None of the selected parts is bound to a material.');
+      return;
+    }
+    attempt('Unbinding parts', async () => {
+      let unbound = 0;
+      for (const [materialId, groupIds] of byMaterial)
+        unbound += (await unbindGroups(materialId, groupIds)).unbound.length;
+      notifyInfo(`Unbound ${unbound} part${unbound === 1 ? '' : 's'}`);
+      options.onChanged();
+    });
+  };
+
+  search.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      nameFilter = search.value.trim();
+      goTo(1);
+    }, 300);
+  });
+
+  const element = h(
+    'div',
+    { class: 'materials-panel' },
+    options.binding
+      ? h(
+          'div',
+          { class: 'binding-box' },
+          selectionLabel,
+          h('div', { class: 'button-row' }, bindButton, unbindButton),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'material-toolbar' },
+      h('div', { class: 'field grow' }, h('label', { for: searchId }, 'Find material'), search),
+      h('button', { type: 'button', onclick: () => edit(null) }, 'New material'),
+    ),
+    list,
+    h('nav', { class: 'pager', 'aria-label': 'Material pages' }, previous, pageLabel, next),
+    editor,
+  );
+  updateBinding();
+  void load();
+  return { element, selectionChanged: updateBinding };
+}

@@ -1,0 +1,41 @@
+/** Maps the parts of a loaded glTF scene (nodes with `userData.group_id`) to the meshes that draw them. */
+import type { Mesh, Object3D } from 'three';
+
+/** The part a scene object belongs to: its own group id or its nearest ancestor's, else null. */
+export function groupIdOf(object: Object3D | null): string | null {
+  for (let node = object; node; node = node.parent) {
+    const id: unknown = node.userData.group_id;
+    if (typeof id === 'string' && id.length > 0) return id;
+  }
+  return null;
+}
+
+/**
+ * Collects the meshes of each part. GLTFLoader makes the node itself the mesh when it has one
+ * primitive and a group of child meshes otherwise, so a mesh belongs to its nearest tagged ancestor.
+ */
+export function collectPartMeshes(root: Object3D): Map<string, Mesh[]> {
+  const parts = new Map<string, Mesh[]>();
+  root.traverse((object) => {
+    if (!(object as Mesh).isMesh) return;
+    const id = groupIdOf(object);
+    if (id === null) return;
+    const list = parts.get(id) ?? [];
+    list.push(object as Mesh);
+    parts.set(id, list);
+  });
+  return parts;
+}
+
+/** Triangles drawn by the meshes under `root`. */
+export function countTriangles(root: Object3D): number {
+  let triangles = 0;
+  root.traverse((object) => {
+    const mesh = object as Mesh;
+    if (!mesh.isMesh) return;
+    const geometry = mesh.geometry;
+    const count = geometry.index ? geometry.index.count : (geometry.getAttribute('position')?.count ?? 0);
+    triangles += Math.floor(count / 3);
+  });
+  return triangles;
+}
