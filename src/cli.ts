@@ -1,0 +1,64 @@
+import { loadConfig, ConfigError } from './config.ts';
+import { createDb } from './db/create-db.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { startServer } from './server.ts';
+
+const USAGE = `Usage: vitrine <command>
+
+Commands:
+  start     API, web viewer and an embedded conversion worker in one process (what \`npm start\` runs)
+  serve     API and web viewer only
+  migrate   apply database migrations and exit
+
+Settings come from the environment; see .env.example.`;
+
+/** Runs one CLI command; resolves with the process exit code. */
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0] ?? 'start';
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const config = loadConfig();
+  if (command === 'migrate') {
+    const database = createDb(config.databaseUrl);
+    try {
+      const applied = await migrateToLatest(database.db);
+      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');
+    } finally {
+      await database.close();
+    }
+    return 0;
+  }
+  if (command === 'start' || command === 'serve') {
+    const server = await startServer(config);
+    await untilSignal();
+    server.app.log.info('shutting down');
+    await server.close();
+    return 0;
+  }
+  process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+  return 2;
+}
+
+/** Resolves on the first SIGTERM or SIGINT; a second one exits at once. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.once(signal, () => process.exit(130));
+      resolve(signal);
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message =
+      error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+    process.stderr.write(`vitrine: ${message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,99 @@
+import path from 'node:path';
+
+/** Everything the service reads from its environment, validated once at start-up. */
+export interface Config {
+  /** TCP port the API listens on. */
+  port: number;
+  /** Interface the API binds to. */
+  host: string;
+  /** Folder for the embedded database, stored files and the generated token. */
+  dataDir: string;
+  /** `sqlite:<path>` or `postgres://…`. */
+  databaseUrl: string;
+  /** Reserved for a Redis-backed queue; jobs go through the embedded queue in the database. */
+  redisUrl: string | undefined;
+  /** `file:<path>`: where stored files live. */
+  storageUrl: string;
+  /** Base of every URL the API hands out; derived from the request when unset. */
+  publicBaseUrl: string | undefined;
+  /** The `X-API-Token` value; generated and kept in `<dataDir>/api-token` when unset. */
+  apiToken: string | undefined;
+  /** Largest accepted model upload in bytes. */
+  maxUploadBytes: number;
+  /** Wall-clock limit of one conversion. */
+  conversionTimeoutMs: number;
+  /** Heap limit of one conversion worker in MiB. */
+  conversionMaxMemoryMb: number;
+  /** Jobs one worker process runs at the same time. */
+  workerConcurrency: number;
+  /** pino log level. */
+  logLevel: string;
+  /** Folder holding the built web viewer. */
+  webDistDir: string;
+}
+
+/** Thrown when an environment variable holds a value the service cannot use; names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const GIB = 1024 ** 3;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the configuration from an environment (defaults from DECISIONS.md §1). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const text = (name: string): string | undefined => {
+    const raw = env[name]?.trim();
+    return raw ? raw : undefined;
+  };
+
+  const dataDir = path.resolve(text('DATA_DIR') ?? './data');
+  const databaseUrl = text('DATABASE_URL') ?? `sqlite:${path.join(dataDir, 'vitrine.db')}`;
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const storageUrl = text('STORAGE_URL') ?? `file:${path.join(dataDir, 'files')}`;
+  // Only local files and the embedded queue exist so far; saying so beats silently ignoring the setting.
+  if (!storageUrl.startsWith('file:'))
+    problems.push('STORAGE_URL must start with file: (S3 storage is not available yet)');
+  const redisUrl = text('REDIS_URL');
+  if (redisUrl) problems.push('REDIS_URL is not supported yet: unset it to use the embedded queue');
+  const publicBaseUrl = text('PUBLIC_BASE_URL')?.replace(/\/+$/, '');
+  if (publicBaseUrl && !/^https?:\/\/[^/]/.test(publicBaseUrl)) {
+    problems.push('PUBLIC_BASE_URL must be an http:// or https:// URL');
+  }
+  const apiToken = text('API_TOKEN');
+  if (apiToken !== undefined && apiToken.length < 8) problems.push('API_TOKEN must be at least 8 characters');
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: text('HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    storageUrl,
+    publicBaseUrl,
+    apiToken,
+    maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),
+    conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
+    conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
+    workerConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
+    logLevel,
+    webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return config;
+}

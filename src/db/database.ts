@@ -1,0 +1,127 @@
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+
+/** Timestamps are written as ISO strings; PostgreSQL reads them back as `Date`, SQLite as text. */
+export type Timestamp = ColumnType<Date | string, string, string>;
+
+/** The `materials` table. */
+export interface MaterialsTable {
+  id: Generated<number>;
+  name: string;
+  diffuse_r: number;
+  diffuse_g: number;
+  diffuse_b: number;
+  alpha: number;
+  shininess: number;
+  specular_r: number;
+  specular_g: number;
+  specular_b: number;
+  ambient_r: number;
+  ambient_g: number;
+  ambient_b: number;
+  metallic: number;
+  roughness: number;
+  reflectance: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The `material_bindings` table: at most one material per `group_id`. */
+export interface MaterialBindingsTable {
+  id: Generated<number>;
+  material_id: number;
+  group_id: string;
+  created_at: Timestamp;
+}
+
+/** The `models` table; JSON columns hold text on both databases. */
+export interface ModelsTable {
+  id: string;
+  name: string;
+  description: string;
+  original_filename: string;
+  format: string;
+  file_size: number;
+  status: string;
+  progress: number;
+  error: string | null;
+  /** Blob key of the upload as received. */
+  source_key: string;
+  /** Path of the model file inside an uploaded archive, or null for a plain file. */
+  source_entry: string | null;
+  /** JSON array of `{level, key, triangle_count, size}`. */
+  lods: string;
+  thumbnail_key: string | null;
+  triangle_count: number | null;
+  vertex_count: number | null;
+  part_count: number | null;
+  /** JSON `{min, max}` or null. */
+  bounds: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  source_unit: string | null;
+  source_up_axis: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The `model_parts` table: one row per mesh node of a converted model, in scene order. */
+export interface ModelPartsTable {
+  model_id: string;
+  part_index: number;
+  group_id: string;
+  name: string;
+  path: string;
+  triangle_count: number;
+  vertex_count: number;
+  /** JSON `{min, max}`. */
+  bounds: string;
+}
+
+/** The `jobs` table behind the embedded queue. */
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON payload. */
+  payload: string;
+  /** `queued`, `running`, `completed` or `failed`. */
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  /** Set while queued to keep one pending job per key (e.g. one thumbnail job per model). */
+  dedupe_key: string | null;
+  run_at: Timestamp;
+  lease_until: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every table the service uses. */
+export interface Database {
+  materials: MaterialsTable;
+  material_bindings: MaterialBindingsTable;
+  models: ModelsTable;
+  model_parts: ModelPartsTable;
+  jobs: JobsTable;
+}
+
+/** The Kysely instance typed for this schema. */
+export type Db = Kysely<Database>;
+
+/** A material row as read. */
+export type MaterialRow = Selectable<MaterialsTable>;
+/** A material row as inserted. */
+export type NewMaterialRow = Insertable<MaterialsTable>;
+/** A partial material row for updates. */
+export type MaterialRowUpdate = Updateable<MaterialsTable>;
+/** A model row as read. */
+export type ModelRow = Selectable<ModelsTable>;
+/** A model row as inserted. */
+export type NewModelRow = Insertable<ModelsTable>;
+/** A partial model row for updates. */
+export type ModelRowUpdate = Updateable<ModelsTable>;
+/** A part row as read. */
+export type ModelPartRow = Selectable<ModelPartsTable>;
+/** A job row as read. */
+export type JobRow = Selectable<JobsTable>;

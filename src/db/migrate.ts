@@ -1,0 +1,26 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.ts';
+import * as materials from './migrations/2026-11-22-01-materials.ts';
+import * as models from './migrations/2026-11-22-02-models.ts';
+
+// Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22-01-materials': materials,
+  '2026-11-22-02-models': models,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(
+      `Database migration failed${name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

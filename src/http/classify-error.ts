@@ -1,0 +1,43 @@
+import type { FastifyError } from 'fastify';
+import { ApiError } from './api-error.ts';
+import { validationMessage } from './validation-message.ts';
+
+/** An error reduced to what a client is told; `expected` is false for faults that belong in the error log. */
+export interface ClassifiedError {
+  statusCode: number;
+  message: string;
+  expected: boolean;
+}
+
+// Fastify's own client-error codes, with the wording the APIs use for them.
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type: send application/json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty: send a JSON object',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'content-length does not match the body',
+  FST_ERR_MISSING_CONTENT_TYPE: 'content-type header is required',
+};
+
+/** Maps any thrown value to a status and a message safe to show; 5xx details never leave the server. */
+export function classifyError(error: unknown, internalMessage: string): ClassifiedError {
+  if (error instanceof ApiError)
+    return { statusCode: error.statusCode, message: error.message, expected: true };
+  const fastifyError = error as Partial<FastifyError> & { validationContext?: string };
+  if (fastifyError.validation) {
+    return {
+      statusCode: 400,
+      message: validationMessage(fastifyError.validation, fastifyError.validationContext),
+      expected: true,
+    };
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = fastifyError.code ? FASTIFY_MESSAGES[fastifyError.code] : undefined;
+    // A SyntaxError from the JSON parser carries a 400 but no Fastify code.
+    const message =
+      known ?? (error instanceof SyntaxError ? FASTIFY_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
+    return { statusCode: status, message: message ?? fastifyError.message ?? 'bad request', expected: true };
+  }
+  return { statusCode: 500, message: internalMessage, expected: false };
+}

@@ -1,0 +1,191 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/create-db.ts';
+import type { MaterialRow, NewMaterialRow } from '../db/database.ts';
+import { chunks, inStringSet, stringSet } from '../db/id-set.ts';
+import { retryOnDeadlock } from '../db/retry-deadlock.ts';
+import { nowIso, toIso } from '../db/timestamps.ts';
+import type { MATERIAL_NUMBER_FIELDS} from './schemas.ts';
+import { type Material } from './schemas.ts';
+
+/** Values a new material takes for omitted fields (DECISIONS.md §3). */
+export const MATERIAL_DEFAULTS: Readonly<Record<(typeof MATERIAL_NUMBER_FIELDS)[number], number>> = {
+  diffuse_r: 255,
+  diffuse_g: 255,
+  diffuse_b: 255,
+  alpha: 255,
+  shininess: 0,
+  specular_r: 0,
+  specular_g: 0,
+  specular_b: 0,
+  ambient_r: 0,
+  ambient_g: 0,
+  ambient_b: 0,
+  metallic: 0,
+  roughness: 0.5,
+  reflectance: 0.5,
+};
+
+/** Fields a create or update may set. */
+export type MaterialInput = Partial<Omit<Material, 'id' | 'created_at' | 'updated_at'>>;
+
+/** A page of results with the count of all matches. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** The material service's data access: the only code that queries materials and bindings. */
+export type MaterialRepository = ReturnType<typeof createMaterialRepository>;
+
+/** Creates the repository over an open database. */
+export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
+  const toMaterial = (row: MaterialRow): Material => ({
+    ...row,
+    id: Number(row.id),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  });
+
+  return {
+    /** Materials whose name contains `name` (case-insensitive, `%`/`_` literal), by id ascending. */
+    async list(options: { offset: number; limit: number; name?: string }): Promise<Page<Material>> {
+      let query = db.selectFrom('materials');
+      if (options.name) {
+        const pattern = `%${options.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      }
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('id').limit(options.limit).offset(options.offset).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map(toMaterial), total: Number(count.total) };
+    },
+
+    /** Inserts a material, filling omitted fields with {@link MATERIAL_DEFAULTS}. */
+    async create(input: MaterialInput & { name: string }): Promise<Material> {
+      const now = nowIso();
+      const row: NewMaterialRow = { ...MATERIAL_DEFAULTS, ...input, created_at: now, updated_at: now };
+      const created = await db.insertInto('materials').values(row).returningAll().executeTakeFirstOrThrow();
+      return toMaterial(created);
+    },
+
+    /** One material, or undefined. */
+    async get(id: number): Promise<Material | undefined> {
+      const row = await db.selectFrom('materials').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toMaterial(row);
+    },
+
+    /** Changes the given fields only and bumps `updated_at`; undefined when the material does not exist. */
+    async update(id: number, input: MaterialInput): Promise<Material | undefined> {
+      const row = await db
+        .updateTable('materials')
+        .set({ ...input, updated_at: nowIso() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toMaterial(row);
+    },
+
+    /** Deletes a material; its bindings go with it (ON DELETE CASCADE). False when it did not exist. */
+    async delete(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('materials').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Binds every group to the material, moving groups bound elsewhere; false when the material does not exist. */
+    async bind(id: number, groupIds: readonly string[]): Promise<boolean> {
+      // Sorted so concurrent requests lock rows in one order and cannot deadlock each other.
+      const sorted = [...groupIds].sort();
+      return retryOnDeadlock(() =>
+        db.transaction().execute(async (trx) => {
+          const exists = await trx
+            .selectFrom('materials')
+            .select('id')
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (!exists) return false;
+          const now = nowIso();
+          for (const chunk of chunks(sorted)) {
+            await sql`
+              insert into material_bindings (material_id, group_id, created_at)
+              select ${id}, ids.value, ${now} from (${stringSet(dialect, chunk)}) as ids where true
+              on conflict (group_id) do update set material_id = excluded.material_id, created_at = excluded.created_at
+              where material_bindings.material_id <> excluded.material_id`.execute(trx);
+          }
+          return true;
+        }),
+      );
+    },
+
+    /** Removes the given groups' bindings to this material; returns the ids really removed, or undefined when it does not exist. */
+    async unbind(id: number, groupIds: readonly string[]): Promise<Set<string> | undefined> {
+      const sorted = [...groupIds].sort();
+      return retryOnDeadlock(() =>
+        db.transaction().execute(async (trx) => {
+          const exists = await trx
+            .selectFrom('materials')
+            .select('id')
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (!exists) return undefined;
+          const removed = new Set<string>();
+          for (const chunk of chunks(sorted)) {
+            const rows = await trx
+              .deleteFrom('material_bindings')
+              .where('material_id', '=', id)
+              .where(inStringSet('group_id', dialect, chunk))
+              .returning('group_id')
+              .execute();
+            for (const row of rows) removed.add(row.group_id);
+          }
+          return removed;
+        }),
+      );
+    },
+
+    /** The material's group ids in byte order, a page at a time; undefined when the material does not exist. */
+    async groups(id: number, options: { offset: number; limit: number }): Promise<Page<string> | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const exists = await trx.selectFrom('materials').select('id').where('id', '=', id).executeTakeFirst();
+        if (!exists) return undefined;
+        const byBytes = dialect === 'postgres' ? sql`group_id collate "C"` : sql`group_id`;
+        const rows = await trx
+          .selectFrom('material_bindings')
+          .select('group_id')
+          .where('material_id', '=', id)
+          .orderBy(byBytes)
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute();
+        const count = await trx
+          .selectFrom('material_bindings')
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .where('material_id', '=', id)
+          .executeTakeFirstOrThrow();
+        return { items: rows.map((row) => row.group_id), total: Number(count.total) };
+      });
+    },
+
+    /** The material bound to each of the given groups that has one. */
+    async lookup(groupIds: readonly string[]): Promise<Map<string, Material>> {
+      const found = new Map<string, Material>();
+      const materials = new Map<number, Material>();
+      for (const chunk of chunks(groupIds)) {
+        const rows = await db
+          .selectFrom('material_bindings as b')
+          .innerJoin('materials as m', 'm.id', 'b.material_id')
+          .selectAll('m')
+          .select('b.group_id')
+          .where(inStringSet('b.group_id', dialect, chunk))
+          .execute();
+        for (const { group_id, ...row } of rows) {
+          // Many groups share a material: convert each material once and share the object.
+          let material = materials.get(Number(row.id));
+          if (!material) materials.set(Number(row.id), (material = toMaterial(row)));
+          found.set(group_id, material);
+        }
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,239 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../http/api-error.ts';
+import { installApiFamily } from '../http/api-family.ts';
+import type { TokenCheck } from '../http/auth.ts';
+import { clampPage } from './paging.ts';
+import { DEFAULT_MATERIAL } from './default-material.ts';
+import type { MaterialRepository } from './repository.ts';
+import {
+  CreateMaterialBody,
+  envelope,
+  GroupIdsBody,
+  ListMaterialsQuery,
+  LookupBody,
+  LookupMaterialSchema,
+  MAX_NAME_LENGTH,
+  MaterialErrorSchema,
+  MaterialIdParams,
+  MaterialSchema,
+  PageQuery,
+  paginated,
+  UpdateMaterialBody,
+} from './schemas.ts';
+
+/** What the material routes need from the app. */
+export interface MaterialRoutesOptions {
+  repository: MaterialRepository;
+  checkToken: (presented: string | string[] | undefined) => TokenCheck;
+}
+
+// Room for 100,000 group ids of the longest allowed length, with JSON quoting.
+const BULK_BODY_LIMIT = 32 * 1024 * 1024;
+
+const NOT_FOUND = 'material not found';
+const errors = { 400: MaterialErrorSchema, 401: MaterialErrorSchema, 404: MaterialErrorSchema };
+const tags = ['materials'];
+
+/** The material service of materials-service.md, mounted at `/api/v1`. */
+export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
+  fastify,
+  { repository, checkToken },
+) => {
+  installApiFamily(fastify, {
+    checkToken,
+    errorBody: (code, message) => ({ code, message }),
+    internalMessage: 'internal server error',
+    notFoundMessage: 'not found',
+  });
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const ok = <T>(data: T, message = 'success') => ({ code: 0 as const, message, data });
+
+  app.get(
+    '/materials',
+    {
+      schema: {
+        tags,
+        summary: 'List materials by id, a page at a time',
+        querystring: ListMaterialsQuery,
+        response: { 200: envelope(paginated(MaterialSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const { page, page_size, offset } = clampPage(request.query);
+      const result = await repository.list({ offset, limit: page_size, name: request.query.name });
+      return ok({ ...result, page, page_size });
+    },
+  );
+
+  app.post(
+    '/materials',
+    {
+      schema: {
+        tags,
+        summary: 'Create a material',
+        body: CreateMaterialBody,
+        response: { 201: envelope(MaterialSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const material = await repository.create({ ...request.body, name: checkName(request.body.name) });
+      return reply.code(201).send(ok(material, 'created'));
+    },
+  );
+
+  app.get(
+    '/materials/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Read a material',
+        params: MaterialIdParams,
+        response: { 200: envelope(MaterialSchema), ...errors },
+      },
+    },
+    async (request) => ok(found(await repository.get(request.params.id))),
+  );
+
+  app.put(
+    '/materials/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change some fields of a material; omitted fields keep their value',
+        params: MaterialIdParams,
+        body: UpdateMaterialBody,
+        response: { 200: envelope(MaterialSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const input = body.name === undefined ? body : { ...body, name: checkName(body.name) };
+      return ok(found(await repository.update(request.params.id, input)));
+    },
+  );
+
+  app.delete(
+    '/materials/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a material and its bindings',
+        params: MaterialIdParams,
+        response: { 200: envelope(Type.Object({ id: Type.Integer() })), ...errors },
+      },
+    },
+    async (request) => {
+      if (!(await repository.delete(request.params.id))) throw new ApiError(404, NOT_FOUND);
+      return ok({ id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/materials/:id/bindings',
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Bind groups to a material (a group bound elsewhere moves here)',
+        params: MaterialIdParams,
+        body: GroupIdsBody,
+        response: {
+          200: envelope(Type.Object({ material_id: Type.Integer(), group_ids: Type.Array(Type.String()) })),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const groupIds = unique(request.body.group_ids);
+      if (!(await repository.bind(request.params.id, groupIds))) throw new ApiError(404, NOT_FOUND);
+      return ok({ material_id: request.params.id, group_ids: groupIds });
+    },
+  );
+
+  app.delete(
+    '/materials/:id/bindings',
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Unbind groups from a material; `unbound` lists the ids really removed',
+        params: MaterialIdParams,
+        body: GroupIdsBody,
+        response: {
+          200: envelope(Type.Object({ material_id: Type.Integer(), unbound: Type.Array(Type.String()) })),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const groupIds = unique(request.body.group_ids);
+      const removed = await repository.unbind(request.params.id, groupIds);
+      if (!removed) throw new ApiError(404, NOT_FOUND);
+      return ok({ material_id: request.params.id, unbound: groupIds.filter((id) => removed.has(id)) });
+    },
+  );
+
+  app.get(
+    '/materials/:id/groups',
+    {
+      schema: {
+        tags,
+        summary: "A material's group ids in ascending order, a page at a time",
+        params: MaterialIdParams,
+        querystring: PageQuery,
+        response: { 200: envelope(paginated(Type.String())), ...errors },
+      },
+    },
+    async (request) => {
+      const { page, page_size, offset } = clampPage(request.query);
+      const result = found(await repository.groups(request.params.id, { offset, limit: page_size }));
+      return ok({ ...result, page, page_size });
+    },
+  );
+
+  app.post(
+    '/groups/materials',
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'The materials bound to a set of groups, in request order',
+        body: LookupBody,
+        response: {
+          200: envelope(Type.Array(Type.Object({ group_id: Type.String(), material: LookupMaterialSchema }))),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const groupIds = unique(request.body.group_ids);
+      const bound = await repository.lookup(groupIds);
+      const withDefault = request.body.include_default === true;
+      const data = [];
+      for (const group_id of groupIds) {
+        const material = bound.get(group_id) ?? (withDefault ? DEFAULT_MATERIAL : undefined);
+        if (material) data.push({ group_id, material });
+      }
+      return ok(data);
+    },
+  );
+};
+
+function found<T>(value: T | undefined): T {
+  if (value === undefined) throw new ApiError(404, NOT_FOUND);
+  return value;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > MAX_NAME_LENGTH) {
+    throw new ApiError(400, `name must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+  }
+  return trimmed;
+}
+
+function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
