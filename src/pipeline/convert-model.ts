@@ -1,0 +1,104 @@
+import { Logger } from '@gltf-transform/core';
+import type { ILogger } from '@gltf-transform/core';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import { cleanUp } from './clean-up.ts';
+import { computeStats } from './compute-stats.ts';
+import { createNodeIO } from './create-io.ts';
+import { extractParts } from './extract-parts.ts';
+import { importerFor } from './importers.ts';
+import { makeLods } from './make-lods.ts';
+import type { MakeLodsOptions } from './make-lods.ts';
+import { ConversionError } from './types.ts';
+import type { ConversionResult, ImportSource, LodOutput } from './types.ts';
+
+/** Step name used in logs. */
+export const NAME = 'convert-model';
+
+/** Pipeline stages, in order, as reported with progress. */
+export type ConversionStage = 'import' | 'clean-up' | 'parts' | 'lods' | 'write';
+
+/** Options of {@link convertModel}. */
+export interface ConvertModelOptions {
+  /** Model id; prefixes generated part group ids. */
+  modelId: string;
+  /** The model file to convert (an archive already extracted). */
+  source: ImportSource;
+  /** Logger for every step; warnings by default. */
+  logger?: ILogger;
+  /** Progress as a whole percentage 0–100, with the stage running. */
+  onProgress?: (percent: number, stage: ConversionStage) => void;
+  /** LOD settings, over {@link MAKE_LODS_DEFAULTS}. */
+  lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
+}
+
+/** Where each stage starts and ends on the 0–100 progress scale. */
+const STAGE_SPANS: Record<ConversionStage, [number, number]> = {
+  import: [0, 20],
+  'clean-up': [20, 35],
+  parts: [35, 40],
+  lods: [40, 95],
+  write: [95, 100],
+};
+
+/**
+ * Converts one model file into three binary glTF levels of detail plus its parts and statistics:
+ * import → clean-up → extract parts → stats → LODs, writing each level as soon as it exists.
+ */
+export async function convertModel(options: ConvertModelOptions): Promise<ConversionResult> {
+  const logger = options.logger ?? new Logger(Logger.Verbosity.WARN);
+  let lastPercent = -1;
+  const progress = (stage: ConversionStage) => (fraction: number) => {
+    const [start, end] = STAGE_SPANS[stage];
+    const percent = Math.round(start + (end - start) * Math.min(1, Math.max(0, fraction)));
+    if (percent !== lastPercent) {
+      lastPercent = percent;
+      options.onProgress?.(percent, stage);
+    }
+  };
+
+  const importer = importerFor(options.source.format);
+  if (!importer) throw new ConversionError(`Unsupported model format: ${options.source.format}`);
+  progress('import')(0);
+  const imported = await importer.read(options.source, { logger, onProgress: progress('import') });
+  const document = imported.document.setLogger(logger);
+
+  await cleanUp(document, {}, { logger, onProgress: progress('clean-up') });
+  const parts = extractParts(
+    document,
+    { modelId: options.modelId },
+    { logger, onProgress: progress('parts') },
+  );
+  if (parts.length === 0) throw new ConversionError('The model contains no meshes');
+  const stats = computeStats(document);
+  if (imported.sourceTriangleCount !== undefined && imported.sourceTriangleCount > stats.triangle_count) {
+    logger.warn(
+      `${NAME}: source reports ${imported.sourceTriangleCount} triangles, ${stats.triangle_count} remain`,
+    );
+  }
+
+  const io = await createNodeIO();
+  const lods: LodOutput[] = [
+    { level: 0, glb: await io.writeBinary(document), triangle_count: stats.triangle_count },
+  ];
+  const lodProgress = progress('lods');
+  for await (const lod of makeLods(
+    document,
+    { simplifier: MeshoptSimplifier, ...options.lods },
+    { logger, onProgress: lodProgress },
+  )) {
+    const triangles = computeStats(lod.document).triangle_count;
+    lods.push({ level: lod.level, glb: await io.writeBinary(lod.document), triangle_count: triangles });
+    logger.debug(`${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles`);
+  }
+  progress('write')(1);
+
+  return {
+    lods,
+    parts,
+    triangle_count: stats.triangle_count,
+    vertex_count: stats.vertex_count,
+    bounds: stats.bounds,
+    source_unit: imported.sourceUnit,
+    source_up_axis: imported.sourceUpAxis,
+  };
+}

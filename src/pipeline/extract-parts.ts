@@ -1,0 +1,60 @@
+import type { Document } from '@gltf-transform/core';
+import {
+  listMeshNodes,
+  meshTriangleCount,
+  meshVertexCount,
+  meshWorldBox,
+  toBounds,
+} from './measure-geometry.ts';
+import type { PartInfo, StepContext } from './types.ts';
+
+/** Step name used in logs. */
+export const NAME = 'extract-parts';
+
+/** Options of {@link extractParts}. */
+export interface ExtractPartsOptions {
+  /** Model id, the prefix of generated group ids (`<modelId>:<leaf index>`). */
+  modelId: string;
+}
+
+/**
+ * Lists the parts of a document — the nodes that carry a mesh, in depth-first scene order — and writes each
+ * part's `group_id` into its node's `extras`, so it survives into every LOD and reaches the viewer.
+ * A node's existing string `extras.group_id` (an IFC GlobalId, or one set by the author) is kept.
+ */
+export function extractParts(
+  document: Document,
+  options: ExtractPartsOptions,
+  context: StepContext,
+): PartInfo[] {
+  const parts: PartInfo[] = [];
+  const used = new Set<string>();
+  const meshNodes = listMeshNodes(document);
+  meshNodes.forEach(({ node, mesh, ancestors }, index) => {
+    const extras = node.getExtras();
+    const existing =
+      typeof extras.group_id === 'string' && extras.group_id !== '' ? extras.group_id : undefined;
+    let groupId = existing ?? `${options.modelId}:${index}`;
+    if (used.has(groupId)) {
+      const duplicate = groupId;
+      for (let n = 2; used.has(groupId); n++) groupId = `${duplicate}~${n}`;
+      context.logger.warn(`${NAME}: duplicate group_id "${duplicate}" renamed to "${groupId}"`);
+    }
+    used.add(groupId);
+    node.setExtras({ ...extras, group_id: groupId });
+    parts.push({
+      group_id: groupId,
+      name: node.getName() || mesh.getName() || `Part ${index + 1}`,
+      path: ancestors
+        .map((ancestor) => ancestor.getName())
+        .filter((name) => name !== '')
+        .join('/'),
+      triangle_count: meshTriangleCount(mesh),
+      vertex_count: meshVertexCount(mesh),
+      bounds: toBounds(meshWorldBox(mesh, node.getWorldMatrix())),
+    });
+    context.onProgress?.((index + 1) / meshNodes.length);
+  });
+  context.logger.debug(`${NAME}: ${parts.length} parts`);
+  return parts;
+}

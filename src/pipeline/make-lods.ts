@@ -1,0 +1,188 @@
+import { Document, Primitive } from '@gltf-transform/core';
+import type { TypedArray } from '@gltf-transform/core';
+import { cloneDocument, compactPrimitive, prune } from '@gltf-transform/functions';
+import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
+import type { StepContext } from './types.ts';
+
+/** Step name used in logs. */
+export const NAME = 'make-lods';
+
+/** Options of {@link makeLods}. */
+export interface MakeLodsOptions {
+  /** meshoptimizer's simplifier, awaited `ready` before use. */
+  simplifier: typeof MeshoptSimplifier;
+  /** Share of LOD 0's triangles aimed at by LOD 1 and LOD 2. */
+  ratios: readonly [number, number];
+  /** First error budget, relative to each mesh's extent; raised when the simplifier stops short of the target. */
+  error: number;
+  /** Keep open borders where they are, so parts that meet along an edge leave no gap. */
+  lockBorder: boolean;
+  /** Primitives with fewer triangles keep all of them: there is nothing worth removing. */
+  minTriangles: number;
+  /** A level is reached when it keeps at most this multiple of its target triangle count. */
+  tolerance: number;
+}
+
+/** Defaults for {@link MakeLodsOptions} (the simplifier must be given). */
+export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
+  ratios: [0.5, 0.15],
+  error: 0.01,
+  lockBorder: true,
+  minTriangles: 64,
+  tolerance: 1.5,
+};
+
+/** Error budgets tried after {@link MakeLodsOptions.error} when the target is not reached. */
+const FALLBACK_ERRORS = [0.05, 1];
+
+/** A simplified copy of a document, one level of detail. */
+export interface LodDocument {
+  level: 1 | 2;
+  document: Document;
+}
+
+/**
+ * Yields LOD 1 and LOD 2 of `document` (LOD 0, left untouched), one at a time so the caller can write
+ * and drop each before the next is made. Each is a copy with every node, transform and `extras.group_id`
+ * kept and only the triangle primitives simplified; a shared mesh is simplified once.
+ */
+export async function* makeLods(
+  document: Document,
+  options: Partial<MakeLodsOptions> & Pick<MakeLodsOptions, 'simplifier'>,
+  context: StepContext,
+): AsyncGenerator<LodDocument> {
+  const settings: MakeLodsOptions = { ...MAKE_LODS_DEFAULTS, ...options };
+  await settings.simplifier.ready;
+  const levels = [1, 2] as const;
+  for (const level of levels) {
+    const lod = cloneDocument(document);
+    await simplifyDocument(lod, settings.ratios[level - 1], settings, {
+      logger: context.logger,
+      onProgress: (fraction) => context.onProgress?.((level - 1 + fraction) / levels.length),
+    });
+    yield { level, document: lod };
+  }
+}
+
+/** Simplifies every triangle primitive of `document` in place towards `ratio` of its triangles. */
+export async function simplifyDocument(
+  document: Document,
+  ratio: number,
+  settings: MakeLodsOptions,
+  context: StepContext,
+): Promise<void> {
+  const root = document.getRoot();
+  const primitives = root
+    .listMeshes()
+    .flatMap((mesh) => mesh.listPrimitives())
+    .filter(
+      (primitive) => primitive.getMode() === Primitive.Mode.TRIANGLES && primitive.getAttribute('POSITION'),
+    );
+  const total = primitives.reduce((sum, primitive) => sum + indexCount(primitive), 0) || 1;
+  let done = 0;
+  let fallbacks = 0;
+  for (const primitive of primitives) {
+    const outcome = simplifyPrimitiveToRatio(primitive, ratio, settings);
+    if (outcome === 'sloppy') fallbacks++;
+    done += indexCount(primitive);
+    context.onProgress?.(Math.min(1, done / total));
+  }
+  if (fallbacks > 0) {
+    context.logger.warn(
+      `${NAME}: ${fallbacks} primitive(s) needed the sloppy simplifier to reach ${ratio * 100} %`,
+    );
+  }
+  // compactPrimitive leaves new index accessors without a buffer; a GLB has exactly one.
+  const buffer = root.listBuffers()[0] ?? document.createBuffer();
+  for (const accessor of root.listAccessors()) if (!accessor.getBuffer()) accessor.setBuffer(buffer);
+  await document.transform(
+    prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true, keepLeaves: true }),
+  );
+}
+
+/** How a primitive was treated. */
+type Outcome = 'kept' | 'simplified' | 'sloppy';
+
+/** Simplifies one indexed triangle list, raising the error budget and finally going sloppy if needed. */
+function simplifyPrimitiveToRatio(primitive: Primitive, ratio: number, settings: MakeLodsOptions): Outcome {
+  const { simplifier } = settings;
+  const sourceCount = indexCount(primitive);
+  const triangles = sourceCount / 3;
+  if (triangles < settings.minTriangles) return 'kept';
+
+  const position = primitive.getAttribute('POSITION')!;
+  const positions = floatPositions(position.getArray()!, position.getNormalized());
+  const indices = uint32Indices(primitive);
+  const target = Math.max(3, Math.floor(triangles * ratio) * 3);
+  const reached = (count: number): boolean => count <= target * settings.tolerance;
+  const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder'] : [];
+
+  let best: Uint32Array = indices;
+  let outcome: Outcome = 'kept';
+  const attempts: [number, SimplifierFlags[]][] = [
+    ...[settings.error, ...FALLBACK_ERRORS.filter((e) => e > settings.error)].map(
+      (error): [number, SimplifierFlags[]] => [error, [...flags]],
+    ),
+    // Permissive lets edges collapse across attribute seams, which beats clustering when seams pin the mesh.
+    [1, [...flags, 'Permissive']],
+    // Then borders give way too: still better than the sloppy simplifier, which ignores topology.
+    ...(settings.lockBorder ? [[1, ['Permissive']] as [number, SimplifierFlags[]]] : []),
+  ];
+  for (const [error, attemptFlags] of attempts) {
+    const [result] = simplifier.simplify(indices, positions, 3, target, error, attemptFlags);
+    if (result.length > 0 && result.length < best.length) {
+      best = result;
+      outcome = 'simplified';
+    }
+    if (reached(best.length)) break;
+  }
+  if (!reached(best.length)) {
+    // Locked borders and attribute seams can stop the topology-preserving simplifier; clustering cannot stop.
+    const [result] = simplifier.simplifySloppy(indices, positions, 3, null, target, 1);
+    if (result.length > 0 && result.length < best.length) {
+      best = result;
+      outcome = 'sloppy';
+    }
+  }
+  if (outcome === 'kept') return outcome;
+
+  const previous = primitive.getIndices();
+  const next = Document.fromGraph(primitive.getGraph())!.createAccessor().setType('SCALAR');
+  primitive.setIndices(next.setBuffer(previous?.getBuffer() ?? null).setArray(best));
+  if (previous && previous.listParents().length === 1) previous.dispose();
+  compactPrimitive(primitive);
+  return outcome;
+}
+
+/** Indices drawn by a primitive (vertices when it has no index). */
+function indexCount(primitive: Primitive): number {
+  return primitive.getIndices()?.getCount() ?? primitive.getAttribute('POSITION')?.getCount() ?? 0;
+}
+
+/** The primitive's indices as the simplifier wants them; a non-indexed list gets 0…n−1. */
+function uint32Indices(primitive: Primitive): Uint32Array {
+  const array = primitive.getIndices()?.getArray();
+  if (array instanceof Uint32Array) return array;
+  if (array) return Uint32Array.from(array);
+  const count = primitive.getAttribute('POSITION')!.getCount();
+  return Uint32Array.from({ length: count }, (_, i) => i);
+}
+
+/** Positions as packed float32, decoding quantized integers the way glTF defines them. */
+function floatPositions(array: TypedArray, normalized: boolean): Float32Array {
+  if (array instanceof Float32Array) return array;
+  const result = new Float32Array(array.length);
+  const scale = !normalized
+    ? 1
+    : array instanceof Int8Array
+      ? 127
+      : array instanceof Uint8Array
+        ? 255
+        : array instanceof Int16Array
+          ? 32767
+          : array instanceof Uint16Array
+            ? 65535
+            : 1;
+  for (let i = 0; i < array.length; i++) result[i] = normalized ? Math.max(array[i] / scale, -1) : array[i];
+  return result;
+}
