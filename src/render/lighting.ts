@@ -53,10 +53,10 @@ export function cameraLighting(camera: FramedCamera): Lighting {
   return {
     eye: new Float32Array(camera.eye),
     key: toWorld(-0.45, 0.75, 0.5),
-    keyColor: new Float32Array([0.78, 0.76, 0.72]),
+    keyColor: new Float32Array([0.64, 0.62, 0.59]),
     fill: toWorld(0.7, -0.05, 0.35),
-    fillColor: new Float32Array([0.2, 0.22, 0.25]),
-    sky: new Float32Array([0.36, 0.38, 0.42]),
-    ground: new Float32Array([0.12, 0.11, 0.1]),
+    fillColor: new Float32Array([0.17, 0.18, 0.2]),
+    sky: new Float32Array([0.3, 0.31, 0.34]),
+    ground: new Float32Array([0.1, 0.095, 0.09]),
   };
 }
