@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Options of {@link registerViewer}. */
 export interface ViewerOptions {
@@ -26,7 +26,7 @@ export const VIEWER_NOT_BUILT =
 export async function registerViewer(app: FastifyInstance, options: ViewerOptions): Promise<void> {
   const root = resolve(options.distDir);
   if (!existsSync(join(root, 'index.html'))) {
-    const notBuilt = async (_request: unknown, reply: import('fastify').FastifyReply): Promise<string> => {
+    const notBuilt = async (_request: unknown, reply: FastifyReply): Promise<string> => {
       reply.code(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store');
       return VIEWER_NOT_BUILT;
     };
@@ -45,7 +45,7 @@ export async function registerViewer(app: FastifyInstance, options: ViewerOption
     cacheControl: false,
     schemaHide: true,
     setHeaders: (reply, path) => {
-      reply.setHeader('cache-control', path.startsWith(assetsDir) ? ASSET_CACHE : PAGE_CACHE);
+      reply.header('cache-control', path.startsWith(assetsDir) ? ASSET_CACHE : PAGE_CACHE);
     },
   });
 }
