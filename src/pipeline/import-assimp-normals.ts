@@ -19,6 +19,7 @@ function repairPrimitive(primitive: Primitive): number {
   const position = primitive.getAttribute('POSITION');
   if (!normal || !position || normal.getNormalized() || !(normal.getArray() instanceof Float32Array))
     return 0;
+  // Edited in place: the accessor owns this array.
   const normals = normal.getArray() as Float32Array;
   const zero: number[] = [];
   let changed = 0;
@@ -42,7 +43,6 @@ function repairPrimitive(primitive: Primitive): number {
     }
     changed += zero.length;
   }
-  if (changed > 0) normal.setArray(normals);
   return changed;
 }
 

@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Document, GLTF, ILogger } from '@gltf-transform/core';
+import type sharp from 'sharp';
 import { decodeTga } from './import-assimp-tga.ts';
 
 /** sharp's default export, passed in so the native module loads only when an image needs converting. */
-export type SharpFactory = (typeof import('sharp'))['default'];
+export type SharpFactory = typeof sharp;
 
 /** Files of a model's folder by lower-case relative path and by lower-case base name. */
 export interface FolderIndex {
