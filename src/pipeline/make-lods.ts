@@ -148,7 +148,9 @@ function simplifyPrimitiveToRatio(primitive: Primitive, ratio: number, settings:
 
   const previous = primitive.getIndices();
   const next = Document.fromGraph(primitive.getGraph())!.createAccessor().setType('SCALAR');
-  primitive.setIndices(next.setBuffer(previous?.getBuffer() ?? null).setArray(best));
+  primitive.setIndices(
+    next.setBuffer(previous?.getBuffer() ?? null).setArray(best as Uint32Array<ArrayBuffer>),
+  );
   if (previous && previous.listParents().length === 1) previous.dispose();
   compactPrimitive(primitive);
   return outcome;
