@@ -35,7 +35,7 @@ async function buildApp(distDir: string): Promise<FastifyInstance> {
   return app;
 }
 
-describe('registerViewer with a built viewer', () => {
+void describe('registerViewer with a built viewer', () => {
   let app: FastifyInstance;
 
   before(async () => {
@@ -48,7 +48,7 @@ describe('registerViewer with a built viewer', () => {
 
   after(() => app.close());
 
-  test('serves index.html at / without long caching', async () => {
+  void test('serves index.html at / without long caching', async () => {
     const response = await app.inject({ url: '/' });
     assert.equal(response.statusCode, 200);
     assert.match(response.headers['content-type'] as string, /text\/html/);
@@ -56,20 +56,20 @@ describe('registerViewer with a built viewer', () => {
     assert.match(response.body, /<title>Vitrine<\/title>/);
   });
 
-  test('serves hashed assets with a year of immutable caching', async () => {
+  void test('serves hashed assets with a year of immutable caching', async () => {
     const response = await app.inject({ url: '/assets/index-AbC123.js' });
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(response.body, 'console.log(1);');
   });
 
-  test('leaves unknown API paths to the API not-found handler', async () => {
+  void test('leaves unknown API paths to the API not-found handler', async () => {
     const response = await app.inject({ url: '/api/v1/nothing-here' });
     assert.equal(response.statusCode, 404);
     assert.deepEqual(response.json(), { code: 404, message: 'not found' });
   });
 
-  test('does not answer for /files, /docs or unknown viewer paths', async () => {
+  void test('does not answer for /files, /docs or unknown viewer paths', async () => {
     for (const url of ['/files/abc/model.glb', '/docs', '/docs/json', '/models/123', '/assets/missing.js']) {
       const response = await app.inject({ url });
       assert.equal(response.statusCode, 404, url);
@@ -77,13 +77,13 @@ describe('registerViewer with a built viewer', () => {
     }
   });
 
-  test('keeps API and health routes working', async () => {
+  void test('keeps API and health routes working', async () => {
     assert.deepEqual((await app.inject({ url: '/api/v1/materials' })).json(), { code: 0 });
     assert.deepEqual((await app.inject({ url: '/health' })).json(), { status: 'ok' });
   });
 });
 
-describe('registerViewer without a build', () => {
+void describe('registerViewer without a build', () => {
   let app: FastifyInstance;
 
   before(async () => {
@@ -94,7 +94,7 @@ describe('registerViewer without a build', () => {
 
   after(() => app.close());
 
-  test('answers 503 at / telling how to build the viewer', async () => {
+  void test('answers 503 at / telling how to build the viewer', async () => {
     const response = await app.inject({ url: '/' });
     assert.equal(response.statusCode, 503);
     assert.match(response.headers['content-type'] as string, /text\/plain/);
@@ -102,7 +102,7 @@ describe('registerViewer without a build', () => {
     assert.match(response.body, /npm run build:web/);
   });
 
-  test('still leaves the API alone', async () => {
+  void test('still leaves the API alone', async () => {
     const response = await app.inject({ url: '/api/v1/nothing-here' });
     assert.deepEqual(response.json(), { code: 404, message: 'not found' });
   });
