@@ -4,7 +4,7 @@ import path from 'node:path';
 import { GLB_BUFFER } from '@gltf-transform/core';
 import type { Document, GLTF } from '@gltf-transform/core';
 import { createNodeIO } from './create-io.ts';
-import { repairNormals } from './import-assimp-normals.ts';
+import { repairNormals } from './import-normals.ts';
 import { embedWebImages, indexFolder, readImageResources } from './import-assimp-textures.ts';
 import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';
