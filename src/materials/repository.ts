@@ -4,8 +4,7 @@ import type { MaterialRow, NewMaterialRow } from '../db/database.ts';
 import { chunks, inStringSet, stringSet } from '../db/id-set.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
-import type { MATERIAL_NUMBER_FIELDS} from './schemas.ts';
-import { type Material } from './schemas.ts';
+import { MATERIAL_NUMBER_FIELDS, type Material } from './schemas.ts';
 
 /** Values a new material takes for omitted fields (DECISIONS.md §3). */
 export const MATERIAL_DEFAULTS: Readonly<Record<(typeof MATERIAL_NUMBER_FIELDS)[number], number>> = {
@@ -27,6 +26,14 @@ export const MATERIAL_DEFAULTS: Readonly<Record<(typeof MATERIAL_NUMBER_FIELDS)[
 
 /** Fields a create or update may set. */
 export type MaterialInput = Partial<Omit<Material, 'id' | 'created_at' | 'updated_at'>>;
+
+// Request bodies may carry fields the API ignores; only columns of the table may reach the SQL.
+function materialColumns(input: MaterialInput): MaterialInput {
+  const columns: MaterialInput = {};
+  if (input.name !== undefined) columns.name = input.name;
+  for (const field of MATERIAL_NUMBER_FIELDS) if (input[field] !== undefined) columns[field] = input[field];
+  return columns;
+}
 
 /** A page of results with the count of all matches. */
 export interface Page<T> {
@@ -64,7 +71,13 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
     /** Inserts a material, filling omitted fields with {@link MATERIAL_DEFAULTS}. */
     async create(input: MaterialInput & { name: string }): Promise<Material> {
       const now = nowIso();
-      const row: NewMaterialRow = { ...MATERIAL_DEFAULTS, ...input, created_at: now, updated_at: now };
+      const row: NewMaterialRow = {
+        ...MATERIAL_DEFAULTS,
+        ...materialColumns(input),
+        name: input.name,
+        created_at: now,
+        updated_at: now,
+      };
       const created = await db.insertInto('materials').values(row).returningAll().executeTakeFirstOrThrow();
       return toMaterial(created);
     },
@@ -79,7 +92,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
     async update(id: number, input: MaterialInput): Promise<Material | undefined> {
       const row = await db
         .updateTable('materials')
-        .set({ ...input, updated_at: nowIso() })
+        .set({ ...materialColumns(input), updated_at: nowIso() })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();

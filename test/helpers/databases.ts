@@ -46,8 +46,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     dialect,
     url: url.toString(),
     open: () => openMigrated(url.toString()),
-    dispose: () =>
-      withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+    dispose: async () => {
+      await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
   };
 }
 
