@@ -2,7 +2,7 @@ import type { Document, Primitive } from '@gltf-transform/core';
 
 /**
  * Makes every normal unit length, as glTF requires: importers copy zero normals from files that
- * store them (STL writers that leave facet normals blank, OBJ `vn 0 0 0`) and leaves them zero on
+ * store them (STL writers that leave facet normals blank, OBJ `vn 0 0 0`) and libraries leave them zero on
  * degenerate faces. A zero normal takes the area-weighted normal of the faces around it, or +Y
  * when those faces have no area either. Returns how many normals were changed.
  */
