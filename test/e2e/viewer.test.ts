@@ -1,0 +1,297 @@
+// The viewer end to end: real server process, real headless Chromium, the CesiumMilkTruck sample.
+// Upload → converted → opened and drawn → part picked on the canvas → bound to a new red material
+// (red pixels where the part is) → LOD switch changes the triangle count → model deleted.
+// With VITRINE_SCREENSHOTS=1 it also writes docs/catalog.png and docs/model.png.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ensureViewerBuilt } from './support/build-viewer.ts';
+import {
+  countPixels,
+  decodePng,
+  differs,
+  findModelPixel,
+  hexToRgb,
+  isRed,
+  pixelAt,
+} from './support/pixels.ts';
+import type { Pixels } from './support/pixels.ts';
+import { startServer } from './support/server-process.ts';
+import type { RunningServer } from './support/server-process.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../..');
+const MODELS = resolve(HERE, '../../../shared/models');
+const TRUCK = join(MODELS, 'glb/CesiumMilkTruck.glb');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TOKEN = 'e2e-viewer-token-0123456789';
+/** Must match VIEW_BACKGROUND in web/src/viewer/model-view.ts. */
+const BACKGROUND = hexToRgb('#262b36');
+const SCREENSHOTS = process.env.VITRINE_SCREENSHOTS === '1';
+/** Extra samples uploaded only for the documentation screenshot, so the catalog is not a single card. */
+const SCREENSHOT_EXTRAS = [
+  'glb/barrel.glb',
+  'ifc/IfcOpenHouse_IFC4.ifc',
+  'obj/spot_triangulated.obj',
+  'ply/Wuson.ply',
+  'step/red_cube_blue_cylinder.step',
+  'fbx/cubes_with_names.fbx',
+];
+const CONVERSION_TIMEOUT_MS = 240_000;
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+let dataDir: string;
+let server: RunningServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+
+/** State carried from step to step. */
+const run: { modelId?: string; clickPoint?: { x: number; y: number }; groupId?: string; redBefore?: number } =
+  {};
+
+async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  assert.ok(server, 'server is running');
+  return fetch(server.baseUrl + path, {
+    ...init,
+    headers: { 'X-API-Token': TOKEN, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+  });
+}
+
+/** A screenshot of the 3D view, decoded. */
+async function viewPixels(): Promise<Pixels> {
+  return decodePng(await page.locator('.viewer canvas').screenshot());
+}
+
+/** Polls `check` on fresh screenshots until it passes; the view renders on the next frame after a change. */
+async function untilView(
+  check: (pixels: Pixels) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<Pixels> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pixels = await viewPixels();
+    if (check(pixels)) return pixels;
+    if (Date.now() > deadline) throw new Error(`the view never showed ${what}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Fails with the message of any error notice the viewer shows. */
+async function assertNoErrorNotice(): Promise<void> {
+  const notices = await page.locator('.notice-error').allTextContents();
+  assert.deepEqual(notices, [], 'the viewer reported an error');
+}
+
+async function uploadAndWait(file: string): Promise<string> {
+  await page.locator('.upload-panel input[type=file]').setInputFiles(file);
+  const name = file.split('/').pop() ?? file;
+  const item = page.locator(`.upload-item[data-file="${name}"]`).first();
+  await item.waitFor();
+  await page.waitForFunction(
+    (fileName) => {
+      const element = document.querySelector(`.upload-item[data-file="${fileName}"]`) as HTMLElement | null;
+      return (
+        element?.dataset.status === 'completed' ||
+        element?.dataset.status === 'failed' ||
+        element?.dataset.status === 'upload-failed'
+      );
+    },
+    name,
+    { timeout: CONVERSION_TIMEOUT_MS, polling: 500 },
+  );
+  const status = await item.getAttribute('data-status');
+  assert.equal(status, 'completed', `conversion of ${name}: ${await item.textContent()}`);
+  const href = await item.getByRole('link', { name: /^Open / }).getAttribute('href');
+  const id = /#\/models\/(.+)$/.exec(href ?? '')?.[1];
+  assert.ok(id, `the upload links to its model (${href})`);
+  return decodeURIComponent(id);
+}
+
+/** Fills the catalog with a few more samples and photographs it for the README. */
+async function catalogScreenshot(): Promise<void> {
+  for (const sample of SCREENSHOT_EXTRAS) await uploadAndWait(join(MODELS, sample));
+  await page.locator('.upload-list').evaluate((list) => list.replaceChildren());
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLImageElement>('.model-card img')).every((img) => img.complete),
+  );
+  await page.screenshot({ path: join(REPO, 'docs/catalog.png') });
+}
+
+/** Photographs the model page with the painted part selected, then clears the selection again. */
+async function modelScreenshot(): Promise<void> {
+  await page.locator(`.part-button[data-group-id="${run.groupId}"]`).click();
+  await page.locator('.notice').evaluateAll((notices) => notices.forEach((notice) => notice.remove()));
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(REPO, 'docs/model.png') });
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+}
+
+void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
+  before(async () => {
+    assert.ok(
+      existsSync(CHROMIUM),
+      `Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+    );
+    assert.ok(existsSync(TRUCK), `sample model missing: ${TRUCK}`);
+    ensureViewerBuilt(REPO);
+    dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
+    server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  void test('asks for the API token once and keeps it', async () => {
+    assert.ok(server);
+    await page.goto(server.baseUrl + '/');
+    await page.getByLabel('API token').fill('wrong-token-value');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText(/rejected this token/).waitFor();
+    await page.getByLabel('API token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('vitrine.apiToken')), TOKEN);
+  });
+
+  void test('uploads the truck and follows its conversion to completed', async () => {
+    run.modelId = await uploadAndWait(TRUCK);
+    const card = page.locator(`.model-card[data-model-id="${run.modelId}"]`);
+    await card.waitFor();
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`.model-card[data-model-id="${id}"]`)?.getAttribute('data-status') ===
+        'completed',
+      run.modelId,
+      { timeout: 10_000 },
+    );
+    assert.match((await card.textContent()) ?? '', /CesiumMilkTruck/);
+    assert.match((await card.locator('.triangles').textContent()) ?? '', /^[\d,]+ triangles$/);
+    await assertNoErrorNotice();
+    if (SCREENSHOTS) await catalogScreenshot();
+  });
+
+  void test('opens the model and draws it', async () => {
+    await page.locator(`.model-card[data-model-id="${run.modelId}"] a`).click();
+    await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('.viewer[data-paint]').waitFor();
+    const pixels = await untilView(
+      (shot) => countPixels(shot, (rgb) => differs(rgb, BACKGROUND)) > shot.width * shot.height * 0.03,
+      'the model (only background pixels)',
+    );
+    run.clickPoint = findModelPixel(pixels, BACKGROUND) ?? undefined;
+    assert.ok(run.clickPoint, 'a solid model pixel to click');
+    run.redBefore = countPixels(pixels, isRed);
+    const partCount = await page.locator('.part-button').count();
+    assert.ok(partCount > 1, `the parts tree lists the truck's parts (${partCount})`);
+    await assertNoErrorNotice();
+  });
+
+  void test('selects the part under the pointer by clicking the canvas', async () => {
+    assert.ok(run.clickPoint);
+    await page.locator('.viewer canvas').click({ position: run.clickPoint });
+    const pressed = page.locator('.part-button[aria-pressed="true"]');
+    await pressed.first().waitFor();
+    assert.equal(await pressed.count(), 1);
+    run.groupId = (await pressed.getAttribute('data-group-id')) ?? undefined;
+    assert.ok(run.groupId);
+    assert.match((await page.locator('.selection-summary').textContent()) ?? '', /^Selected: /);
+  });
+
+  void test('binds the part to a new red material and paints it red', async () => {
+    await page.getByRole('button', { name: 'New material' }).click();
+    await page.getByLabel('Name', { exact: true }).last().fill('E2E red');
+    await page.getByLabel('Diffuse colour').fill('#ff0000');
+    await page.getByRole('button', { name: 'Create material' }).click();
+    await page.getByRole('heading', { name: /^Material #\d+$/ }).waitFor();
+    await page.getByRole('button', { name: 'Bind selected parts to “E2E red”' }).click();
+    await page.locator('.viewer[data-paint="1"]').waitFor();
+    // Clear the selection so its outline does not cross the pixels being checked.
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    const point = run.clickPoint;
+    assert.ok(point && run.redBefore !== undefined);
+    const redBefore = run.redBefore;
+    const pixels = await untilView(
+      (shot) => isRed(pixelAt(shot, point.x, point.y)) && countPixels(shot, isRed) > redBefore + 200,
+      'red where the part is',
+    );
+    assert.ok(countPixels(pixels, isRed) > redBefore + 200);
+
+    const answer = await api('/api/v1/groups/materials', {
+      method: 'POST',
+      body: JSON.stringify({ group_ids: [run.groupId] }),
+    });
+    const body = (await answer.json()) as {
+      data: { group_id: string; material: { name: string; diffuse_r: number; diffuse_g: number } }[];
+    };
+    assert.equal(body.data.length, 1);
+    assert.equal(body.data[0].material.name, 'E2E red');
+    assert.deepEqual([body.data[0].material.diffuse_r, body.data[0].material.diffuse_g], [255, 0]);
+    await assertNoErrorNotice();
+    if (SCREENSHOTS) await modelScreenshot();
+  });
+
+  void test('switches the level of detail and shows fewer triangles', async () => {
+    const label = page.locator('.triangle-count');
+    const triangles = async (): Promise<number> =>
+      Number(/: ([\d,]+) triangles/.exec((await label.textContent()) ?? '')?.[1]?.replaceAll(',', '') ?? NaN);
+    const full = await triangles();
+    assert.ok(full > 0, `LOD 0 shows its triangles (${await label.textContent()})`);
+    await page.getByRole('radio', { name: /^LOD 2/ }).check();
+    await page.waitForFunction(
+      () =>
+        /^LOD 2: /.test(document.querySelector('.triangle-count')?.textContent ?? '') &&
+        document.querySelector('.viewer')?.getAttribute('data-state') === 'ready',
+      undefined,
+      { timeout: 30_000 },
+    );
+    const reduced = await triangles();
+    assert.ok(reduced > 0 && reduced < full, `LOD 2 draws fewer triangles (${reduced}) than LOD 0 (${full})`);
+    // The part keeps its node in every level, so it stays painted.
+    await untilView((shot) => countPixels(shot, isRed) > 200, 'the bound part still red at LOD 2');
+    await assertNoErrorNotice();
+  });
+
+  void test('deletes the model after confirmation', async () => {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete model' }).click();
+    await page.waitForURL(/#\/$/);
+    await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+    await page.waitForFunction(
+      (id) => !document.querySelector(`.model-card[data-model-id="${id}"]`),
+      run.modelId,
+    );
+    const response = await api(`/api/models/${run.modelId}`);
+    assert.equal(response.status, 404);
+    await assertNoErrorNotice();
+    assert.deepEqual(pageErrors, [], 'no script errors in the page');
+  });
+});
