@@ -18,6 +18,14 @@ export interface ConvertInWorkerOptions extends ConvertModelOptions {
 /** Defaults a caller may use for the limits (a 300 s timeout, a 4 GiB heap). */
 export const CONVERT_IN_WORKER_DEFAULTS = { timeoutMs: 300_000, maxMemoryMb: 4096 } as const;
 
+/** Workers started and not yet exited. */
+const liveWorkers = new Set<Worker>();
+
+/** How many conversion workers are alive, for health checks, shutdown and tests. */
+export function liveConversionWorkers(): number {
+  return liveWorkers.size;
+}
+
 /**
  * Runs {@link convertModel} in a worker thread with a time and memory limit, so a hostile or huge file
  * can only fail its own conversion. Every failure — bad input, crash, out of memory, timeout — rejects
@@ -33,6 +41,7 @@ export function convertInWorker(options: ConvertInWorkerOptions): Promise<Conver
     logLevel: logger instanceof Logger ? (logger as unknown as { verbosity: number }).verbosity : 1,
   };
   const worker = startWorker(input, maxMemoryMb);
+  liveWorkers.add(worker);
 
   return new Promise<ConversionResult>((resolve, reject) => {
     let settled = false;
@@ -42,7 +51,11 @@ export function convertInWorker(options: ConvertInWorkerOptions): Promise<Conver
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       // Terminate in every case: a worker that answered may still hold timers or WebAssembly memory.
-      void worker.terminate().finally(() => (error ? reject(error) : resolve(result!)));
+      void worker.terminate().finally(() => {
+        liveWorkers.delete(worker);
+        if (error) reject(error);
+        else resolve(result!);
+      });
     };
     const timer = setTimeout(
       () =>
@@ -79,7 +92,10 @@ export function convertInWorker(options: ConvertInWorkerOptions): Promise<Conver
           : new Error(`Conversion crashed: ${error.message}`),
       );
     });
-    worker.on('exit', (code) => finish(new Error(`Conversion stopped unexpectedly (exit code ${code})`)));
+    worker.on('exit', (code) => {
+      liveWorkers.delete(worker);
+      finish(new Error(`Conversion stopped unexpectedly (exit code ${code})`));
+    });
   });
 }
 
