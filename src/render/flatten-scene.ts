@@ -19,7 +19,7 @@ export interface MaterialOverride {
 /** Everything the rasterizer draws, in world space. */
 export interface FlatScene {
   primitives: DrawPrimitive[];
-  /** World-space box of every finite vertex drawn, or `null` when nothing is. */
+  /** World-space box of every finite vertex a triangle uses, or `null` when there is none. */
   bounds: Bounds | null;
   /** Triangles across all primitives. */
   triangleCount: number;
@@ -104,6 +104,9 @@ function bakePrimitive(
   const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), det < 0);
   if (indices.length === 0) return null;
 
+  // Only vertices that triangles use frame the camera: stray unused vertices must not shrink the model.
+  const used = new Uint8Array(vertexCount);
+  for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
   const positions = new Float32Array(vertexCount * 3);
   let cx = 0;
   let cy = 0;
@@ -120,7 +123,7 @@ function bakePrimitive(
     positions[v * 3 + 1] = wy;
     positions[v * 3 + 2] = wz;
     // NaN or infinite vertices are kept (their triangles are skipped later) but must not stretch the frame.
-    if (Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) {
+    if (used[v] === 1 && Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) {
       if (wx < min[0]) min[0] = wx;
       if (wy < min[1]) min[1] = wy;
       if (wz < min[2]) min[2] = wz;
@@ -282,9 +285,9 @@ function bakeNormals(local: Float32Array, m: mat4): Float32Array {
     const x = local[v],
       y = local[v + 1],
       z = local[v + 2];
-    const nx = n00 * x + n10 * y + n20 * z;
-    const ny = n01 * x + n11 * y + n21 * z;
-    const nz = n02 * x + n12 * y + n22 * z;
+    const nx = n00 * x + n01 * y + n02 * z;
+    const ny = n10 * x + n11 * y + n12 * z;
+    const nz = n20 * x + n21 * y + n22 * z;
     const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
     const s = len > 0 ? 1 / len : 0;
     out[v] = nx * s;

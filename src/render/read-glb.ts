@@ -22,6 +22,12 @@ export async function readGlb(glb: Uint8Array): Promise<Document> {
   }
   const magic = glb[0] | (glb[1] << 8) | (glb[2] << 16) | (glb[3] << 24);
   if (magic !== 0x46546c67) throw new Error('render-thumbnail: input is not a GLB file (bad magic)');
+  const declared = (glb[8] | (glb[9] << 8) | (glb[10] << 16) | (glb[11] << 24)) >>> 0;
+  if (declared > glb.byteLength) {
+    throw new Error(
+      `render-thumbnail: GLB is truncated (header says ${declared} bytes, got ${glb.byteLength})`,
+    );
+  }
   try {
     return await (await getIO()).readBinary(glb);
   } catch (error) {

@@ -1,0 +1,331 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Document } from '@gltf-transform/core';
+import { KHRTextureTransform } from '@gltf-transform/extensions';
+import sharp from 'sharp';
+import { renderThumbnail, renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
+import type { RenderOptions } from '../../src/render/render-thumbnail.ts';
+import { addQuad, sceneOf, toGlb, unlitMaterial } from './fixtures.ts';
+import { decodeRgba } from './silhouette.ts';
+
+/** Looking straight at the xy plane from +z, so quads face the camera. */
+const FRONT = { view: { azimuth: 0, elevation: 0 } } satisfies Partial<RenderOptions>;
+
+async function render(document: Document, options: Partial<RenderOptions> = {}) {
+  const png = await renderThumbnail(await toGlb(document), { width: 128, height: 128, ...FRONT, ...options });
+  return decodeRgba(png);
+}
+
+type Image = Awaited<ReturnType<typeof render>>;
+
+function pixel(image: Image, x: number, y: number): number[] {
+  const o = (y * image.width + x) * 4;
+  return Array.from(image.data.subarray(o, o + 4));
+}
+
+function coverage(image: Image): number {
+  let n = 0;
+  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] > 0) n++;
+  return n / (image.width * image.height);
+}
+
+/** Horizontal extent of the drawn pixels on the middle row. */
+function middleRow(image: Image): { left: number; right: number; y: number } {
+  const y = image.height >> 1;
+  let left = -1;
+  let right = -1;
+  for (let x = 0; x < image.width; x++) {
+    if (pixel(image, x, y)[3] > 0) {
+      if (left < 0) left = x;
+      right = x;
+    }
+  }
+  return { left, right, y };
+}
+
+async function stripeTexture(document: Document): Promise<ReturnType<Document['createTexture']>> {
+  // 8×1: four red texels, then four blue.
+  const raw = Buffer.alloc(8 * 4);
+  for (let x = 0; x < 8; x++) raw.set(x < 4 ? [255, 0, 0, 255] : [0, 0, 255, 255], x * 4);
+  const png = await sharp(raw, { raw: { width: 8, height: 1, channels: 4 } })
+    .png()
+    .toBuffer();
+  return document.createTexture().setImage(new Uint8Array(png)).setMimeType('image/png');
+}
+
+void describe('renderThumbnail on documents built in code', () => {
+  void it('returns a PNG of the requested size, with the default 512×512', async () => {
+    const document = new Document();
+    addQuad(document);
+    const glb = await toGlb(document);
+    const png = await renderThumbnail(glb);
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const meta = await sharp(png).metadata();
+    assert.equal(meta.width, 512);
+    assert.equal(meta.height, 512);
+    assert.equal(meta.channels, 4);
+    const wide = await sharp(await renderThumbnail(glb, { width: 200, height: 100 })).metadata();
+    assert.deepEqual([wide.width, wide.height], [200, 100]);
+  });
+
+  void it('draws an unlit base colour exactly, centred, on a transparent background', async () => {
+    const document = new Document();
+    addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) });
+    const image = await render(document);
+    assert.deepEqual(pixel(image, 64, 64), [255, 0, 0, 255]);
+    assert.deepEqual(pixel(image, 0, 0), [0, 0, 0, 0]);
+    const { left, right } = middleRow(image);
+    // Framed on its bounding sphere: symmetric and well inside the image.
+    assert.ok(Math.abs(left + right - 127) <= 1, `quad spans ${left}..${right}`);
+    assert.ok(left > 5 && right - left > 50);
+  });
+
+  void it('paints the background it is given', async () => {
+    const document = new Document();
+    addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) });
+    const image = await render(document, { background: [0, 1, 0, 1] });
+    assert.deepEqual(pixel(image, 0, 0), [0, 255, 0, 255]);
+    assert.deepEqual(pixel(image, 64, 64), [255, 0, 0, 255]);
+  });
+
+  void it('multiplies the base colour by COLOR_0', async () => {
+    const document = new Document();
+    addQuad(document, { material: unlitMaterial(document, [1, 1, 1, 1]), vertexColor: [0, 1, 0, 1] });
+    assert.deepEqual(pixel(await render(document), 64, 64), [0, 255, 0, 255]);
+  });
+
+  void it('samples the base-colour texture with its uvs and KHR_texture_transform', async () => {
+    const document = new Document();
+    const material = unlitMaterial(document, [1, 1, 1, 1]).setBaseColorTexture(await stripeTexture(document));
+    addQuad(document, { material });
+    const plain = await render(document);
+    const { left, right, y } = middleRow(plain);
+    const at = (image: Image, f: number) => pixel(image, Math.round(left + (right - left) * f), y);
+    assert.deepEqual(at(plain, 0.2), [255, 0, 0, 255]);
+    assert.deepEqual(at(plain, 0.8), [0, 0, 255, 255]);
+
+    // Offsetting u by half a repeat swaps the stripes.
+    const transform = document.createExtension(KHRTextureTransform).createTransform().setOffset([0.5, 0]);
+    material.getBaseColorTextureInfo()!.setExtension('KHR_texture_transform', transform);
+    const shifted = await render(document);
+    assert.deepEqual(at(shifted, 0.2), [0, 0, 255, 255]);
+    assert.deepEqual(at(shifted, 0.8), [255, 0, 0, 255]);
+  });
+
+  void it('keeps the nearer surface whatever the drawing order', async () => {
+    for (const nearFirst of [true, false]) {
+      const document = new Document();
+      const near = () =>
+        addQuad(document, {
+          center: [0, 0, 0.5],
+          size: 0.5,
+          material: unlitMaterial(document, [1, 0, 0, 1]),
+        });
+      const far = () =>
+        addQuad(document, { center: [0, 0, -0.5], material: unlitMaterial(document, [0, 0, 1, 1]) });
+      if (nearFirst) {
+        near();
+        far();
+      } else {
+        far();
+        near();
+      }
+      const image = await render(document);
+      assert.deepEqual(pixel(image, 64, 64), [255, 0, 0, 255], `near drawn ${nearFirst ? 'first' : 'last'}`);
+      assert.deepEqual(pixel(image, middleRow(image).left + 2, 64), [0, 0, 255, 255]);
+    }
+  });
+
+  void it('discards MASK fragments below the cutoff and draws the rest opaque', async () => {
+    for (const [alpha, expected] of [
+      [0.3, 0],
+      [0.6, 255],
+    ] as const) {
+      const document = new Document();
+      const material = unlitMaterial(document, [1, 0, 0, alpha]).setAlphaMode('MASK').setAlphaCutoff(0.5);
+      addQuad(document, { material });
+      assert.equal(pixel(await render(document), 64, 64)[3], expected, `alpha ${alpha}`);
+    }
+  });
+
+  void it('blends BLEND primitives over the opaque ones even when they come first', async () => {
+    const document = new Document();
+    addQuad(document, {
+      center: [0, 0, 0.5],
+      size: 0.5,
+      material: unlitMaterial(document, [1, 0, 0, 0.5]).setAlphaMode('BLEND'),
+    });
+    addQuad(document, { center: [0, 0, -0.5], material: unlitMaterial(document, [0, 0, 1, 1]) });
+    const [r, g, b, a] = pixel(await render(document), 64, 64);
+    assert.equal(a, 255);
+    assert.equal(g, 0);
+    // Half red over blue, mixed in linear light: both channels at about sRGB(0.5) ≈ 188.
+    assert.ok(Math.abs(r - 188) <= 2 && Math.abs(b - 188) <= 2, `got ${r},${g},${b}`);
+
+    const alone = new Document();
+    addQuad(alone, { material: unlitMaterial(alone, [1, 0, 0, 0.5]).setAlphaMode('BLEND') });
+    const [, , , alphaAlone] = pixel(await render(alone), 64, 64);
+    assert.ok(Math.abs(alphaAlone - 128) <= 1, `alpha ${alphaAlone}`);
+  });
+
+  void it('draws back faces unless asked to cull them, and always for double-sided materials', async () => {
+    const document = new Document();
+    const material = unlitMaterial(document, [1, 0, 0, 1]);
+    addQuad(document, { facing: -1, material });
+    assert.equal(pixel(await render(document), 64, 64)[3], 255);
+    assert.equal(pixel(await render(document, { cullBackFaces: true }), 64, 64)[3], 0);
+    material.setDoubleSided(true);
+    assert.equal(pixel(await render(document, { cullBackFaces: true }), 64, 64)[3], 255);
+  });
+
+  void it('keeps front faces in front under a mirroring node transform', async () => {
+    const document = new Document();
+    addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) }).setScale([-1, 1, 1]);
+    assert.equal(pixel(await render(document, { cullBackFaces: true }), 64, 64)[3], 255);
+  });
+
+  void it('lights surfaces, with flat normals generated when the file has none', async () => {
+    const document = new Document();
+    const white = document.createMaterial().setBaseColorFactor([1, 1, 1, 1]);
+    addQuad(document, { material: white, withoutNormals: true });
+    const [r, g, b, a] = pixel(await render(document), 64, 64);
+    assert.equal(a, 255);
+    // Lit, but neither black nor blown out.
+    for (const c of [r, g, b]) assert.ok(c > 60 && c < 250, `channel ${c}`);
+
+    // Facing the key light (upper left) is brighter than facing away from it, and normals from
+    // the file, turned by the node's rotation, shade like the generated face normals.
+    const tilted = async (rotation: [number, number, number, number], withoutNormals: boolean) => {
+      const tilt = new Document();
+      addQuad(tilt, { material: tilt.createMaterial(), withoutNormals }).setRotation(rotation);
+      return pixel(await render(tilt), 64, 64)[0];
+    };
+    const toward = await tilted([-0.2, -0.2, 0, 0.96], false);
+    const away = await tilted([0.2, 0.2, 0, 0.96], false);
+    assert.ok(toward > away + 10, `toward ${toward}, away ${away}`);
+    assert.ok(Math.abs(toward - (await tilted([-0.2, -0.2, 0, 0.96], true))) <= 1);
+    assert.ok(Math.abs(away - (await tilted([0.2, 0.2, 0, 0.96], true))) <= 1);
+  });
+
+  void it('replaces the material of a node whose group_id is bound', async () => {
+    const document = new Document();
+    const textured = unlitMaterial(document, [1, 1, 1, 1]).setBaseColorTexture(await stripeTexture(document));
+    addQuad(document, { material: textured, vertexColor: [1, 1, 1, 1], groupId: 'model:0' });
+    const glb = await toGlb(document);
+    const options = { width: 64, height: 64, ...FRONT };
+    const bound = await decodeRgba(
+      await renderThumbnail(glb, {
+        ...options,
+        materialOverrides: new Map([['model:0', { color: [0, 1, 0], alpha: 1 }]]),
+      }),
+    );
+    // The whole quad, both stripes, becomes the bound colour (lit, so not exactly 0,255,0).
+    for (const x of [24, 40]) {
+      const [r, g, b] = pixel(bound, x, 32);
+      assert.ok(g > 150 && r < 60 && b < 60, `pixel ${x}: ${r},${g},${b}`);
+    }
+    const other = await decodeRgba(
+      await renderThumbnail(glb, {
+        ...options,
+        materialOverrides: new Map([['model:1', { color: [0, 1, 0], alpha: 1 }]]),
+      }),
+    );
+    assert.deepEqual(pixel(other, 24, 32).slice(0, 3), [255, 0, 0]);
+
+    const translucent = await decodeRgba(
+      await renderThumbnail(glb, {
+        ...options,
+        materialOverrides: new Map([['model:0', { color: [0, 1, 0], alpha: 0.25 }]]),
+      }),
+    );
+    assert.ok(Math.abs(pixel(translucent, 32, 32)[3] - 64) <= 1);
+  });
+
+  void it('reports the camera it framed and the triangles it drew', async () => {
+    const document = new Document();
+    addQuad(document);
+    addQuad(document, { center: [3, 0, 0] });
+    const result = await renderThumbnailDetailed(await toGlb(document), { width: 32, height: 32 });
+    assert.equal(result.triangleCount, 4);
+    assert.deepEqual(result.camera.target, [1.5, 0, 0]);
+  });
+});
+
+void describe('renderThumbnail on bad input', () => {
+  void it('rejects a scene without meshes with a clear Error', async () => {
+    const document = new Document();
+    sceneOf(document).addChild(document.createNode('empty'));
+    await assert.rejects(renderThumbnail(await toGlb(document)), { message: /no triangles to draw/ });
+  });
+
+  void it('rejects a scene with only points', async () => {
+    const document = new Document();
+    const positions = document
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 1, 1]))
+      .setBuffer(document.createBuffer());
+    const points = document.createPrimitive().setMode(0).setAttribute('POSITION', positions);
+    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(points)));
+    await assert.rejects(renderThumbnail(await toGlb(document)), { message: /no triangles to draw/ });
+  });
+
+  void it('rejects bytes that are not a GLB, and a truncated GLB', async () => {
+    await assert.rejects(renderThumbnail(new Uint8Array(0)), { message: /not a GLB/ });
+    await assert.rejects(
+      renderThumbnail(new TextEncoder().encode('{"asset":{"version":"2.0"}} not binary')),
+      {
+        message: /not a GLB/,
+      },
+    );
+    const document = new Document();
+    addQuad(document);
+    const glb = await toGlb(document);
+    await assert.rejects(renderThumbnail(glb.subarray(0, glb.length - 40)), { message: /GLB is truncated/ });
+    // A well-formed container around a JSON chunk that is not glTF.
+    const broken = new Uint8Array(glb);
+    broken.fill(0x20, 20, 40);
+    await assert.rejects(renderThumbnail(broken), { message: /cannot read GLB/ });
+  });
+
+  void it('rejects impossible sizes', async () => {
+    const document = new Document();
+    addQuad(document);
+    const glb = await toGlb(document);
+    await assert.rejects(renderThumbnail(glb, { width: 0 }), RangeError);
+    await assert.rejects(renderThumbnail(glb, { supersample: 1.5 }), RangeError);
+    await assert.rejects(renderThumbnail(glb, { width: 4096, supersample: 4 }), RangeError);
+  });
+
+  void it('survives degenerate triangles and NaN or infinite positions, framing only the finite geometry', async () => {
+    const document = new Document();
+    const buffer = document.createBuffer();
+    // prettier-ignore
+    const positions = new Float32Array([
+      -1, -1, 0,   1, -1, 0,   0, 1, 0,             // 0–2: the one good triangle
+      NaN, 0, 0,   1e30, Infinity, 0,   5, 5, NaN,  // 3–5: unusable vertices
+      0, 0, 0,                                      // 6: repeated for zero-area triangles
+      100, 100, 100,                                // 7: used by no triangle, must not move the camera
+    ]);
+    const indices = new Uint32Array([0, 1, 2, 3, 4, 5, 0, 3, 1, 6, 6, 6, 0, 6, 0, 2, 1, 4]);
+    const primitive = document
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        document.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer),
+      )
+      .setIndices(document.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer))
+      .setMaterial(unlitMaterial(document, [1, 0, 0, 1]));
+    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(primitive)));
+    const result = await renderThumbnailDetailed(await toGlb(document), {
+      width: 128,
+      height: 128,
+      ...FRONT,
+    });
+    for (const v of [...result.camera.eye, result.camera.near, result.camera.far])
+      assert.ok(Number.isFinite(v));
+    const image = await decodeRgba(result.png);
+    assert.deepEqual(pixel(image, 64, 64), [255, 0, 0, 255]);
+    assert.ok(coverage(image) > 0.05 && coverage(image) < 0.6, `coverage ${coverage(image)}`);
+  });
+});
