@@ -72,9 +72,10 @@ export async function cleanUp(
   if (converted > 0)
     context.logger.debug(`${NAME}: ${converted} strip/fan primitives turned into triangle lists`);
 
-  if (settings.dedup) await document.transform(dedup());
-  context.onProgress?.(0.4);
+  // Weld first: it rewrites accessors, and dedup then merges the identical ones it produced.
   if (settings.weld) await document.transform(weld());
+  context.onProgress?.(0.6);
+  if (settings.dedup) await document.transform(dedup());
   context.onProgress?.(0.8);
   // Attributes unused by the material (extra UVs, vertex colours) are kept: the viewer may bind materials that use them.
   await document.transform(prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true }));
