@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Document } from '@gltf-transform/core';
 import { createNodeIO } from './create-io.ts';
 import { ConversionError } from './types.ts';
@@ -20,6 +20,10 @@ export const importGltf: Importer = {
     );
     if (size === 0) throw new ConversionError('The file is empty');
 
+    if (source.format === 'glb' && (await readMagic(source.file)) !== 'glTF') {
+      throw new ConversionError('Invalid GLB: the file does not start with the binary glTF header');
+    }
+
     const io = await createNodeIO();
     const label = source.format === 'glb' ? 'Invalid GLB' : 'Invalid glTF';
     let document: Document;
@@ -34,6 +38,17 @@ export const importGltf: Importer = {
     return { document, sourceUnit: 'm', sourceUpAxis: '+Y' };
   },
 };
+
+/** The first four bytes of a file as Latin-1 text. */
+async function readMagic(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    return buffer.toString('latin1', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** A short, user-facing description of a parse failure. */
 function describe(error: unknown): string {
