@@ -7,7 +7,7 @@ import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { addRawMesh, addSphere, emptyDocument, recordingContext } from './documents.ts';
 
-test('keeps every mesh node, even when their meshes are identical', async () => {
+void test('keeps every mesh node, even when their meshes are identical', async () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0];
   for (const name of ['Left', 'Right'])
@@ -27,7 +27,7 @@ test('keeps every mesh node, even when their meshes are identical', async () => 
   assert.equal(computeStats(document).triangle_count, 2 * 2 * 8 * 3);
 });
 
-test('welds a non-indexed triangle soup into an indexed mesh without losing triangles', async () => {
+void test('welds a non-indexed triangle soup into an indexed mesh without losing triangles', async () => {
   const document = emptyDocument();
   // Two triangles sharing an edge, written as six separate vertices.
   const quad = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0];
@@ -42,7 +42,7 @@ test('welds a non-indexed triangle soup into an indexed mesh without losing tria
   assert.equal(computeStats(document).triangle_count, 2);
 });
 
-test('turns strips and fans into triangle lists', async () => {
+void test('turns strips and fans into triangle lists', async () => {
   const document = emptyDocument();
   const five = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0];
   const scene = document.getRoot().listScenes()[0];
@@ -59,7 +59,7 @@ test('turns strips and fans into triangle lists', async () => {
   assert.equal(computeStats(document).triangle_count, 6);
 });
 
-test('expands GPU instancing into one part node per instance', async () => {
+void test('expands GPU instancing into one part node per instance', async () => {
   const document = emptyDocument();
   const buffer = document.getRoot().listBuffers()[0];
   const instancing = document.createExtension(EXTMeshGPUInstancing);
@@ -86,7 +86,7 @@ test('expands GPU instancing into one part node per instance', async () => {
   );
 });
 
-test('drops compression extensions, unused materials and extra buffers', async () => {
+void test('drops compression extensions, unused materials and extra buffers', async () => {
   const document = emptyDocument();
   document.createExtension(EXTMeshoptCompression).setRequired(true);
   document.createMaterial('Unused');

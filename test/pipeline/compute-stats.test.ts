@@ -4,7 +4,7 @@ import { Primitive } from '@gltf-transform/core';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { addRawMesh, addSphere, emptyDocument } from './documents.ts';
 
-test('counts triangles and vertices of a placed sphere and bounds it', () => {
+void test('counts triangles and vertices of a placed sphere and bounds it', () => {
   const document = emptyDocument();
   const sphere = addSphere(document, 16, 8);
   document.getRoot().listScenes()[0].addChild(document.createNode('Ball').setMesh(sphere));
@@ -17,7 +17,7 @@ test('counts triangles and vertices of a placed sphere and bounds it', () => {
   }
 });
 
-test('counts a mesh once per node that places it, in world space', () => {
+void test('counts a mesh once per node that places it, in world space', () => {
   const document = emptyDocument();
   const sphere = addSphere(document, 8, 4);
   const scene = document.getRoot().listScenes()[0];
@@ -40,7 +40,7 @@ test('counts a mesh once per node that places it, in world space', () => {
   );
 });
 
-test('bounds follow rotation tightly, vertex by vertex', () => {
+void test('bounds follow rotation tightly, vertex by vertex', () => {
   const document = emptyDocument();
   // A thin bar along X, turned 90° about Z: its world box is tall, not wide.
   const bar = addRawMesh(document, [0, 0, 0, 4, 0, 0, 4, 1, 0], Primitive.Mode.TRIANGLES);
@@ -52,7 +52,7 @@ test('bounds follow rotation tightly, vertex by vertex', () => {
   assert.ok(Math.abs(bounds.max[0]) < 1e-6);
 });
 
-test('counts strips, fans and non-indexed lists; points and lines draw no triangles', () => {
+void test('counts strips, fans and non-indexed lists; points and lines draw no triangles', () => {
   const five = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0];
   const cases: [number, number[], number[] | undefined, number][] = [
     [Primitive.Mode.TRIANGLES, [...five, 1, 2, 0], undefined, 2],
@@ -71,7 +71,7 @@ test('counts strips, fans and non-indexed lists; points and lines draw no triang
   }
 });
 
-test('an empty document has zero counts and a box at the origin', () => {
+void test('an empty document has zero counts and a box at the origin', () => {
   const stats = computeStats(emptyDocument());
   assert.deepEqual(stats, { triangle_count: 0, vertex_count: 0, bounds: { min: [0, 0, 0], max: [0, 0, 0] } });
 });

@@ -25,7 +25,7 @@ function building() {
   return { document, wall, window, roof, loose };
 }
 
-test('lists mesh nodes depth-first, a mesh node with children included', () => {
+void test('lists mesh nodes depth-first, a mesh node with children included', () => {
   const { document } = building();
   const parts = extractParts(document, { modelId: 'm1' }, recordingContext());
   assert.deepEqual(
@@ -39,7 +39,7 @@ test('lists mesh nodes depth-first, a mesh node with children included', () => {
   );
 });
 
-test('writes group_id into every part node, keeping its other extras', () => {
+void test('writes group_id into every part node, keeping its other extras', () => {
   const { document, wall, window, roof, loose } = building();
   extractParts(document, { modelId: 'm1' }, recordingContext());
   assert.deepEqual(wall.getExtras(), { note: 'kept', group_id: 'm1:0' });
@@ -49,7 +49,7 @@ test('writes group_id into every part node, keeping its other extras', () => {
   assert.equal(document.getRoot().listNodes()[0].getExtras().group_id, undefined, 'a group node is no part');
 });
 
-test('gives each part its own counts and world bounds', () => {
+void test('gives each part its own counts and world bounds', () => {
   const { document } = building();
   const [wall, window, roof] = extractParts(document, { modelId: 'm1' }, recordingContext());
   assert.equal(wall.triangle_count, 2 * 8 * 3);
@@ -60,7 +60,7 @@ test('gives each part its own counts and world bounds', () => {
   assert.deepEqual(window.bounds, { min: [0, 0, 3], max: [1, 1, 3] });
 });
 
-test('makes duplicate group ids unique and warns', () => {
+void test('makes duplicate group ids unique and warns', () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0];
   const mesh = addSphere(document, 4, 3);
@@ -85,7 +85,7 @@ test('makes duplicate group ids unique and warns', () => {
   assert.match(context.warnings[0], /^extract-parts: duplicate group_id "same"/);
 });
 
-test('ignores a group_id that is not a non-empty string', () => {
+void test('ignores a group_id that is not a non-empty string', () => {
   const document = emptyDocument();
   const mesh = addSphere(document, 4, 3);
   document

@@ -19,12 +19,12 @@ async function source(name: string, data: Uint8Array | string): Promise<ImportSo
   return { file, dir: scratch.dir, format: name.endsWith('.glb') ? 'glb' : 'gltf' };
 }
 
-test('the registry hands glb and gltf to importGltf', () => {
+void test('the registry hands glb and gltf to importGltf', () => {
   assert.equal(importerFor('glb'), importGltf);
   assert.equal(importerFor('gltf'), importGltf);
 });
 
-test('reads a GLB sample as metres, +Y up', async () => {
+void test('reads a GLB sample as metres, +Y up', async () => {
   const file = path.join(MODELS, 'glb/CesiumMilkTruck.glb');
   const result = await importGltf.read({ file, dir: path.dirname(file), format: 'glb' }, recordingContext());
   assert.equal(result.sourceUnit, 'm');
@@ -32,7 +32,7 @@ test('reads a GLB sample as metres, +Y up', async () => {
   assert.ok(result.document.getRoot().listMeshes().length >= 2);
 });
 
-test('reads a .gltf with its .bin and image from its folder', async () => {
+void test('reads a .gltf with its .bin and image from its folder', async () => {
   const file = path.join(MODELS, 'gltf/BoxTextured/BoxTextured.gltf');
   const { document } = await importGltf.read(
     { file, dir: path.dirname(file), format: 'gltf' },
@@ -44,14 +44,14 @@ test('reads a .gltf with its .bin and image from its folder', async () => {
   assert.equal(document.getRoot().listAccessors()[0].getArray()!.length > 0, true);
 });
 
-test('refuses an empty file', async () => {
+void test('refuses an empty file', async () => {
   await assert.rejects(importGltf.read(await source('empty.glb', ''), recordingContext()), {
     name: 'ConversionError',
     message: 'The file is empty',
   });
 });
 
-test('refuses a truncated GLB with a clear message', async () => {
+void test('refuses a truncated GLB with a clear message', async () => {
   const bytes = await readFile(path.join(MODELS, 'glb/barrel.glb'));
   const error = await importGltf
     .read(await source('cut.glb', bytes.subarray(0, 40_000)), recordingContext())
@@ -63,14 +63,14 @@ test('refuses a truncated GLB with a clear message', async () => {
   assert.match(error.message, /^Invalid GLB: /);
 });
 
-test('refuses a GLB that is not one', async () => {
+void test('refuses a GLB that is not one', async () => {
   await assert.rejects(importGltf.read(await source('text.glb', 'hello, not a model'), recordingContext()), {
     name: 'ConversionError',
     message: 'Invalid GLB: the file does not start with the binary glTF header',
   });
 });
 
-test('refuses a .gltf whose buffer is missing, naming it', async () => {
+void test('refuses a .gltf whose buffer is missing, naming it', async () => {
   const json = JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'gone.bin', byteLength: 12 }] });
   await assert.rejects(importGltf.read(await source('lonely.gltf', json), recordingContext()), {
     name: 'ConversionError',

@@ -39,7 +39,7 @@ function partTriangles(document: Document, groupId: string): number {
   return triangles;
 }
 
-test('a dense sphere falls to about half, then at most a quarter of its triangles', async () => {
+void test('a dense sphere falls to about half, then at most a quarter of its triangles', async () => {
   const document = emptyDocument();
   document
     .getRoot()
@@ -62,7 +62,7 @@ test('a dense sphere falls to about half, then at most a quarter of its triangle
   for (let axis = 0; axis < 3; axis++) assert.ok(Math.abs(b0.max[axis] - b2.max[axis]) < 0.1);
 });
 
-test('every part node keeps its group_id, transform and extras in every level', async () => {
+void test('every part node keeps its group_id, transform and extras in every level', async () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0];
   const shared = addSphere(document, 48, 32);
@@ -88,7 +88,7 @@ test('every part node keeps its group_id, transform and extras in every level', 
   }
 });
 
-test('a mesh too small to reduce keeps its triangles', async () => {
+void test('a mesh too small to reduce keeps its triangles', async () => {
   const document = emptyDocument();
   document
     .getRoot()
@@ -100,7 +100,7 @@ test('a mesh too small to reduce keeps its triangles', async () => {
   for (const lod of await allLods(document)) assert.equal(computeStats(lod.document).triangle_count, source);
 });
 
-test('lines and points pass through untouched', async () => {
+void test('lines and points pass through untouched', async () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0];
   const positions = Array.from({ length: 300 }, (_, i) => Math.sin(i));
@@ -119,7 +119,7 @@ test('lines and points pass through untouched', async () => {
   }
 });
 
-test('ratios are options', async () => {
+void test('ratios are options', async () => {
   const document = emptyDocument();
   document
     .getRoot()
