@@ -1,6 +1,6 @@
 // Reference renders for the thumbnail tests and benchmark: the same GLB drawn by three.js with
 // WebGL (SwiftShader) in Debian's headless Chromium, with the camera frameCamera() chose.
-import { readFile } from 'node:fs/promises';
+import { access, constants, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
@@ -56,6 +56,11 @@ export interface ReferenceRenderer {
 
 /** Starts headless Chromium on the reference page; throws when Chromium or WebGL is unavailable. */
 export async function launchReference(): Promise<ReferenceRenderer> {
+  await access(CHROMIUM_PATH, constants.X_OK).catch(() => {
+    throw new Error(
+      `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install -y chromium)`,
+    );
+  });
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
