@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Shortest token accepted from the token file, matching the API_TOKEN rule of config.ts. */
+const MIN_TOKEN_LENGTH = 8;
+
 /** The token the service accepts and where it came from. */
 export interface ResolvedToken {
   token: string;
@@ -17,7 +20,11 @@ export function resolveApiToken(dataDir: string, configured: string | undefined)
   if (configured) return { token: configured, source: 'env', file };
   try {
     const stored = fs.readFileSync(file, 'utf8').trim();
-    if (stored.length >= 8) return { token: stored, source: 'file', file };
+    if (stored.length >= MIN_TOKEN_LENGTH) return { token: stored, source: 'file', file };
+    // Overwriting it could lock out clients that hold its token; generating beside it would loop on `wx`.
+    throw new Error(
+      `${file} holds no usable API token (at least ${MIN_TOKEN_LENGTH} characters): fix or delete it, or set API_TOKEN`,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

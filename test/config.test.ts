@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const GIB = 1024 ** 3;
+
+/** Asserts that loading throws a ConfigError whose message names the variable. */
+function refuses(env: Record<string, string>, variable: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `a ConfigError for ${variable}`);
+      assert.match(error.message, new RegExp(`\\b${variable}\\b`));
+      return true;
+    },
+  );
+}
+
+void describe('loadConfig', () => {
+  void it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    const dataDir = path.resolve('./data');
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.dataDir, dataDir);
+    assert.equal(config.databaseUrl, `sqlite:${path.join(dataDir, 'vitrine.db')}`);
+    assert.equal(config.storageUrl, `file:${path.join(dataDir, 'files')}`);
+    assert.equal(config.maxUploadBytes, GIB);
+    assert.equal(config.apiToken, undefined);
+    assert.equal(config.publicBaseUrl, undefined);
+    assert.equal(config.redisUrl, undefined);
+    assert.equal(config.logLevel, 'info');
+  });
+
+  void it('treats empty and blank values as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: '  ', DATA_DIR: '', API_TOKEN: ' ', MAX_UPLOAD_BYTES: '' });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.equal(config.apiToken, undefined);
+    assert.equal(config.maxUploadBytes, GIB);
+  });
+
+  void it('places the database and files under DATA_DIR, resolved to an absolute path', () => {
+    const config = loadConfig({ DATA_DIR: 'some/where' });
+    const dataDir = path.resolve('some/where');
+    assert.equal(config.dataDir, dataDir);
+    assert.equal(config.databaseUrl, `sqlite:${path.join(dataDir, 'vitrine.db')}`);
+    assert.equal(config.storageUrl, `file:${path.join(dataDir, 'files')}`);
+  });
+
+  void it('reads every setting it is given', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://user@db:5432/vitrine',
+      PUBLIC_BASE_URL: 'https://models.example.com/',
+      API_TOKEN: 'a-long-enough-token',
+      MAX_UPLOAD_BYTES: '1048576',
+      LOG_LEVEL: 'warn',
+    });
+    assert.equal(config.port, 0);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.databaseUrl, 'postgres://user@db:5432/vitrine');
+    assert.equal(config.publicBaseUrl, 'https://models.example.com', 'the trailing slash is dropped');
+    assert.equal(config.apiToken, 'a-long-enough-token');
+    assert.equal(config.maxUploadBytes, 1_048_576);
+    assert.equal(config.logLevel, 'warn');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/v' }).databaseUrl, 'postgresql://db/v');
+  });
+
+  void it('throws naming the variable for each unusable value', () => {
+    for (const port of ['abc', '-1', '65536', '80.5', '1e9']) refuses({ PORT: port }, 'PORT');
+    for (const size of ['0', '-5', 'lots', '1.5']) refuses({ MAX_UPLOAD_BYTES: size }, 'MAX_UPLOAD_BYTES');
+    refuses({ DATABASE_URL: 'mysql://db/vitrine' }, 'DATABASE_URL');
+    refuses({ DATABASE_URL: '/var/lib/vitrine.db' }, 'DATABASE_URL');
+    refuses({ API_TOKEN: 'short' }, 'API_TOKEN');
+    refuses({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
+    refuses({ PUBLIC_BASE_URL: 'ftp://files.example.com' }, 'PUBLIC_BASE_URL');
+    refuses({ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL');
+    refuses({ STORAGE_URL: 's3://bucket/prefix' }, 'STORAGE_URL');
+    refuses({ REDIS_URL: 'redis://localhost:6379' }, 'REDIS_URL');
+    refuses({ CONVERSION_TIMEOUT_SECONDS: '0' }, 'CONVERSION_TIMEOUT_SECONDS');
+    refuses({ WORKER_CONCURRENCY: 'many' }, 'WORKER_CONCURRENCY');
+  });
+
+  void it('names every bad variable at once', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'x', API_TOKEN: 'short', LOG_LEVEL: 'loud' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of ['PORT', 'API_TOKEN', 'LOG_LEVEL']) assert.match(error.message, new RegExp(name));
+        return true;
+      },
+    );
+  });
+});
