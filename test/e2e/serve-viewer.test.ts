@@ -102,6 +102,21 @@ void describe('registerViewer without a build', () => {
     assert.match(response.body, /npm run build:web/);
   });
 
+  void test('serves a build made after start-up without a restart', async () => {
+    const late = join(workDir, 'late');
+    await mkdir(join(late, 'assets'), { recursive: true });
+    const lateApp = await buildApp(late);
+    try {
+      assert.equal((await lateApp.inject({ url: '/' })).statusCode, 503);
+      await writeFile(join(late, 'index.html'), '<!doctype html><title>Vitrine</title>');
+      await writeFile(join(late, 'assets', 'index-New1.js'), 'console.log(2);');
+      assert.equal((await lateApp.inject({ url: '/' })).statusCode, 200);
+      assert.equal((await lateApp.inject({ url: '/assets/index-New1.js' })).body, 'console.log(2);');
+    } finally {
+      await lateApp.close();
+    }
+  });
+
   void test('still leaves the API alone', async () => {
     const response = await app.inject({ url: '/api/v1/nothing-here' });
     assert.deepEqual(response.json(), { code: 404, message: 'not found' });

@@ -169,22 +169,17 @@ export function modelPage(id: string): Page {
             : null,
           h(
             'div',
-            { class: 'viewer-status' },
-            triangleLabel,
-            selectionLabel,
-            h(
-              'div',
-              { class: 'button-row' },
-              h('button', { type: 'button', onclick: () => view.resetView() }, 'Reset view'),
-              h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
-            ),
+            { class: 'button-row' },
+            h('button', { type: 'button', onclick: () => view.resetView() }, 'Reset view'),
+            h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
           ),
         ),
         viewport,
+        h('div', { class: 'viewer-status' }, triangleLabel, selectionLabel),
         h(
           'p',
           { class: 'hint' },
-          'Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears.',
+          'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears.',
         ),
       );
       sidebar.prepend(
