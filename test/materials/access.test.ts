@@ -35,7 +35,7 @@ for (const dialect of testDialects()) {
       });
 
     void it('answers 401 `missing API token` on every route when the header is absent or empty', async () => {
-      for (const headers of [{}, { 'x-api-token': '' }]) {
+      for (const headers of [{}, { 'x-api-token': '' }] as Record<string, string>[]) {
         for (const [method, url, body] of ROUTES) {
           const response = await send(method, url, headers, body);
           assert.equal(response.statusCode, 401, `${method} ${url}`);
@@ -86,7 +86,7 @@ for (const dialect of testDialects()) {
     });
 
     void it('serves /health without a token, outside the envelope', async () => {
-      for (const headers of [{}, { 'x-api-token': 'wrong' }]) {
+      for (const headers of [{}, { 'x-api-token': 'wrong' }] as Record<string, string>[]) {
         const response = await send('GET', '/health', headers);
         assert.equal(response.statusCode, 200);
         assert.equal(response.body, '{"status":"ok"}');
