@@ -1,9 +1,17 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import path from 'node:path';
+import { catalogRoutes } from './catalog/routes.ts';
+import { createModelRepository } from './catalog/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { createTokenChecker } from './http/auth.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerFileServing } from './http/serve-files.ts';
+import { registerViewer } from './http/serve-viewer.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import type { AppLogger } from './logger.ts';
+import type { BlobStore } from './storage/blob-store.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import { materialRoutes } from './materials/routes.ts';
@@ -14,12 +22,19 @@ export interface AppDependencies {
   database: DatabaseHandle;
   /** The token `X-API-Token` must carry. */
   apiToken: string;
+  /** Where uploads and outputs are stored. */
+  blobs: BlobStore;
+  /** Where conversions and thumbnail renders are queued. */
+  queue: JobQueue;
+  /** The process logger. */
+  logger: AppLogger;
 }
 
 /** Builds the HTTP app without listening, so tests drive it with `app.inject`. */
-export async function buildApp({ config, database, apiToken }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
+  const { config, database, apiToken, blobs, queue } = dependencies;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers["x-api-token"]'] },
+    loggerInstance: dependencies.logger as FastifyBaseLogger,
     // Long enough for a slow client to finish a large upload; headers must still arrive promptly.
     requestTimeout: 0,
     connectionTimeout: 0,
@@ -44,11 +59,21 @@ export async function buildApp({ config, database, apiToken }: AppDependencies):
   );
 
   const checkToken = createTokenChecker(apiToken);
-  await app.register(materialRoutes, {
-    prefix: '/api/v1',
-    repository: createMaterialRepository(database),
+  const materials = createMaterialRepository(database);
+  await app.register(materialRoutes, { prefix: '/api/v1', repository: materials, checkToken });
+  await app.register(catalogRoutes, {
+    prefix: '/api/models',
+    models: createModelRepository(database),
+    materials,
+    blobs,
+    queue,
     checkToken,
+    maxUploadBytes: config.maxUploadBytes,
+    tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
+    publicBaseUrl: config.publicBaseUrl,
   });
+  if (blobs.localRoot) await registerFileServing(app, blobs.localRoot);
+  await registerViewer(app, { distDir: config.webDistDir });
 
   return app;
 }

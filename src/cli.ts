@@ -1,13 +1,14 @@
 import { loadConfig, ConfigError } from './config.ts';
 import { createDb } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startServer } from './server.ts';
+import { startServer, startWorkerProcess } from './server.ts';
 
 const USAGE = `Usage: vitrine <command>
 
 Commands:
   start     API, web viewer and an embedded conversion worker in one process (what \`npm start\` runs)
   serve     API and web viewer only
+  worker    conversion worker only (shares the database and storage with \`serve\`)
   migrate   apply database migrations and exit
 
 Settings come from the environment; see .env.example.`;
@@ -31,10 +32,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'start' || command === 'serve') {
-    const server = await startServer(config);
+    const server = await startServer(config, { withWorker: command === 'start' });
     await untilSignal();
     server.app.log.info('shutting down');
     await server.close();
+    return 0;
+  }
+  if (command === 'worker') {
+    const worker = await startWorkerProcess(config);
+    await untilSignal();
+    await worker.close();
     return 0;
   }
   process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);

@@ -1,39 +1,65 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { createDb, type DatabaseHandle } from './db/create-db.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { resolveApiToken } from './http/api-token.ts';
+import type { JobWorker } from './jobs/queue.ts';
+import { createLogger } from './logger.ts';
+import { openServices } from './services.ts';
+import { startJobWorker } from './worker.ts';
 
 /** A listening service and how to stop it. */
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
-  /** Stops accepting, finishes in-flight requests, then closes the database. */
+  /** Stops accepting, finishes in-flight requests, hands running jobs back, then closes the database. */
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), resolves the token, builds the app and listens. */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const database: DatabaseHandle = createDb(config.databaseUrl);
-  await migrateToLatest(database.db);
+/** Opens everything, builds the app and listens; with `withWorker` it also runs conversions in this process. */
+export async function startServer(config: Config, options: { withWorker: boolean }): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const services = await openServices(config, { logger });
   const token = resolveApiToken(config.dataDir, config.apiToken);
-  const app = await buildApp({ config, database, apiToken: token.token });
-  const address = await app.listen({ port: config.port, host: config.host });
-  const url = address.replace('://[::1]', '://localhost');
+  const app = await buildApp({ config, ...services, apiToken: token.token, logger });
+  let worker: JobWorker | undefined;
+  try {
+    const address = await app.listen({ port: config.port, host: config.host });
+    worker = options.withWorker ? startJobWorker(config, services, logger) : undefined;
+    const url = address.replace('://[::1]', '://localhost');
+    const tokenLine =
+      token.source === 'env'
+        ? 'API token: from API_TOKEN'
+        : `API token: ${token.token}   (kept in ${token.file})`;
+    process.stdout.write(
+      `\nVitrine is running at ${url}\n  ${tokenLine}\n  Viewer:    ${url}/\n  API docs:  ${url}/docs\n` +
+        `  Worker:    ${worker ? 'embedded (conversions run in this process)' : 'none (run `vitrine worker`)'}\n\n`,
+    );
+    return {
+      app,
+      url,
+      async close() {
+        await app.close();
+        await worker?.stop();
+        await services.close();
+      },
+    };
+  } catch (error) {
+    await app.close();
+    await services.close();
+    throw error;
+  }
+}
 
-  const tokenLine =
-    token.source === 'env'
-      ? 'API token: from API_TOKEN'
-      : `API token: ${token.token}   (kept in ${token.file})`;
-  process.stdout.write(`\nVitrine is running at ${url}\n  ${tokenLine}\n  API docs:  ${url}/docs\n\n`);
-
+/** Runs only the job worker (no HTTP), for scaling conversions out to other processes or machines. */
+export async function startWorkerProcess(config: Config): Promise<{ close(): Promise<void> }> {
+  const logger = createLogger(config.logLevel);
+  const services = await openServices(config, { logger });
+  const worker = startJobWorker(config, services, logger);
+  logger.info({ concurrency: config.workerConcurrency }, 'worker started');
   return {
-    app,
-    url,
     async close() {
-      await app.close();
-      await database.close();
+      await worker.stop();
+      await services.close();
     },
   };
 }

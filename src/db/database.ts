@@ -87,6 +87,8 @@ export interface JobsTable {
   status: string;
   attempts: number;
   max_attempts: number;
+  /** What the job is about (a model id), so a deleted model's jobs can be found. */
+  subject: string | null;
   /** Set while queued to keep one pending job per key (e.g. one thumbnail job per model). */
   dedupe_key: string | null;
   run_at: Timestamp;

@@ -28,6 +28,9 @@ export function validationMessage(
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return `${String(params.missingProperty)} is required`;
   if (error.keyword === 'additionalProperties') return `unknown field ${String(params.additionalProperty)}`;
+  const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const custom = schema[`x-error-message-${error.keyword}`] ?? schema['x-error-message'];
+  if (typeof custom === 'string') return custom;
   const field = fieldName(error.instancePath);
   if (!field) return context === 'body' ? 'body must be a JSON object' : `${context ?? 'request'} is invalid`;
   return `${field} ${describe(error.parentSchema ?? {}, error.keyword)}`;

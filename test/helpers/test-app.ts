@@ -3,8 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { RenderThumbnail } from '../../src/catalog/thumbnails.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle, DialectName } from '../../src/db/create-db.ts';
+import type { JobQueue, JobWorker } from '../../src/jobs/queue.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openServices, type Services } from '../../src/services.ts';
+import type { BlobStore } from '../../src/storage/blob-store.ts';
+import { startJobWorker } from '../../src/worker.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 /** The token every test request carries. */
@@ -15,8 +21,12 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   database: DatabaseHandle;
+  blobs: BlobStore;
+  queue: JobQueue;
   /** Headers with the token, for `app.inject`. */
   auth: Record<string, string>;
+  /** Starts a job worker in this process (conversions, thumbnails); stopped by `close`. */
+  startWorker(render?: RenderThumbnail): JobWorker;
   close(): Promise<void>;
 }
 
@@ -34,17 +44,33 @@ export async function createTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const database = await testDatabase.open();
-  const app = await buildApp({ config, database, apiToken: TEST_TOKEN });
+  const logger = createLogger(config.logLevel);
+  // Fast polling and short back-off keep tests quick; the behaviour is the same as in production.
+  const services: Services = await openServices(config, {
+    logger,
+    pollMs: 50,
+    backoffMs: 100,
+    leaseMs: 3_000,
+  });
+  const app = await buildApp({ config, ...services, apiToken: TEST_TOKEN, logger });
   await app.ready();
+  const workers: JobWorker[] = [];
   return {
     app,
     config,
-    database,
+    database: services.database,
+    blobs: services.blobs,
+    queue: services.queue,
     auth: { 'x-api-token': TEST_TOKEN },
+    startWorker(render) {
+      const worker = startJobWorker(config, services, logger, render);
+      workers.push(worker);
+      return worker;
+    },
     async close() {
       await app.close();
-      await database.close();
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await services.close();
       await testDatabase.dispose();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -59,6 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('max_attempts', 'integer', (c) => c.notNull())
+    .addColumn('subject', 'text')
     .addColumn('dedupe_key', 'text')
     .addColumn('run_at', timestamp, (c) => c.notNull())
     .addColumn('lease_until', timestamp)
@@ -68,13 +69,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('jobs_status_run_at').on('jobs').columns(['status', 'run_at']).execute();
+  await db.schema.createIndex('jobs_subject').on('jobs').column('subject').execute();
   // One waiting job per key: a second thumbnail request for the same model finds the first.
   await db.schema
     .createIndex('jobs_dedupe_key_queued')
     .on('jobs')
     .column('dedupe_key')
     .unique()
-    .where(sql.ref('status'), '=', 'queued')
+    .where(sql<boolean>`status = 'queued'`)
     .execute();
 }
 

@@ -1,0 +1,142 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { AppLogger } from '../logger.ts';
+import { Logger } from '@gltf-transform/core';
+import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
+import { convertInWorker } from '../pipeline/convert-in-worker.ts';
+import { extractArchive } from '../pipeline/extract-archive.ts';
+import { ConversionError, type ConversionResult, type ModelFormat } from '../pipeline/types.ts';
+import { lodKey } from './lod-keys.ts';
+import { storedLods } from './model-view.ts';
+import type { ModelRepository, StoredLod } from './repository.ts';
+import { renderAndStoreThumbnail, thumbnailLevel, type ThumbnailDependencies } from './thumbnails.ts';
+
+/** What the conversion job needs. */
+export interface ConvertJobDependencies extends ThumbnailDependencies {
+  models: ModelRepository;
+  logger: AppLogger;
+  /** Folder for per-job working copies. */
+  workDir: string;
+  timeoutMs: number;
+  maxMemoryMb: number;
+}
+
+// Progress writes are throttled: the database need not see every percent.
+const PROGRESS_INTERVAL_MS = 500;
+
+/** The handler of `convert-model` jobs: upload → conversion in a worker thread → stored LODs, parts, thumbnail. */
+export function createConvertModelJob(deps: ConvertJobDependencies): {
+  run: JobHandler<typeof JobName.ConvertModel>;
+  failed: FailureHandler<typeof JobName.ConvertModel>;
+} {
+  const { models, blobs, logger } = deps;
+  return {
+    async run(job, signal) {
+      const modelId = job.payload.model_id;
+      const model = await models.get(modelId);
+      if (!model) return; // Deleted while queued: nothing to do.
+      await models.setStatus(modelId, 'processing', 0);
+      const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
+      try {
+        const source = await fetchSource(model.source_key, model.source_entry, workDir);
+        let lastWrite = 0;
+        const result = await convertInWorker({
+          modelId,
+          source: { ...source, format: model.format as ModelFormat },
+          timeoutMs: deps.timeoutMs,
+          maxMemoryMb: deps.maxMemoryMb,
+          signal,
+          logger: new Logger(Logger.Verbosity.WARN),
+          onProgress: (percent) => {
+            const now = Date.now();
+            if (now - lastWrite < PROGRESS_INTERVAL_MS) return;
+            lastWrite = now;
+            // The last tenth is storing and the thumbnail.
+            models.setProgress(modelId, Math.min(90, Math.round(percent * 0.9))).catch(() => {});
+          },
+        });
+        const lods = await storeLods(modelId, result);
+        await models.setProgress(modelId, 95);
+        const thumbnailKey = await thumbnail(modelId, result);
+        const previous = (await models.get(modelId)) ?? model;
+        const stored = await models.complete(modelId, {
+          lods,
+          parts: result.parts,
+          triangle_count: result.triangle_count,
+          vertex_count: result.vertex_count,
+          bounds: result.bounds,
+          source_unit: result.source_unit,
+          source_up_axis: result.source_up_axis,
+          thumbnail_key: thumbnailKey,
+        });
+        if (!stored) {
+          // Deleted during conversion: drop what was just written.
+          await blobs.deletePrefix(`models/${modelId}/`);
+          return;
+        }
+        await removeReplaced(previous.thumbnail_key, storedLods(previous), thumbnailKey, lods);
+        logger.info(
+          { modelId, triangles: result.triangle_count, parts: result.parts.length },
+          'model converted',
+        );
+      } catch (error) {
+        if (error instanceof ConversionError) throw new PermanentJobError(error.message);
+        throw error;
+      } finally {
+        await fsp.rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    async failed(job, error) {
+      await models.setStatus(job.payload.model_id, 'failed', 0, error.message);
+    },
+  };
+
+  async function fetchSource(key: string, entry: string | null, workDir: string) {
+    const local = path.join(workDir, 'upload', path.basename(key));
+    await fsp.mkdir(path.dirname(local), { recursive: true });
+    await blobs.download(key, local);
+    if (entry === null) return { file: local, dir: path.dirname(local) };
+    const extracted = path.join(workDir, 'files');
+    await extractArchive(local, extracted);
+    await fsp.rm(local, { force: true });
+    const file = path.join(extracted, entry);
+    return { file, dir: path.dirname(file) };
+  }
+
+  async function storeLods(modelId: string, result: ConversionResult): Promise<StoredLod[]> {
+    const lods: StoredLod[] = [];
+    for (const lod of result.lods) {
+      const key = lodKey(modelId, lod.level, lod.glb);
+      const { size } = await blobs.putBytes(key, lod.glb);
+      lods.push({ level: lod.level, key, triangle_count: lod.triangle_count, size });
+    }
+    return lods;
+  }
+
+  async function thumbnail(modelId: string, result: ConversionResult): Promise<string | null> {
+    const level = thumbnailLevel(result.lods[0].triangle_count);
+    const lod = result.lods.find((candidate) => candidate.level === level) ?? result.lods[0];
+    try {
+      const groupIds = result.parts.map((part) => part.group_id);
+      return await renderAndStoreThumbnail(deps, modelId, lod.glb, groupIds);
+    } catch (error) {
+      // A model without a thumbnail is still a good model; regeneration can try again.
+      logger.warn({ modelId, err: error }, 'thumbnail rendering failed');
+      return null;
+    }
+  }
+
+  async function removeReplaced(
+    oldThumbnail: string | null,
+    oldLods: StoredLod[],
+    newThumbnail: string | null,
+    newLods: StoredLod[],
+  ): Promise<void> {
+    const keep = new Set([newThumbnail, ...newLods.map((lod) => lod.key)]);
+    const stale = [oldThumbnail, ...oldLods.map((lod) => lod.key)].filter(
+      (key): key is string => key !== null && !keep.has(key),
+    );
+    await Promise.all(stale.map((key) => blobs.delete(key)));
+  }
+}

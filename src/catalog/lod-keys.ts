@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto';
+
+/** Blob key of one LOD: the content hash in the name lets clients cache it forever. */
+export function lodKey(modelId: string, level: number, glb: Uint8Array): string {
+  const hash = createHash('sha256').update(glb).digest('hex').slice(0, 16);
+  return `models/${modelId}/lod${level}-${hash}.glb`;
+}
+
+/** Blob key of an uploaded original, under a name safe on every file system. */
+export function sourceKey(modelId: string, filename: string): string {
+  const safe =
+    filename
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(-120) || 'upload';
+  return `models/${modelId}/source/${safe}`;
+}

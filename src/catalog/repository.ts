@@ -1,0 +1,239 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/create-db.ts';
+import type { ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import { nowIso } from '../db/timestamps.ts';
+import type { Bounds, PartInfo } from '../pipeline/types.ts';
+import type { ModelStatus } from './schemas.ts';
+
+/** A stored level of detail: the blob key of its GLB and what it holds. */
+export interface StoredLod {
+  level: 0 | 1 | 2;
+  key: string;
+  triangle_count: number;
+  size: number;
+}
+
+/** What a finished conversion records on its model. */
+export interface ConversionRecord {
+  lods: StoredLod[];
+  parts: PartInfo[];
+  triangle_count: number;
+  vertex_count: number;
+  bounds: Bounds;
+  source_unit: string;
+  source_up_axis: string;
+  thumbnail_key: string | null;
+}
+
+/** Filters and paging of the model list. */
+export interface ModelListQuery {
+  search?: string;
+  status?: ModelStatus;
+  format?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Metadata a client may change. */
+export interface ModelMetadata {
+  name?: string;
+  description?: string;
+  tags?: string[];
+}
+
+/** The catalog's data access: the only code that queries models and parts. */
+export type ModelRepository = ReturnType<typeof createModelRepository>;
+
+/** Creates the repository over an open database. */
+export function createModelRepository({ db }: DatabaseHandle) {
+  return {
+    /** Inserts a new model. */
+    async create(row: Omit<NewModelRow, 'created_at' | 'updated_at'>): Promise<ModelRow> {
+      const now = nowIso();
+      return db
+        .insertInto('models')
+        .values({ ...row, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** One model, or undefined. */
+    async get(id: string): Promise<ModelRow | undefined> {
+      return db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Models matching the filters, newest first, with the count of all matches. */
+    async list(query: ModelListQuery): Promise<{ rows: ModelRow[]; total: number }> {
+      let base = db.selectFrom('models');
+      if (query.status) base = base.where('status', '=', query.status);
+      if (query.format) base = base.where('format', '=', query.format.toLowerCase());
+      if (query.search) {
+        const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        base = base.where(
+          sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(description) like ${pattern} escape '\\' or lower(original_filename) like ${pattern} escape '\\')`,
+        );
+      }
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.total) };
+    },
+
+    /** Changes name, description or tags; undefined when the model does not exist. */
+    async updateMetadata(id: string, metadata: ModelMetadata): Promise<ModelRow | undefined> {
+      const { tags, ...rest } = metadata;
+      return db
+        .updateTable('models')
+        .set({ ...rest, ...(tags ? { tags: JSON.stringify(tags) } : {}), updated_at: nowIso() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Moves a model to a state with a progress and an error text. */
+    async setStatus(
+      id: string,
+      status: ModelStatus,
+      progress: number,
+      error: string | null = null,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('models')
+        .set({ status, progress, error, updated_at: nowIso() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Records conversion progress while processing; never moves a model backwards or out of `processing`. */
+    async setProgress(id: string, progress: number): Promise<void> {
+      await db
+        .updateTable('models')
+        .set({ progress, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .where('progress', '<', progress)
+        .execute();
+    },
+
+    /** Stores a finished conversion and its parts in one transaction and marks the model completed. */
+    async complete(id: string, record: ConversionRecord): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('models')
+          .set({
+            status: 'completed',
+            progress: 100,
+            error: null,
+            lods: JSON.stringify(record.lods),
+            triangle_count: record.triangle_count,
+            vertex_count: record.vertex_count,
+            part_count: record.parts.length,
+            bounds: JSON.stringify(record.bounds),
+            source_unit: record.source_unit,
+            source_up_axis: record.source_up_axis,
+            thumbnail_key: record.thumbnail_key,
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
+        // Chunked: each row binds 8 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+        const rows = record.parts.map((part, index) => ({
+          model_id: id,
+          part_index: index,
+          group_id: part.group_id,
+          name: part.name,
+          path: part.path,
+          triangle_count: part.triangle_count,
+          vertex_count: part.vertex_count,
+          bounds: JSON.stringify(part.bounds),
+        }));
+        for (let start = 0; start < rows.length; start += 2_000) {
+          await trx
+            .insertInto('model_parts')
+            .values(rows.slice(start, start + 2_000))
+            .execute();
+        }
+        return true;
+      });
+    },
+
+    /** Puts a model back to `pending` for another conversion, clearing the previous outputs' record. */
+    async resetForReprocess(id: string): Promise<ModelRow | undefined> {
+      return db
+        .updateTable('models')
+        .set({ status: 'pending', progress: 0, error: null, updated_at: nowIso() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Replaces the thumbnail key; returns the previous key, or undefined when the model does not exist. */
+    async setThumbnail(
+      id: string,
+      key: string,
+    ): Promise<{ previous: string | null; row: ModelRow } | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('models')
+          .select('thumbnail_key')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!before) return undefined;
+        const row = await trx
+          .updateTable('models')
+          .set({ thumbnail_key: key, updated_at: nowIso() })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { previous: before.thumbnail_key, row };
+      });
+    },
+
+    /** The parts of a model in scene order. */
+    async parts(id: string): Promise<ModelPartRow[]> {
+      return db
+        .selectFrom('model_parts')
+        .selectAll()
+        .where('model_id', '=', id)
+        .orderBy('part_index')
+        .execute();
+    },
+
+    /**
+     * Deletes a model with its parts, and the material bindings of its group ids that no other model has, in one
+     * transaction. Returns false when it did not exist.
+     */
+    async delete(id: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('material_bindings')
+          .where('group_id', 'in', (eb) =>
+            eb.selectFrom('model_parts').select('group_id').where('model_id', '=', id),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('model_parts as other')
+                  .select('other.group_id')
+                  .whereRef('other.group_id', '=', 'material_bindings.group_id')
+                  .where('other.model_id', '<>', id),
+              ),
+            ),
+          )
+          .execute();
+        const result = await trx.deleteFrom('models').where('id', '=', id).executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      });
+    },
+  };
+}

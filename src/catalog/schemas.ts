@@ -1,0 +1,132 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { MaterialSchema } from '../materials/schemas.ts';
+
+/** The four states of a model. */
+export const MODEL_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+/** One of {@link MODEL_STATUSES}. */
+export type ModelStatus = (typeof MODEL_STATUSES)[number];
+
+/** Largest `limit` of the model list. */
+export const MAX_LIST_LIMIT = 100;
+
+const Vector3 = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
+const BoundsSchema = Type.Object(
+  { min: Vector3, max: Vector3 },
+  { description: 'Axis-aligned box in metres.' },
+);
+
+/** One level of detail as the catalog lists it. */
+export const LodSchema = Type.Object({
+  level: Type.Integer({ minimum: 0, maximum: 2 }),
+  url: Type.String(),
+  triangle_count: Type.Integer(),
+  size: Type.Integer({ description: 'GLB size in bytes.' }),
+});
+
+/** A model as every catalog route returns it. */
+export const ModelSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  description: Type.String(),
+  original_filename: Type.String(),
+  format: Type.String({
+    description: 'Lower-case extension of the model file (inside a zip: of the file in it).',
+  }),
+  file_size: Type.Integer({ description: 'Upload size in bytes.' }),
+  status: Type.Union(MODEL_STATUSES.map((status) => Type.Literal(status))),
+  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'Why the conversion failed, else null.' }),
+  model_url: Type.Union([Type.String(), Type.Null()], { description: 'LOD 0 once completed, else null.' }),
+  thumbnail_url: Type.Union([Type.String(), Type.Null()]),
+  lods: Type.Array(LodSchema),
+  triangle_count: Type.Union([Type.Integer(), Type.Null()]),
+  vertex_count: Type.Union([Type.Integer(), Type.Null()]),
+  part_count: Type.Union([Type.Integer(), Type.Null()]),
+  bounds: Type.Union([BoundsSchema, Type.Null()]),
+  tags: Type.Array(Type.String()),
+  source_unit: Type.Union([Type.String(), Type.Null()], {
+    description: 'Length unit of the source before scaling to metres.',
+  }),
+  source_up_axis: Type.Union([Type.String(), Type.Null()], {
+    description: 'Up axis of the source before turning to +Y.',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+/** A model on the wire. */
+export type Model = Static<typeof ModelSchema>;
+
+/** A part of a model: a node that carries a mesh. */
+export const PartSchema = Type.Object({
+  group_id: Type.String(),
+  name: Type.String(),
+  path: Type.String({ description: 'Names of the ancestors joined by "/".' }),
+  triangle_count: Type.Integer(),
+  vertex_count: Type.Integer(),
+  bounds: BoundsSchema,
+  material: Type.Union([MaterialSchema, Type.Null()], {
+    description: 'The material bound to the group, or null.',
+  }),
+});
+/** A part on the wire. */
+export type Part = Static<typeof PartSchema>;
+
+const modelId = Type.String({ format: 'uuid', 'x-error-message': 'Invalid model id' });
+
+/** `:id` of every `/api/models/:id…` route. */
+export const ModelIdParams = Type.Object({ id: modelId });
+
+/** `:id/lod/:level`; the level comes first so it is checked before the model. */
+export const LodLevelParams = Type.Object({
+  level: Type.Integer({
+    minimum: 0,
+    maximum: 2,
+    'x-error-message': 'Invalid LOD level. Must be 0, 1, or 2.',
+  }),
+  id: modelId,
+});
+
+/** Query of `GET /api/models`. */
+export const ListModelsQuery = Type.Object({
+  search: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'Case-insensitive substring of name, description or file name.',
+    }),
+  ),
+  status: Type.Optional(Type.Union(MODEL_STATUSES.map((status) => Type.Literal(status)))),
+  format: Type.Optional(Type.String({ maxLength: 16 })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_LIST_LIMIT, description: '1–100; absent or 0 means 20.' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2 ** 53 - 1, description: 'Absent or 0 means 0.' }),
+  ),
+});
+
+/** Body of `PATCH /api/models/:id`: at least one of the fields, nothing else. */
+export const PatchModelBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    description: Type.Optional(Type.String({ maxLength: 10_000 })),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 })),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    'x-error-message-minProperties': 'body must contain at least one of name, description, tags',
+  },
+);
+/** Parsed PATCH body. */
+export type PatchModelBody = Static<typeof PatchModelBody>;
+
+/** The catalog's error body. */
+export const CatalogErrorSchema = Type.Object({ success: Type.Literal(false), error: Type.String() });
+
+/** Wraps a payload in the catalog's success envelope. */
+export function catalogEnvelope<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), data });
+}
+
+/** The catalog's success envelope carrying only a message. */
+export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), message: Type.String() });

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { MaterialRepository } from '../materials/repository.ts';
+import type { MaterialOverride } from '../render/render-thumbnail.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+
+/** Renders a GLB to PNG bytes with the given part colours (the CPU renderer, in a worker thread). */
+export type RenderThumbnail = (
+  glb: Uint8Array,
+  overrides: ReadonlyMap<string, MaterialOverride>,
+) => Promise<Buffer>;
+
+/** What thumbnail rendering needs. */
+export interface ThumbnailDependencies {
+  blobs: BlobStore;
+  materials: MaterialRepository;
+  render: RenderThumbnail;
+}
+
+// Above this LOD 0 is too heavy to rasterize quickly; LOD 1 looks the same at thumbnail size.
+const LOD0_TRIANGLE_LIMIT = 2_000_000;
+
+/** The level of detail a thumbnail is rendered from. */
+export function thumbnailLevel(lod0Triangles: number): 0 | 1 {
+  return lod0Triangles > LOD0_TRIANGLE_LIMIT ? 1 : 0;
+}
+
+/** Blob key of a thumbnail: the content hash in the name lets clients cache it forever. */
+export function thumbnailKey(modelId: string, bytes: Uint8Array, extension: 'png' | 'jpg'): string {
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  return `models/${modelId}/thumbnail-${hash}.${extension}`;
+}
+
+/** The colours of the materials bound to the given groups, as the renderer takes them (0–1). */
+export async function boundColours(
+  materials: MaterialRepository,
+  groupIds: readonly string[],
+): Promise<Map<string, MaterialOverride>> {
+  const bound = await materials.lookup(groupIds);
+  const overrides = new Map<string, MaterialOverride>();
+  for (const [groupId, material] of bound) {
+    overrides.set(groupId, {
+      color: [material.diffuse_r / 255, material.diffuse_g / 255, material.diffuse_b / 255],
+      alpha: material.alpha / 255,
+    });
+  }
+  return overrides;
+}
+
+/** Renders a model's GLB with its parts' bound materials applied and stores the PNG; returns its blob key. */
+export async function renderAndStoreThumbnail(
+  deps: ThumbnailDependencies,
+  modelId: string,
+  glb: Uint8Array,
+  groupIds: readonly string[],
+): Promise<string> {
+  const png = await deps.render(glb, await boundColours(deps.materials, groupIds));
+  const key = thumbnailKey(modelId, png, 'png');
+  await deps.blobs.putBytes(key, png);
+  return key;
+}

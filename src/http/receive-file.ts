@@ -1,0 +1,93 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type {} from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.ts';
+
+/** A file received from a multipart request, on local disk. */
+export interface ReceivedFile {
+  /** Temporary file holding the bytes; the caller moves or removes it. */
+  path: string;
+  /** The name the client gave, without folders. */
+  filename: string;
+  size: number;
+  /** Hex SHA-256 of the bytes, computed while they streamed in. */
+  sha256: string;
+}
+
+/** What a multipart request carried: the one file (if any) and the text fields. */
+export interface ReceivedForm {
+  file: ReceivedFile | undefined;
+  fields: Record<string, string>;
+}
+
+/** Limits of {@link receiveForm}. */
+export interface ReceiveFormOptions {
+  /** Form field that carries the file. */
+  fileField: string;
+  /** Largest file accepted; beyond it the request fails with 413 `File too large`. */
+  maxBytes: number;
+  /** Folder for the temporary file. */
+  tmpDir: string;
+}
+
+// Text fields (name, description) are small; this bounds what a hostile form can make the server hold.
+const MAX_FIELD_BYTES = 64 * 1024;
+
+/**
+ * Streams one file field of a multipart request straight to a temporary file (never the whole file in memory),
+ * counting and hashing as it goes, and collects the text fields. Other file fields are read and dropped.
+ */
+export async function receiveForm(
+  request: FastifyRequest,
+  options: ReceiveFormOptions,
+): Promise<ReceivedForm> {
+  const fields: Record<string, string> = {};
+  let file: ReceivedFile | undefined;
+  if (!request.isMultipart()) return { file, fields };
+  await fsp.mkdir(options.tmpDir, { recursive: true });
+  const parts = request.parts({
+    limits: { fileSize: options.maxBytes, fieldSize: MAX_FIELD_BYTES, fields: 20, files: 5, parts: 30 },
+  });
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== options.fileField || file) {
+        part.file.resume();
+        continue;
+      }
+      const target = path.join(options.tmpDir, `${randomUUID()}.upload`);
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      await pipeline(part.file, meter, fs.createWriteStream(target));
+      if (part.file.truncated) {
+        await fsp.rm(target, { force: true });
+        throw new ApiError(413, 'File too large');
+      }
+      file = {
+        path: target,
+        filename: path.basename(part.filename || 'upload'),
+        size,
+        sha256: hash.digest('hex'),
+      };
+    }
+  } catch (error) {
+    if (file) await fsp.rm(file.path, { force: true });
+    throw error;
+  }
+  return { file, fields };
+}

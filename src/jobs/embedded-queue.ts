@@ -1,0 +1,230 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/create-db.ts';
+import type { JobRow } from '../db/database.ts';
+import { nowIso } from '../db/timestamps.ts';
+import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
+import type { JobQueue, JobWorker } from './queue.ts';
+
+/** Tuning of the embedded queue. */
+export interface EmbeddedQueueOptions {
+  /** How long a claimed job stays with its worker without a heartbeat before another worker may take it. */
+  leaseMs: number;
+  /** How often an idle worker looks for due jobs (an enqueue in the same process wakes it at once). */
+  pollMs: number;
+  /** Wait before the second attempt; each later attempt waits four times longer. */
+  backoffMs: number;
+  /** Attempts a job gets unless its enqueue says otherwise. */
+  maxAttempts: number;
+  /** Where the queue reports what it does. */
+  logger: Pick<Console, 'info' | 'warn' | 'error'>;
+}
+
+/** Defaults of {@link EmbeddedQueueOptions}. */
+export const EMBEDDED_QUEUE_DEFAULTS: EmbeddedQueueOptions = {
+  leaseMs: 30_000,
+  pollMs: 1_000,
+  backoffMs: 5_000,
+  maxAttempts: 3,
+  logger: console,
+};
+
+const LOST_WORKER = 'The worker running this job stopped responding';
+
+/**
+ * A durable queue in the service's own database (SQLite or PostgreSQL): jobs survive restarts, a claim carries a
+ * lease renewed by heartbeats, an expired lease puts the job back in play, and failures retry with back-off.
+ */
+export function createEmbeddedQueue(
+  handle: DatabaseHandle,
+  options: Partial<EmbeddedQueueOptions> = {},
+): JobQueue {
+  const settings = { ...EMBEDDED_QUEUE_DEFAULTS, ...options };
+  const { db, dialect } = handle;
+  const wakeUp = new EventEmitter();
+
+  async function claim(workerId: string): Promise<JobRow | undefined> {
+    const now = nowIso();
+    const leaseUntil = new Date(Date.now() + settings.leaseMs).toISOString();
+    // PostgreSQL lets competing workers skip a row another is claiming; SQLite has one writer at a time anyway.
+    const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<JobRow>`
+      update jobs set status = 'running', attempts = attempts + 1, lease_until = ${leaseUntil},
+        locked_by = ${workerId}, updated_at = ${now}
+      where id = (
+        select id from jobs
+        where (status = 'queued' and run_at <= ${now}) or (status = 'running' and lease_until < ${now})
+        order by run_at, id limit 1 ${lock}
+      )
+      returning *`.execute(db);
+    return result.rows[0];
+  }
+
+  async function settle(row: JobRow, workerId: string, values: Record<string, unknown>): Promise<void> {
+    await db
+      .updateTable('jobs')
+      .set({ ...values, lease_until: null, locked_by: null, updated_at: nowIso() })
+      .where('id', '=', row.id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  return {
+    async enqueue(name, payload, enqueueOptions = {}) {
+      const now = nowIso();
+      const inserted = await db
+        .insertInto('jobs')
+        .values({
+          name,
+          payload: JSON.stringify(payload),
+          status: 'queued',
+          attempts: 0,
+          max_attempts: enqueueOptions.maxAttempts ?? settings.maxAttempts,
+          subject: enqueueOptions.subject ?? null,
+          dedupe_key: enqueueOptions.dedupeKey ?? null,
+          run_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        // The predicate is literal so both databases match it to the partial unique index.
+        .onConflict((oc) =>
+          oc
+            .column('dedupe_key')
+            .where(sql<boolean>`status = 'queued'`)
+            .doNothing(),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      if (inserted) {
+        wakeUp.emit('job');
+        return { id: String(inserted.id), deduplicated: false };
+      }
+      const existing = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('dedupe_key', '=', enqueueOptions.dedupeKey ?? '')
+        .where('status', '=', 'queued')
+        .executeTakeFirstOrThrow();
+      return { id: String(existing.id), deduplicated: true };
+    },
+
+    async cancelQueued(subject) {
+      const result = await db
+        .deleteFrom('jobs')
+        .where('subject', '=', subject)
+        .where('status', 'in', ['queued', 'failed'])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    startWorker(handlers: JobHandlers, workerOptions): JobWorker {
+      for (const name of Object.values(JobName)) {
+        if (!handlers[name]) throw new Error(`No handler for job "${name}"`);
+      }
+      const workerId = `${process.pid}-${randomUUID()}`;
+      const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      let looking = false;
+
+      const schedule = (delay: number) => {
+        if (stopped) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void fill(), delay);
+      };
+      const onEnqueue = () => schedule(0);
+      wakeUp.on('job', onEnqueue);
+
+      async function fill(): Promise<void> {
+        if (looking || stopped) return;
+        looking = true;
+        try {
+          while (!stopped && running.size < workerOptions.concurrency) {
+            const row = await claim(workerId);
+            if (!row) break;
+            start(row);
+          }
+        } catch (error) {
+          settings.logger.error({ err: error }, 'job queue: claiming failed; retrying');
+        } finally {
+          looking = false;
+          schedule(settings.pollMs);
+        }
+      }
+
+      function start(row: JobRow): void {
+        const controller = new AbortController();
+        const done = execute(row, controller.signal).finally(() => {
+          running.delete(row.id);
+          schedule(0);
+        });
+        running.set(row.id, { controller, done });
+      }
+
+      async function execute(row: JobRow, signal: AbortSignal): Promise<void> {
+        const name = row.name as JobName;
+        const job: Job = {
+          id: String(row.id),
+          name,
+          payload: JSON.parse(row.payload),
+          attempt: row.attempts,
+          maxAttempts: row.max_attempts,
+        };
+        const handler = handlers[name] as JobHandlers[JobName] | undefined;
+        const heartbeat = setInterval(() => {
+          const leaseUntil = new Date(Date.now() + settings.leaseMs).toISOString();
+          db.updateTable('jobs')
+            .set({ lease_until: leaseUntil })
+            .where('id', '=', row.id)
+            .where('locked_by', '=', workerId)
+            .execute()
+            .catch((error: unknown) => settings.logger.warn({ err: error }, 'job queue: heartbeat failed'));
+        }, settings.leaseMs / 3);
+        try {
+          if (!handler) throw new PermanentJobError(`Unknown job "${row.name}"`);
+          if (row.attempts > row.max_attempts) throw new PermanentJobError(LOST_WORKER);
+          await (handler.run as (job: Job, signal: AbortSignal) => Promise<void>)(job, signal);
+          await db.deleteFrom('jobs').where('id', '=', row.id).execute();
+        } catch (thrown) {
+          const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+          if (signal.aborted) {
+            // Handed back on shutdown: this attempt does not count.
+            await settle(row, workerId, { status: 'queued', attempts: row.attempts - 1, run_at: nowIso() });
+            return;
+          }
+          const final = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
+          settings.logger.warn(
+            { job: job.id, name, attempt: row.attempts, err: error.message, final },
+            'job queue: attempt failed',
+          );
+          if (final) {
+            await settle(row, workerId, { status: 'failed', last_error: error.message });
+            if (handler) {
+              await (handler.failed as (job: Job, error: Error) => Promise<void>)(job, error).catch(
+                (e: unknown) => settings.logger.error({ err: e }, 'job queue: failure handler failed'),
+              );
+            }
+          } else {
+            const wait = settings.backoffMs * 4 ** (row.attempts - 1);
+            const runAt = new Date(Date.now() + wait).toISOString();
+            await settle(row, workerId, { status: 'queued', run_at: runAt, last_error: error.message });
+          }
+        } finally {
+          clearInterval(heartbeat);
+        }
+      }
+
+      schedule(0);
+      return {
+        async stop() {
+          stopped = true;
+          clearTimeout(timer);
+          wakeUp.off('job', onEnqueue);
+          for (const { controller } of running.values()) controller.abort();
+          await Promise.allSettled([...running.values()].map((entry) => entry.done));
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/** Names of the jobs the service runs; every name has exactly one handler, checked when a worker starts. */
+export const JobName = {
+  ConvertModel: 'convert-model',
+  RenderThumbnail: 'render-thumbnail',
+} as const;
+
+/** One of {@link JobName}. */
+export type JobName = (typeof JobName)[keyof typeof JobName];
+
+/** The payload each job carries. */
+export interface JobPayloads {
+  [JobName.ConvertModel]: { model_id: string };
+  [JobName.RenderThumbnail]: { model_id: string; model_url: string };
+}
+
+/** A claimed job as a handler sees it. */
+export interface Job<N extends JobName = JobName> {
+  id: string;
+  name: N;
+  payload: JobPayloads[N];
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+/** Runs one job; rejecting fails this attempt. `signal` aborts when the worker stops and hands the job back. */
+export type JobHandler<N extends JobName> = (job: Job<N>, signal: AbortSignal) => Promise<void>;
+
+/** What a handler learns when its job has failed for good. */
+export type FailureHandler<N extends JobName> = (job: Job<N>, error: Error) => Promise<void>;
+
+/** A handler per job name, plus what to do when a job of that name fails for good. */
+export type JobHandlers = {
+  [N in JobName]: { run: JobHandler<N>; failed: FailureHandler<N> };
+};
+
+/** An error that retrying cannot fix (a corrupt upload): the job fails at once instead of using its other attempts. */
+export class PermanentJobError extends Error {
+  override readonly name = 'PermanentJobError';
+}

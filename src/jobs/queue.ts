@@ -1,0 +1,47 @@
+import type { JobHandlers, JobName, JobPayloads } from './job-types.ts';
+
+/** Options of one enqueued job. */
+export interface EnqueueOptions {
+  /** What the job is about (a model id); {@link JobQueue.cancelQueued} finds jobs by it. */
+  subject?: string;
+  /** While a job with this key is queued, enqueueing another with the same key adds nothing. */
+  dedupeKey?: string;
+  /** Attempts before the job fails for good (default 3). */
+  maxAttempts?: number;
+}
+
+/** Result of an enqueue. */
+export interface EnqueueResult {
+  id: string;
+  /** True when an identical queued job already existed and no new one was added. */
+  deduplicated: boolean;
+}
+
+/** Options of a worker loop. */
+export interface WorkerOptions {
+  /** Jobs run at the same time. */
+  concurrency: number;
+}
+
+/** A running worker loop. */
+export interface JobWorker {
+  /** Stops claiming, aborts running jobs and hands them back to the queue, then resolves. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A durable job queue. Implemented by the embedded queue in the database; kept to what BullMQ offers (job ids,
+ * attempts with back-off, leases/stalled-job recovery, dedupe by job id) so a Redis queue can implement it too.
+ */
+export interface JobQueue {
+  /** Adds a job. */
+  enqueue<N extends JobName>(
+    name: N,
+    payload: JobPayloads[N],
+    options?: EnqueueOptions,
+  ): Promise<EnqueueResult>;
+  /** Removes queued (not running) jobs about a subject; returns how many. */
+  cancelQueued(subject: string): Promise<number>;
+  /** Starts claiming and running jobs with one handler per job name. */
+  startWorker(handlers: JobHandlers, options: WorkerOptions): JobWorker;
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { BlobInfo, BlobStore } from './blob-store.ts';
+
+/** Route prefix under which the app serves a file store's objects. */
+export const FILES_ROUTE_PREFIX = '/files/';
+
+/** A {@link BlobStore} on the local disk; objects are files under `root`, served by the app at `/files/`. */
+export function createFileStore(root: string): BlobStore {
+  const resolved = path.resolve(root);
+  fs.mkdirSync(resolved, { recursive: true });
+  const fileFor = (key: string): string => {
+    const file = path.resolve(resolved, key);
+    // Keys are built by the service, but a key that escaped the root would be a bug worth stopping loudly.
+    if (!file.startsWith(resolved + path.sep)) throw new Error(`Blob key outside the store: ${key}`);
+    return file;
+  };
+  const ensureDir = (file: string) => fsp.mkdir(path.dirname(file), { recursive: true });
+
+  return {
+    localRoot: resolved,
+    async putFile(key, localPath) {
+      const file = fileFor(key);
+      await ensureDir(file);
+      try {
+        await fsp.rename(localPath, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await fsp.copyFile(localPath, file);
+        await fsp.rm(localPath, { force: true });
+      }
+      return { size: (await fsp.stat(file)).size };
+    },
+    async putBytes(key, bytes) {
+      const file = fileFor(key);
+      await ensureDir(file);
+      // Written beside and renamed so a reader never sees half a file.
+      const partial = `${file}.${process.pid}.partial`;
+      await fsp.writeFile(partial, bytes);
+      await fsp.rename(partial, file);
+      return { size: bytes.byteLength };
+    },
+    async read(key): Promise<Readable> {
+      const file = fileFor(key);
+      await fsp.access(file);
+      return fs.createReadStream(file);
+    },
+    async head(key): Promise<BlobInfo | undefined> {
+      try {
+        return { size: (await fsp.stat(fileFor(key))).size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async download(key, localPath) {
+      await pipeline(fs.createReadStream(fileFor(key)), fs.createWriteStream(localPath));
+    },
+    async delete(key) {
+      await fsp.rm(fileFor(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      await fsp.rm(fileFor(prefix), { recursive: true, force: true });
+    },
+    publicUrl(key, baseUrl) {
+      return `${baseUrl}${FILES_ROUTE_PREFIX}${key.split('/').map(encodeURIComponent).join('/')}`;
+    },
+  };
+}
