@@ -5,6 +5,7 @@ import { GLB_BUFFER } from '@gltf-transform/core';
 import type { Document, GLTF } from '@gltf-transform/core';
 import { createNodeIO } from './create-io.ts';
 import { repairNormals } from './import-normals.ts';
+import { endsMidStatement } from './import-assimp-truncation.ts';
 import { embedWebImages, indexFolder, readImageResources } from './import-assimp-textures.ts';
 import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';
@@ -47,8 +48,9 @@ let assimpModule: Promise<AssimpModule> | undefined;
 /** Defaults of {@link ImportAssimpOptions}. */
 export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
   loadAssimp: () => {
-    const factory = createRequire(import.meta.url)('assimpjs') as () => Promise<AssimpModule>;
-    assimpModule ??= factory();
+    const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
+    // assimp's own console output is noise next to the errors reported here.
+    assimpModule ??= factory({ print: () => {}, printErr: () => {} });
     return assimpModule;
   },
   loadSharp: async () => (await import('sharp')).default,
@@ -99,6 +101,7 @@ async function readWithAssimp(
     throw fail('the file cannot be opened');
   });
   if (bytes.byteLength === 0) throw fail('the file is empty');
+  if (endsMidStatement(bytes, source.format)) throw fail('the file is truncated (its last line is cut off)');
   const frame = readSourceFrame(bytes, source.format);
   const folder = await indexFolder(source.dir);
   const companions = await readCompanions(source, folder.byPath);
@@ -183,7 +186,7 @@ function convertToGlb(
     if (error instanceof ConversionError) throw error;
     // A trap can leave the module's memory inconsistent, so the next import starts a fresh one.
     assimpModule = undefined;
-    throw fail(`the importer failed (${message(error)})`);
+    throw fail(`the file is damaged (the importer stopped: ${message(error)})`);
   } finally {
     result?.delete();
     files?.delete();

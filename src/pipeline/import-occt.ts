@@ -53,11 +53,19 @@ export interface ImportOcctOptions {
 
 let occtModule: Promise<OcctModule> | undefined;
 
+/** What OpenCASCADE printed during the current read; its parser explains a rejected file there. */
+const printed: string[] = [];
+const capture = (line: string) => {
+  if (printed.length < 50) printed.push(line);
+};
+
 /** Defaults of {@link ImportOcctOptions}: detail comparable to a CAD viewer's default tessellation. */
 export const IMPORT_OCCT_DEFAULTS: ImportOcctOptions = {
   loadOcct: () => {
-    const factory = createRequire(import.meta.url)('occt-import-js') as () => Promise<OcctModule>;
-    occtModule ??= factory();
+    const factory = createRequire(import.meta.url)('occt-import-js') as (
+      module: object,
+    ) => Promise<OcctModule>;
+    occtModule ??= factory({ print: capture, printErr: capture });
     return occtModule;
   },
   linearDeflection: 0.001,
@@ -105,13 +113,21 @@ async function readWithOcct(
     angularDeflection: options.angularDeflection,
   };
   let result: OcctResult;
+  printed.length = 0;
   try {
     result = kind === 'step' ? occt.ReadStepFile(bytes, params) : occt.ReadIgesFile(bytes, params);
   } catch (error) {
     occtModule = undefined;
-    throw fail(`the importer failed (${error instanceof Error ? error.message : String(error)})`);
+    throw fail(
+      `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  if (!result.success || !result.root) throw fail('the file is damaged or not in this format');
+  if (!result.success || !result.root) {
+    const reason = parserError();
+    throw fail(
+      reason ? `the file is damaged or truncated (${reason})` : 'the file is damaged or not in this format',
+    );
+  }
   const meshes = result.meshes ?? [];
   const sourceTriangleCount = meshes.reduce((sum, mesh) => sum + Math.floor(mesh.index.array.length / 3), 0);
   if (sourceTriangleCount === 0) throw fail('no geometry found');
@@ -157,4 +173,11 @@ async function readWithOcct(
   );
   context.onProgress?.(1);
   return { document, sourceTriangleCount, sourceUnit, sourceUpAxis: '+Z' };
+}
+
+/** The parser's complaint, e.g. `line 843: unexpected end of file`, from what OpenCASCADE printed. */
+function parserError(): string | undefined {
+  const line = printed.findLast((text) => /\bERR\b/.test(text));
+  const match = line && /Line\s+(\d+)\s*:\s*(?:Incorrect syntax:\s*)?(.*?)\s*\**\s*$/.exec(line);
+  return match ? `line ${match[1]}: ${match[2]}` : undefined;
 }
