@@ -1,0 +1,23 @@
+// Runs every benchmark one after another (never side by side: the machine has two cores) and prints their tables.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const BENCHMARKS = ['materials.ts', 'lods.ts', 'import.ts', 'render.ts'];
+const only = process.argv.slice(2);
+const selected = only.length
+  ? BENCHMARKS.filter((file) => only.some((name) => file.startsWith(name)))
+  : BENCHMARKS;
+
+let failed = 0;
+for (const file of selected) {
+  process.stdout.write(`\n## bench/${file}\n\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (result.status !== 0) {
+    failed++;
+    process.stderr.write(`bench/${file} exited with ${result.status ?? result.signal}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);
