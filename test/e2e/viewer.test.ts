@@ -117,7 +117,11 @@ async function uploadAndWait(file: string): Promise<string> {
     { timeout: CONVERSION_TIMEOUT_MS, polling: 500 },
   );
   const status = await item.getAttribute('data-status');
-  assert.equal(status, 'completed', `conversion of ${name}: ${await item.textContent()}`);
+  assert.equal(
+    status,
+    'completed',
+    `conversion of ${name}: ${await item.textContent()}\n--- server output ---\n${server?.output().slice(-3000)}`,
+  );
   const href = await item.getByRole('link', { name: /^Open / }).getAttribute('href');
   const id = /#\/models\/(.+)$/.exec(href ?? '')?.[1];
   assert.ok(id, `the upload links to its model (${href})`);
@@ -202,6 +206,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('opens the model and draws it', async () => {
+    assert.ok(run.modelId, 'needs the uploaded model');
     await page.locator(`.model-card[data-model-id="${run.modelId}"] a`).click();
     await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
     await page.locator('.viewer[data-paint]').waitFor();
@@ -218,7 +223,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('selects the part under the pointer by clicking the canvas', async () => {
-    assert.ok(run.clickPoint);
+    assert.ok(run.clickPoint, 'needs the drawn model');
     await page.locator('.viewer canvas').click({ position: run.clickPoint });
     const pressed = page.locator('.part-button[aria-pressed="true"]');
     await pressed.first().waitFor();
@@ -229,6 +234,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('binds the part to a new red material and paints it red', async () => {
+    assert.ok(run.groupId, 'needs a selected part');
     await page.getByRole('button', { name: 'New material' }).click();
     const form = page.locator('form.material-form');
     await form.getByLabel('Name', { exact: true }).fill('E2E red');
@@ -263,6 +269,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('switches the level of detail and shows fewer triangles', async () => {
+    assert.ok(run.groupId, 'needs the painted part');
     const label = page.locator('.triangle-count');
     const triangles = async (): Promise<number> =>
       Number(/: ([\d,]+) triangles/.exec((await label.textContent()) ?? '')?.[1]?.replaceAll(',', '') ?? NaN);
@@ -284,6 +291,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('deletes the model after confirmation', async () => {
+    assert.ok(run.modelId, 'needs the uploaded model');
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete model' }).click();
     await page.waitForURL(/#\/$/);

@@ -167,6 +167,13 @@ export function modelPage(id: string): Page {
                 attempt(`Loading LOD ${lod.level}`, () => loadLevel(lod.url, lod.level)),
               )
             : null,
+        ),
+        viewport,
+        h(
+          'div',
+          { class: 'viewer-status' },
+          triangleLabel,
+          selectionLabel,
           h(
             'div',
             { class: 'button-row' },
@@ -174,8 +181,6 @@ export function modelPage(id: string): Page {
             h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
           ),
         ),
-        viewport,
-        h('div', { class: 'viewer-status' }, triangleLabel, selectionLabel),
         h(
           'p',
           { class: 'hint' },
