@@ -26,6 +26,8 @@ export interface Config {
   conversionMaxMemoryMb: number;
   /** Jobs one worker process runs at the same time. */
   workerConcurrency: number;
+  /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
+  jobLeaseMs: number;
   /** pino log level. */
   logLevel: string;
   /** Folder holding the built web viewer. */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     workerConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
+    jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     logLevel,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
   };

@@ -18,7 +18,7 @@ export interface RunningServer {
 /** Opens everything, builds the app and listens; with `withWorker` it also runs conversions in this process. */
 export async function startServer(config: Config, options: { withWorker: boolean }): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
-  const services = await openServices(config, { logger });
+  const services = await openServices(config, { logger, leaseMs: config.jobLeaseMs });
   const token = resolveApiToken(config.dataDir, config.apiToken);
   const app = await buildApp({ config, ...services, apiToken: token.token, logger });
   let worker: JobWorker | undefined;
@@ -53,7 +53,7 @@ export async function startServer(config: Config, options: { withWorker: boolean
 /** Runs only the job worker (no HTTP), for scaling conversions out to other processes or machines. */
 export async function startWorkerProcess(config: Config): Promise<{ close(): Promise<void> }> {
   const logger = createLogger(config.logLevel);
-  const services = await openServices(config, { logger });
+  const services = await openServices(config, { logger, leaseMs: config.jobLeaseMs });
   const worker = startJobWorker(config, services, logger);
   logger.info({ concurrency: config.workerConcurrency }, 'worker started');
   return {
