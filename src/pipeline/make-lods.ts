@@ -21,6 +21,8 @@ export interface MakeLodsOptions {
   minTriangles: number;
   /** A level is reached when it keeps at most this multiple of its target triangle count. */
   tolerance: number;
+  /** Simplify the source itself for the last level instead of a copy: saves a copy once LOD 0 is written. */
+  consumeSource: boolean;
 }
 
 /** Defaults for {@link MakeLodsOptions} (the simplifier must be given). */
@@ -30,10 +32,8 @@ export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
   lockBorder: true,
   minTriangles: 64,
   tolerance: 1.5,
+  consumeSource: false,
 };
-
-/** Error budgets tried after {@link MakeLodsOptions.error} when the target is not reached. */
-const FALLBACK_ERRORS = [0.05, 1];
 
 /** A simplified copy of a document, one level of detail. */
 export interface LodDocument {
@@ -42,8 +42,8 @@ export interface LodDocument {
 }
 
 /**
- * Yields LOD 1 and LOD 2 of `document` (LOD 0, left untouched), one at a time so the caller can write
- * and drop each before the next is made. Each is a copy with every node, transform and `extras.group_id`
+ * Yields LOD 1 and LOD 2 of `document` (LOD 0, left untouched unless `consumeSource`), one at a time so
+ * the caller can write and drop each before the next is made. Each is a copy with every node, transform and `extras.group_id`
  * kept and only the triangle primitives simplified; a shared mesh is simplified once.
  */
 export async function* makeLods(
@@ -55,7 +55,7 @@ export async function* makeLods(
   await settings.simplifier.ready;
   const levels = [1, 2] as const;
   for (const level of levels) {
-    const lod = cloneDocument(document);
+    const lod = settings.consumeSource && level === levels.at(-1) ? document : cloneDocument(document);
     await simplifyDocument(lod, settings.ratios[level - 1], settings, {
       logger: context.logger,
       onProgress: (fraction) => context.onProgress?.((level - 1 + fraction) / levels.length),
@@ -120,9 +120,9 @@ function simplifyPrimitiveToRatio(primitive: Primitive, ratio: number, settings:
   let best: Uint32Array = indices;
   let outcome: Outcome = 'kept';
   const attempts: [number, SimplifierFlags[]][] = [
-    ...[settings.error, ...FALLBACK_ERRORS.filter((e) => e > settings.error)].map(
-      (error): [number, SimplifierFlags[]] => [error, [...flags]],
-    ),
+    [settings.error, flags],
+    // The simplifier removes the cheapest edges first, so an unbounded budget still stops at the target.
+    ...(settings.error < 1 ? [[1, flags] as [number, SimplifierFlags[]]] : []),
     // Permissive lets edges collapse across attribute seams, which beats clustering when seams pin the mesh.
     [1, [...flags, 'Permissive']],
     // Then borders give way too: still better than the sloppy simplifier, which ignores topology.
