@@ -94,7 +94,8 @@ export const ListModelsQuery = Type.Object({
       description: 'Case-insensitive substring of name, description or file name.',
     }),
   ),
-  status: Type.Optional(Type.Union(MODEL_STATUSES.map((status) => Type.Literal(status)))),
+  // An enum rather than a union of literals, so a bad value is told the allowed ones, not "must be a string".
+  status: Type.Optional(Type.Unsafe<ModelStatus>({ type: 'string', enum: [...MODEL_STATUSES] })),
   format: Type.Optional(Type.String({ maxLength: 16 })),
   limit: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_LIST_LIMIT, description: '1–100; absent or 0 means 20.' }),
