@@ -251,7 +251,8 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
       },
     },
     async (request) => {
-      const { id, level } = request.params;
+      const { id } = request.params;
+      const level = Number(request.params.level);
       const lod = toModel(await completed(id), urlFor(request)).lods.find(
         (candidate) => candidate.level === level,
       );

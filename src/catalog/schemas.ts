@@ -78,9 +78,10 @@ export const ModelIdParams = Type.Object({ id: modelId });
 
 /** `:id/lod/:level`; the level comes first so it is checked before the model. */
 export const LodLevelParams = Type.Object({
-  level: Type.Integer({
-    minimum: 0,
-    maximum: 2,
+  // Matched as text: integer coercion would also take " ", "0x1" or "1e0" for a level.
+  level: Type.String({
+    pattern: '^[0-2]$',
+    description: '0, 1 or 2.',
     'x-error-message': 'Invalid LOD level. Must be 0, 1, or 2.',
   }),
   id: modelId,
