@@ -181,22 +181,28 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
 
     /** The material bound to each of the given groups that has one. */
     async lookup(groupIds: readonly string[]): Promise<Map<string, Material>> {
-      const found = new Map<string, Material>();
-      const materials = new Map<number, Material>();
+      // Two narrow reads instead of one wide join: 100,000 bindings usually share a few materials, and building
+      // 100,000 seventeen-column rows was most of the time of a large lookup.
+      const materialOf = new Map<string, number>();
       for (const chunk of chunks(groupIds)) {
         const rows = await db
-          .selectFrom('material_bindings as b')
-          .innerJoin('materials as m', 'm.id', 'b.material_id')
-          .selectAll('m')
-          .select('b.group_id')
-          .where(inStringSet('b.group_id', dialect, chunk))
+          .selectFrom('material_bindings')
+          .select(['group_id', 'material_id'])
+          .where(inStringSet('group_id', dialect, chunk))
           .execute();
-        for (const { group_id, ...row } of rows) {
-          // Many groups share a material: convert each material once and share the object.
-          let material = materials.get(Number(row.id));
-          if (!material) materials.set(Number(row.id), (material = toMaterial(row)));
-          found.set(group_id, material);
-        }
+        for (const row of rows) materialOf.set(row.group_id, Number(row.material_id));
+      }
+      const materials = new Map<number, Material>();
+      const ids = [...new Set(materialOf.values())];
+      for (const chunk of chunks(ids)) {
+        const rows = await db.selectFrom('materials').selectAll().where('id', 'in', chunk).execute();
+        for (const row of rows) materials.set(Number(row.id), toMaterial(row));
+      }
+      const found = new Map<string, Material>();
+      for (const [groupId, materialId] of materialOf) {
+        // A material deleted between the two reads takes its bindings with it: the group is then unbound.
+        const material = materials.get(materialId);
+        if (material) found.set(groupId, material);
       }
       return found;
     },

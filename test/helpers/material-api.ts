@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 /** What one call to the material API answered: status, raw body (for byte-exact checks) and the parsed JSON. */
 export interface ApiAnswer {
   status: number;
+  headers: Record<string, string | string[] | number | undefined>;
   text: string;
   // Tests assert on the shape, so the parsed body stays loosely typed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,7 +38,7 @@ export function materialApi(app: FastifyInstance, auth: Record<string, string>) 
     } catch {
       json = undefined;
     }
-    return { status: response.statusCode, text: response.body, json };
+    return { status: response.statusCode, headers: response.headers, text: response.body, json };
   };
   return {
     call,

@@ -33,6 +33,7 @@ for (const dialect of testDialects()) {
         group_ids: ['g3', 'nope', 'g1', 'g2', 'g3'],
       });
       assert.equal(answer.status, 200);
+      assert.match(String(answer.headers['content-type']), /^application\/json/);
       const expected = {
         code: 0,
         message: 'success',
