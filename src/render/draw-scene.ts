@@ -11,17 +11,19 @@ import {
   projectVertices,
   rasterizePrimitive,
 } from './rasterize.ts';
-import { shadeFragment } from './shade-fragment.ts';
+import { shadeVisible } from './shade-visible.ts';
 
 /**
  * Draws `primitives` into `fb` in three passes: opaque and masked geometry into the visibility
- * buffer, one shading pass over the visible samples (so hidden fragments are never shaded), then
+ * buffer, one shading pass over the visible samples (so hidden fragments are never shaded, and
+ * samples of one pixel that see the same triangle share a shading; see {@link shadeVisible}), then
  * blended primitives back to front over the result.
  */
 export function drawScene(
   fb: Framebuffer,
   primitives: readonly DrawPrimitive[],
   camera: FramedCamera,
+  supersample: number,
   cullBackFaces: boolean,
 ): void {
   const vp = viewProjection(camera, fb.width / fb.height);
@@ -37,22 +39,7 @@ export function drawScene(
     rasterizePrimitive(fb, p, screens[i], i, mode, cullBackFaces, light, texel, shaded);
   }
 
-  const { width, height, color } = fb;
-  const primIds = fb.primitive;
-  const triIds = fb.triangle;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, index = y * width; x < width; x++, index++) {
-      const id = primIds[index];
-      if (id < 0) continue;
-      shadeFragment(primitives[id], screens[id], triIds[index], x + 0.5, y + 0.5, light, texel, shaded);
-      // Opaque and masked surfaces cover their sample fully whatever their alpha.
-      const o = index * 4;
-      color[o] = shaded[0];
-      color[o + 1] = shaded[1];
-      color[o + 2] = shaded[2];
-      color[o + 3] = 1;
-    }
-  }
+  shadeVisible(fb, supersample, primitives, screens, light);
 
   const [ex, ey, ez] = camera.eye;
   const distance = (p: DrawPrimitive): number =>

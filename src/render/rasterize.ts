@@ -10,9 +10,14 @@ export const RASTER_ALPHA_TEST = 1;
 /** Shade every fragment in front of the opaque depth and blend it over the colour buffer. */
 export const RASTER_BLEND = 2;
 
+/** Sub-sample precision of vertex positions: 8 bits, as GPUs snap them. */
+const SUBPIXEL = 256;
+/** Projected coordinates beyond this many samples cannot come from a framed scene; skipping them keeps the integer edge maths exact. */
+const LIMIT = (1 << 16) * SUBPIXEL;
+
 /**
  * Projects world positions with the column-major view-projection `vp` to sample coordinates:
- * x right and y down in samples, z as window depth 0–1, and 1/w. Vertices behind the eye or
+ * x right and y down in samples (snapped to 1/256), z as window depth 0–1, and 1/w. Vertices behind the eye or
  * with non-finite coordinates get NaN so every triangle using them is skipped.
  */
 export function projectVertices(
@@ -35,8 +40,11 @@ export function projectVertices(
       continue;
     }
     const iw = 1 / cw;
-    out[v * 4] = ((vp[0] * x + vp[4] * y + vp[8] * z + vp[12]) * iw + 1) * hw;
-    out[v * 4 + 1] = (1 - (vp[1] * x + vp[5] * y + vp[9] * z + vp[13]) * iw) * hh;
+    // Snapped once per vertex, so every triangle sharing it sees the very same position.
+    out[v * 4] =
+      Math.round(((vp[0] * x + vp[4] * y + vp[8] * z + vp[12]) * iw + 1) * hw * SUBPIXEL) / SUBPIXEL;
+    out[v * 4 + 1] =
+      Math.round((1 - (vp[1] * x + vp[5] * y + vp[9] * z + vp[13]) * iw) * hh * SUBPIXEL) / SUBPIXEL;
     out[v * 4 + 2] = ((vp[2] * x + vp[6] * y + vp[10] * z + vp[14]) * iw + 1) * 0.5;
     out[v * 4 + 3] = iw;
   }
@@ -44,9 +52,11 @@ export function projectVertices(
 }
 
 /**
- * Scan-converts every triangle of `p` with edge functions over its clamped bounding box, testing
- * each covered sample centre against the depth buffer. `mode` picks what a passing fragment does.
- * Back faces are skipped only when `cullBackFaces` is set and the material is single-sided.
+ * Scan-converts every triangle of `p`. Vertices are snapped to 1/256 sample so edge functions are
+ * exact integers (held in doubles): triangles sharing an edge never both cover, nor both miss, a
+ * sample (top-left rule). Each row is solved for its covered span, so the inner loop only tests
+ * depth. `mode` picks what a visible fragment does. Back faces are skipped only when
+ * `cullBackFaces` is set and the material is single-sided.
  */
 export function rasterizePrimitive(
   fb: Framebuffer,
@@ -73,12 +83,12 @@ export function rasterizePrimitive(
     const i0 = indices[t * 3] * 4;
     let i1 = indices[t * 3 + 1] * 4;
     let i2 = indices[t * 3 + 2] * 4;
-    const x0 = screen[i0];
-    const y0 = screen[i0 + 1];
-    let x1 = screen[i1];
-    let y1 = screen[i1 + 1];
-    let x2 = screen[i2];
-    let y2 = screen[i2 + 1];
+    const x0 = screen[i0] * SUBPIXEL;
+    const y0 = screen[i0 + 1] * SUBPIXEL;
+    let x1 = screen[i1] * SUBPIXEL;
+    let y1 = screen[i1 + 1] * SUBPIXEL;
+    let x2 = screen[i2] * SUBPIXEL;
+    let y2 = screen[i2 + 1] * SUBPIXEL;
     let area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     // Catches degenerate triangles and NaN vertices in one comparison.
     if (!(area > 0 || area < 0)) continue;
@@ -98,10 +108,16 @@ export function rasterizePrimitive(
       y2 = ty;
       area = -area;
     }
-    let minPx = Math.ceil(Math.min(x0, x1, x2) - 0.5);
-    let maxPx = Math.floor(Math.max(x0, x1, x2) - 0.5);
-    let minPy = Math.ceil(Math.min(y0, y1, y2) - 0.5);
-    let maxPy = Math.floor(Math.max(y0, y1, y2) - 0.5);
+    const loX = x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2;
+    const hiX = x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2;
+    const loY = y0 < y1 ? (y0 < y2 ? y0 : y2) : y1 < y2 ? y1 : y2;
+    const hiY = y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2;
+    if (loX < -LIMIT || loY < -LIMIT || hiX > LIMIT || hiY > LIMIT) continue;
+    // Samples sit at pixel centres: sample px covers fixed-point x = px·256 + 128.
+    let minPx = Math.ceil((loX - SUBPIXEL / 2) / SUBPIXEL);
+    let maxPx = Math.floor((hiX - SUBPIXEL / 2) / SUBPIXEL);
+    let minPy = Math.ceil((loY - SUBPIXEL / 2) / SUBPIXEL);
+    let maxPy = Math.floor((hiY - SUBPIXEL / 2) / SUBPIXEL);
     if (minPx < 0) minPx = 0;
     if (minPy < 0) minPy = 0;
     if (maxPx > maxX) maxPx = maxX;
@@ -112,55 +128,113 @@ export function rasterizePrimitive(
     const z0 = screen[i0 + 2] * invArea;
     const z1 = screen[i1 + 2] * invArea;
     const z2 = screen[i2 + 2] * invArea;
-    // Edge function steps: E(a, b, p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x).
-    const a0 = y1 - y2;
-    const c0 = x2 - x1;
-    const a1 = y2 - y0;
-    const c1 = x0 - x2;
-    const a2 = y0 - y1;
-    const c2 = x1 - x0;
-    const sx = minPx + 0.5;
-    const sy = minPy + 0.5;
-    let row0 = c0 * (sy - y1) + a0 * (sx - x1);
-    let row1 = c1 * (sy - y2) + a1 * (sx - x2);
-    let row2 = c2 * (sy - y0) + a2 * (sx - x0);
+    // E(a, b, p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x); a* step one sample right, c* one down.
+    const a0 = (y1 - y2) * SUBPIXEL;
+    const c0 = (x2 - x1) * SUBPIXEL;
+    const a1 = (y2 - y0) * SUBPIXEL;
+    const c1 = (x0 - x2) * SUBPIXEL;
+    const a2 = (y0 - y1) * SUBPIXEL;
+    const c2 = (x1 - x0) * SUBPIXEL;
+    const sx = minPx * SUBPIXEL + SUBPIXEL / 2;
+    const sy = minPy * SUBPIXEL + SUBPIXEL / 2;
+    // A sample exactly on an edge belongs to the triangle only if the edge is top or left.
+    const bias0 = isTopLeft(x1, y1, x2, y2) ? 0 : -1;
+    const bias1 = isTopLeft(x2, y2, x0, y0) ? 0 : -1;
+    const bias2 = isTopLeft(x0, y0, x1, y1) ? 0 : -1;
+    let row0 = (x2 - x1) * (sy - y1) - (y2 - y1) * (sx - x1);
+    let row1 = (x0 - x2) * (sy - y2) - (y0 - y2) * (sx - x2);
+    let row2 = (x1 - x0) * (sy - y0) - (y1 - y0) * (sx - x0);
+    const dz = a0 * z0 + a1 * z1 + a2 * z2;
+    const span = maxPx - minPx;
 
-    for (let py = minPy; py <= maxPy; py++) {
-      let e0 = row0;
-      let e1 = row1;
-      let e2 = row2;
-      let index = py * width + minPx;
-      for (let px = minPx; px <= maxPx; px++, index++) {
-        if (e0 >= 0 && e1 >= 0 && e2 >= 0) {
-          const z = e0 * z0 + e1 * z1 + e2 * z2;
+    if (span < 4 && mode === RASTER_VISIBILITY) {
+      // Small triangles (most of a dense mesh): testing each sample beats solving spans.
+      row0 += bias0;
+      row1 += bias1;
+      row2 += bias2;
+      for (let py = minPy; py <= maxPy; py++, row0 += c0, row1 += c1, row2 += c2) {
+        let e0 = row0;
+        let e1 = row1;
+        let e2 = row2;
+        for (
+          let index = py * width + minPx, end = index + span;
+          index <= end;
+          index++, e0 += a0, e1 += a1, e2 += a2
+        ) {
+          if (e0 < 0 || e1 < 0 || e2 < 0) continue;
+          const z = (e0 - bias0) * z0 + (e1 - bias1) * z1 + (e2 - bias2) * z2;
           if (z < depth[index] && z >= 0 && z <= 1) {
-            if (mode === RASTER_VISIBILITY) {
-              depth[index] = z;
-              primIds[index] = primitiveIndex;
-              triIds[index] = t;
-            } else {
-              shadeFragment(p, screen, t, px + 0.5, py + 0.5, light, texel, shaded);
-              if (mode === RASTER_ALPHA_TEST) {
-                if (shaded[3] >= cutoff) {
-                  depth[index] = z;
-                  primIds[index] = primitiveIndex;
-                  triIds[index] = t;
-                }
-              } else {
-                blendOver(color, index * 4, shaded);
-              }
-            }
+            depth[index] = z;
+            primIds[index] = primitiveIndex;
+            triIds[index] = t;
           }
         }
-        e0 += a0;
-        e1 += a1;
-        e2 += a2;
       }
-      row0 += c0;
-      row1 += c1;
-      row2 += c2;
+      continue;
+    }
+
+    for (let py = minPy; py <= maxPy; py++, row0 += c0, row1 += c1, row2 += c2) {
+      let first = 0;
+      let last = span;
+      // Each edge bounds the row on one side: solve row + a·k + bias ≥ 0 for the sample offset k.
+      const e0 = row0 + bias0;
+      if (a0 > 0) first = Math.max(first, firstInside(e0, a0));
+      else if (a0 < 0) last = Math.min(last, lastInside(e0, a0));
+      else if (e0 < 0) continue;
+      const e1 = row1 + bias1;
+      if (a1 > 0) first = Math.max(first, firstInside(e1, a1));
+      else if (a1 < 0) last = Math.min(last, lastInside(e1, a1));
+      else if (e1 < 0) continue;
+      const e2 = row2 + bias2;
+      if (a2 > 0) first = Math.max(first, firstInside(e2, a2));
+      else if (a2 < 0) last = Math.min(last, lastInside(e2, a2));
+      else if (e2 < 0) continue;
+      if (first > last) continue;
+
+      let z = (row0 + a0 * first) * z0 + (row1 + a1 * first) * z1 + (row2 + a2 * first) * z2;
+      let index = py * width + minPx + first;
+      for (let k = first; k <= last; k++, index++, z += dz) {
+        if (!(z < depth[index]) || z < 0 || z > 1) continue;
+        if (mode === RASTER_VISIBILITY) {
+          depth[index] = z;
+          primIds[index] = primitiveIndex;
+          triIds[index] = t;
+          continue;
+        }
+        shadeFragment(p, screen, t, minPx + k + 0.5, py + 0.5, light, texel, shaded);
+        if (mode === RASTER_ALPHA_TEST) {
+          if (shaded[3] >= cutoff) {
+            depth[index] = z;
+            primIds[index] = primitiveIndex;
+            triIds[index] = t;
+          }
+        } else if (color !== null) {
+          blendOver(color, index * 4, shaded);
+        }
+      }
     }
   }
+}
+
+/** Smallest k ≥ 0 with e + a·k ≥ 0, for a > 0; checked in exact integers after the division. */
+function firstInside(e: number, a: number): number {
+  if (e >= 0) return 0;
+  let k = Math.ceil(-e / a);
+  if (e + a * k < 0) k++;
+  return k;
+}
+
+/** Largest k with e + a·k ≥ 0, for a < 0 (−1 when none). */
+function lastInside(e: number, a: number): number {
+  if (e < 0) return -1;
+  let k = Math.floor(e / -a);
+  if (e + a * k < 0) k--;
+  return k;
+}
+
+/** Top edge (horizontal, interior below) or left edge (going up on screen), for a positively wound triangle. */
+function isTopLeft(ax: number, ay: number, bx: number, by: number): boolean {
+  return (ay === by && bx > ax) || by < ay;
 }
 
 /** Porter-Duff "over" of a straight-alpha fragment onto the premultiplied colour buffer. */

@@ -35,11 +35,11 @@ export interface RenderOptions {
   cullBackFaces: boolean;
 }
 
-/** Defaults: a 512² transparent PNG of the three-quarter view with 3×3 supersampling. */
+/** Defaults: a 512² transparent PNG of the three-quarter view with 2×2 supersampling. */
 export const RENDER_DEFAULTS: Readonly<RenderOptions> = {
   width: 512,
   height: 512,
-  supersample: 3,
+  supersample: 2,
   view: DEFAULT_VIEW,
   fovY: DEFAULT_FOV_Y,
   background: [0, 0, 0, 0],
@@ -108,7 +108,7 @@ export async function renderThumbnailDetailed(
     alpha,
   ];
   const fb = createFramebuffer(sw, sh, background);
-  drawScene(fb, scene.primitives, camera, o.cullBackFaces);
+  drawScene(fb, scene.primitives, camera, o.supersample, o.cullBackFaces);
   const png = await encodePng(downsample(fb, o.supersample), o.width, o.height, sharp);
   return { png, camera, triangleCount: scene.triangleCount };
 }

@@ -1,0 +1,125 @@
+import type { DrawPrimitive } from './draw-primitive.ts';
+import type { Framebuffer } from './framebuffer.ts';
+import type { Lighting } from './lighting.ts';
+import { shadeFragment } from './shade-fragment.ts';
+
+/**
+ * Shades the visibility buffer into the colour buffer, MSAA-style: within each output pixel's
+ * `factor × factor` block, the samples that see the same triangle share one shading computed at
+ * their centroid. Interior pixels thus cost one shading instead of factor², while edges keep
+ * their per-sample coverage. Opaque and masked surfaces write alpha 1.
+ */
+export function shadeVisible(
+  fb: Framebuffer,
+  factor: number,
+  primitives: readonly DrawPrimitive[],
+  screens: readonly Float32Array[],
+  light: Lighting,
+): void {
+  const { width, height, color } = fb;
+  const primIds = fb.primitive;
+  const triIds = fb.triangle;
+  const block = factor * factor;
+  // Per block: the distinct (primitive, triangle) pairs seen, their sample centroid, and which pair each sample saw.
+  const groupPrim = new Int32Array(block);
+  const groupTri = new Int32Array(block);
+  const groupX = new Float64Array(block);
+  const groupY = new Float64Array(block);
+  const groupCount = new Int32Array(block);
+  const sampleGroup = new Int32Array(block);
+  const groupColor = new Float32Array(block * 3);
+  const texel = new Float32Array(4);
+  const shaded = new Float32Array(4);
+
+  for (let by = 0; by < height; by += factor) {
+    for (let bx = 0; bx < width; bx += factor) {
+      // Fast path for the common interior block where every sample sees the same triangle.
+      if (by + factor <= height && bx + factor <= width) {
+        const first = by * width + bx;
+        const prim = primIds[first];
+        const tri = triIds[first];
+        let uniform = prim >= 0;
+        for (let sy = 0; uniform && sy < factor; sy++) {
+          for (let sx = 0, index = first + sy * width; sx < factor; sx++, index++) {
+            if (primIds[index] !== prim || triIds[index] !== tri) {
+              uniform = false;
+              break;
+            }
+          }
+        }
+        if (uniform) {
+          const half = factor / 2;
+          shadeFragment(primitives[prim], screens[prim], tri, bx + half, by + half, light, texel, shaded);
+          const r = shaded[0];
+          const g = shaded[1];
+          const b = shaded[2];
+          for (let sy = 0; sy < factor; sy++) {
+            for (let sx = 0, o = (first + sy * width) * 4; sx < factor; sx++, o += 4) {
+              color[o] = r;
+              color[o + 1] = g;
+              color[o + 2] = b;
+              color[o + 3] = 1;
+            }
+          }
+          continue;
+        }
+      }
+      let groups = 0;
+      let s = 0;
+      for (let sy = by; sy < by + factor && sy < height; sy++) {
+        for (let sx = bx, index = sy * width + bx; sx < bx + factor && sx < width; sx++, index++, s++) {
+          const prim = primIds[index];
+          if (prim < 0) {
+            sampleGroup[s] = -1;
+            continue;
+          }
+          const tri = triIds[index];
+          let g = 0;
+          while (g < groups && (groupPrim[g] !== prim || groupTri[g] !== tri)) g++;
+          if (g === groups) {
+            groupPrim[g] = prim;
+            groupTri[g] = tri;
+            groupX[g] = 0;
+            groupY[g] = 0;
+            groupCount[g] = 0;
+            groups++;
+          }
+          groupX[g] += sx + 0.5;
+          groupY[g] += sy + 0.5;
+          groupCount[g]++;
+          sampleGroup[s] = g;
+        }
+      }
+      if (groups === 0) continue;
+      for (let g = 0; g < groups; g++) {
+        const n = groupCount[g];
+        const p = groupPrim[g];
+        shadeFragment(
+          primitives[p],
+          screens[p],
+          groupTri[g],
+          groupX[g] / n,
+          groupY[g] / n,
+          light,
+          texel,
+          shaded,
+        );
+        groupColor[g * 3] = shaded[0];
+        groupColor[g * 3 + 1] = shaded[1];
+        groupColor[g * 3 + 2] = shaded[2];
+      }
+      s = 0;
+      for (let sy = by; sy < by + factor && sy < height; sy++) {
+        for (let sx = bx, index = sy * width + bx; sx < bx + factor && sx < width; sx++, index++, s++) {
+          const g = sampleGroup[s];
+          if (g < 0) continue;
+          const o = index * 4;
+          color[o] = groupColor[g * 3];
+          color[o + 1] = groupColor[g * 3 + 1];
+          color[o + 2] = groupColor[g * 3 + 2];
+          color[o + 3] = 1;
+        }
+      }
+    }
+  }
+}
