@@ -168,6 +168,53 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.ok(Math.abs(alphaAlone - 128) <= 1, `alpha ${alphaAlone}`);
   });
 
+  void it('covers every sample of a finely split surface exactly once (no cracks, no double blending)', async () => {
+    // A 24×24 grid of jittered triangles, half transparent: a gap or an overlap at any shared
+    // edge would show as a pixel whose alpha is not exactly one half.
+    const n = 24;
+    const document = new Document();
+    const buffer = document.createBuffer();
+    const positions = new Float32Array((n + 1) * (n + 1) * 3);
+    for (let y = 0; y <= n; y++) {
+      for (let x = 0; x <= n; x++) {
+        const inner = x > 0 && x < n && y > 0 && y < n;
+        const jx = inner ? Math.sin(x * 12.9898 + y * 78.233) * 0.3 : 0;
+        const jy = inner ? Math.cos(x * 39.346 + y * 11.135) * 0.3 : 0;
+        positions.set([((x + jx) / n) * 2 - 1, ((y + jy) / n) * 2 - 1, 0], (y * (n + 1) + x) * 3);
+      }
+    }
+    const indices: number[] = [];
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const a = y * (n + 1) + x;
+        indices.push(a, a + 1, a + n + 2, a, a + n + 2, a + n + 1);
+      }
+    }
+    const primitive = document
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        document.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer),
+      )
+      .setIndices(
+        document.createAccessor().setType('SCALAR').setArray(new Uint32Array(indices)).setBuffer(buffer),
+      )
+      .setMaterial(unlitMaterial(document, [1, 1, 1, 0.5]).setAlphaMode('BLEND'));
+    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(primitive)));
+    for (const supersample of [1, 2, 3]) {
+      const image = await render(document, { supersample });
+      const { left, right } = middleRow(image);
+      let checked = 0;
+      for (let y = left + 2; y <= right - 2; y++) {
+        for (let x = left + 2; x <= right - 2; x++, checked++) {
+          const alpha = pixel(image, x, y)[3];
+          if (alpha !== 128) assert.fail(`supersample ${supersample}: alpha ${alpha} at ${x},${y}`);
+        }
+      }
+      assert.ok(checked > 2000);
+    }
+  });
+
   void it('draws back faces unless asked to cull them, and always for double-sided materials', async () => {
     const document = new Document();
     const material = unlitMaterial(document, [1, 0, 0, 1]);
