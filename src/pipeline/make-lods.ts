@@ -2,6 +2,7 @@ import { Document, Primitive } from '@gltf-transform/core';
 import type { TypedArray } from '@gltf-transform/core';
 import { cloneDocument, compactPrimitive, prune } from '@gltf-transform/functions';
 import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
+import { meshTriangleCount } from './measure-geometry.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -17,7 +18,7 @@ export interface MakeLodsOptions {
   error: number;
   /** Keep open borders where they are, so parts that meet along an edge leave no gap. */
   lockBorder: boolean;
-  /** Primitives with fewer triangles keep all of them: there is nothing worth removing. */
+  /** Meshes with fewer triangles keep all of them: there is nothing worth removing. */
   minTriangles: number;
   /** A level is reached when it keeps at most this multiple of its target triangle count. */
   tolerance: number;
@@ -72,8 +73,10 @@ export async function simplifyDocument(
   context: StepContext,
 ): Promise<void> {
   const root = document.getRoot();
+  // Judged per mesh, not per primitive: a large mesh split into many small primitives must still shrink.
   const primitives = root
     .listMeshes()
+    .filter((mesh) => meshTriangleCount(mesh) >= settings.minTriangles)
     .flatMap((mesh) => mesh.listPrimitives())
     .filter(
       (primitive) => primitive.getMode() === Primitive.Mode.TRIANGLES && primitive.getAttribute('POSITION'),
@@ -108,7 +111,7 @@ function simplifyPrimitiveToRatio(primitive: Primitive, ratio: number, settings:
   const { simplifier } = settings;
   const sourceCount = indexCount(primitive);
   const triangles = sourceCount / 3;
-  if (triangles < settings.minTriangles) return 'kept';
+  if (triangles < 2) return 'kept';
 
   const position = primitive.getAttribute('POSITION')!;
   const positions = floatPositions(position.getArray()!, position.getNormalized());

@@ -133,3 +133,22 @@ void test('ratios are options', async () => {
   assert.ok(t1 > source * 0.6 && t1 <= source * 0.8 * 1.1, `LOD 1 has ${t1} of ${source}`);
   assert.ok(t2 > source * 0.2 && t2 <= source * 0.4 * 1.1, `LOD 2 has ${t2} of ${source}`);
 });
+
+void test('a large mesh made of many small primitives still falls to a quarter', async () => {
+  const document = emptyDocument();
+  const pieces = document.createMesh('Pieces');
+  for (let i = 0; i < 24; i++) {
+    const piece = addSphere(document, 8, 4, 1 + i / 10, `piece-${i}`);
+    pieces.addPrimitive(piece.listPrimitives()[0]);
+  }
+  document.getRoot().listScenes()[0].addChild(document.createNode('Assembly').setMesh(pieces));
+  await cleanUp(document, {}, recordingContext());
+  const source = computeStats(document).triangle_count;
+  assert.ok(
+    source > 1000 &&
+      pieces.listPrimitives().every((primitive) => primitive.getIndices()!.getCount() / 3 < 64),
+  );
+  const [, lod2] = await allLods(document);
+  const t2 = computeStats(lod2.document).triangle_count;
+  assert.ok(t2 <= source * 0.25, `LOD 2 has ${t2} of ${source}`);
+});
