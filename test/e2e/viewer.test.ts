@@ -142,6 +142,10 @@ async function catalogScreenshot(): Promise<void> {
 async function modelScreenshot(): Promise<void> {
   await page.locator(`.part-button[data-group-id="${run.groupId}"]`).click();
   await page.locator('.notice').evaluateAll((notices) => notices.forEach((notice) => notice.remove()));
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    document.querySelector('.sidebar')?.scrollTo(0, 0);
+  });
   await page.waitForTimeout(500);
   await page.screenshot({ path: join(REPO, 'docs/model.png') });
   await page.getByRole('button', { name: 'Clear selection' }).click();
@@ -288,6 +292,28 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     // The part keeps its node in every level, so it stays painted.
     await untilView((shot) => countPixels(shot, isRed) > 200, 'the bound part still red at LOD 2');
     await assertNoErrorNotice();
+  });
+
+  void test('fits a narrow window without sideways scrolling', async () => {
+    assert.ok(run.modelId, 'needs the uploaded model');
+    await page.setViewportSize({ width: 390, height: 800 });
+    try {
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await page.locator('.viewer[data-state="ready"]').waitFor();
+      assert.ok((await overflow()) <= 0, 'model page wider than the window');
+      const canvas = await page.locator('.viewer canvas').boundingBox();
+      assert.ok(
+        canvas && canvas.width > 300 && canvas.width <= 390,
+        `canvas fits (${JSON.stringify(canvas)})`,
+      );
+      await page.getByRole('link', { name: '← Models' }).click();
+      await page.locator(`.model-card[data-model-id="${run.modelId}"]`).waitFor();
+      assert.ok((await overflow()) <= 0, 'catalog wider than the window');
+      await page.locator(`.model-card[data-model-id="${run.modelId}"] a`).click();
+      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   void test('deletes the model after confirmation', async () => {

@@ -123,18 +123,18 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
     void load();
   };
 
-  const edit = (material: Material | null): void => {
+  const edit = (material: Material | null, focusOn: 'name' | 'save' = 'name'): void => {
     current = material;
     const form = createMaterialForm(material, {
       save: async (fields) => {
         if (material) {
           const saved = await updateMaterial(material.id, fields);
           notifyInfo(`Saved material ${saved.name}`);
-          edit(saved);
+          edit(saved, 'save');
         } else {
           const created = await createMaterial({ name: fields.name ?? '', ...fields });
           notifyInfo(`Created material ${created.name}`);
-          edit(created);
+          edit(created, 'save');
         }
         options.onChanged();
       },
@@ -151,7 +151,10 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
     editor.replaceChildren(h('h3', {}, material ? `Material #${material.id}` : 'New material'), form);
     updateBinding();
     void load();
-    form.querySelector('input')?.focus();
+    // After a save the form is rebuilt; keep the focus where the person was instead of dropping it.
+    form
+      .querySelector<HTMLElement>(focusOn === 'save' ? 'button[type=submit]' : 'input')
+      ?.focus({ preventScroll: true });
   };
 
   const updateBinding = (): void => {

@@ -94,7 +94,7 @@ export function createPartsTree(
       for (const [groupId, button] of buttons)
         button.setAttribute('aria-pressed', String(selection.has(groupId)));
       const first = [...selection].map((id) => buttons.get(id)).find(Boolean);
-      first?.scrollIntoView({ block: 'nearest' });
+      if (first) revealInside(element, first);
     },
     setMaterials: (paint) => {
       for (const [groupId, swatch] of swatches) {
@@ -107,4 +107,12 @@ export function createPartsTree(
       }
     },
   };
+}
+
+/** Scrolls only the tree's own box to show `item`; scrollIntoView would also move the page away from the view. */
+function revealInside(box: HTMLElement, item: HTMLElement): void {
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < box.scrollTop) box.scrollTop = top;
+  else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
 }
