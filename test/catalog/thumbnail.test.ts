@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/routes.ts';
+import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
+import { testDialects } from '../helpers/databases.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A small solid image of one colour in the given format. */
+function image(format: 'png' | 'jpeg' | 'gif', r: number, g = 0, b = 0): Promise<Buffer> {
+  return sharp({ create: { width: 16, height: 16, channels: 3, background: { r, g, b } } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+for (const dialect of testDialects()) {
+  void describe(`thumbnail upload (${dialect})`, () => {
+    let testApp: TestApp;
+    let api: ReturnType<typeof catalogApi>;
+    let modelId: string;
+    before(async () => {
+      testApp = await createTestApp(dialect);
+      api = catalogApi(testApp.app, testApp.auth);
+      modelId = (await api.create('triangle.obj', OBJ)).id;
+    });
+    after(() => testApp.close());
+
+    /** Where the file store keeps the object a handed-out URL points at. */
+    const fileOf = (url: string) =>
+      path.join(
+        testApp.config.dataDir,
+        'files',
+        decodeURIComponent(new URL(url).pathname.replace(/^\/files\//, '')),
+      );
+    const thumbnailUrl = async () =>
+      (await api.call('GET', `/${modelId}`)).json.data.thumbnail_url as string | null;
+    const tmpUploads = () => {
+      const folder = path.join(testApp.config.dataDir, 'tmp', 'uploads');
+      return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+    };
+
+    void it('stores a PNG, then a JPEG, each under a new URL, removing the one before', async () => {
+      const png = await image('png', 255);
+      const first = await api.thumbnail(modelId, 'thumb.png', png);
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.json.success, true);
+      assert.equal(first.json.data.id, modelId);
+      assert.equal(first.json.thumbnail_url, first.json.data.thumbnail_url);
+      assert.match(first.json.thumbnail_url, /\.png$/);
+      assert.deepEqual(fs.readFileSync(fileOf(first.json.thumbnail_url)), png);
+      assert.equal(await thumbnailUrl(), first.json.thumbnail_url);
+
+      const jpeg = await image('jpeg', 0, 0, 255);
+      const second = await api.thumbnail(modelId, 'thumb.jpg', jpeg, 'image/jpeg');
+      assert.equal(second.status, 200, second.text);
+      assert.match(second.json.thumbnail_url, /\.jpg$/);
+      assert.notEqual(second.json.thumbnail_url, first.json.thumbnail_url);
+      assert.equal(fs.existsSync(fileOf(first.json.thumbnail_url)), false, 'the old file is removed');
+      const served = await testApp.app.inject({ method: 'GET', url: pathOf(second.json.thumbnail_url) });
+      assert.equal(served.statusCode, 200);
+      assert.equal(served.headers['content-type'], 'image/jpeg');
+      assert.deepEqual(served.rawPayload, jpeg);
+      const gone = await testApp.app.inject({ method: 'GET', url: pathOf(first.json.thumbnail_url) });
+      assert.equal(gone.statusCode, 404);
+
+      const third = await api.thumbnail(modelId, 'again.png', await image('png', 0, 255));
+      assert.equal(third.status, 200);
+      assert.notEqual(third.json.thumbnail_url, second.json.thumbnail_url);
+      assert.equal(fs.existsSync(fileOf(second.json.thumbnail_url)), false);
+      assert.deepEqual(tmpUploads(), []);
+    });
+
+    void it('judges the type by the bytes, not the name or declared type', async () => {
+      const png = await image('png', 10, 200, 10);
+      const disguised = await api.thumbnail(modelId, 'photo.jpg', png, 'image/jpeg');
+      assert.equal(disguised.status, 200, disguised.text);
+      assert.match(disguised.json.thumbnail_url, /\.png$/, 'stored as what it is');
+      const served = await testApp.app.inject({ method: 'GET', url: pathOf(disguised.json.thumbnail_url) });
+      assert.equal(served.headers['content-type'], 'image/png');
+    });
+
+    void it('refuses anything but PNG and JPEG with 400, keeping the current thumbnail', async () => {
+      const before = await thumbnailUrl();
+      const refused: [filename: string, data: Buffer, type: string][] = [
+        ['thumb.gif', await image('gif', 255), 'image/gif'],
+        ['thumb.png', await image('gif', 255), 'image/png'],
+        ['thumb.jpg', Buffer.from('not an image at all'), 'image/jpeg'],
+        ['thumb.png', PNG_SIGNATURE.subarray(0, 7), 'image/png'],
+        ['thumb.png', Buffer.alloc(0), 'image/png'],
+      ];
+      for (const [filename, data, type] of refused) {
+        const response = await api.thumbnail(modelId, filename, data, type);
+        assert.equal(response.status, 400, `${filename} (${data.length} bytes)`);
+        assert.equal(response.text, catalogError('Only PNG and JPEG images are allowed'));
+      }
+      assert.equal(await thumbnailUrl(), before);
+      assert.ok(before && fs.existsSync(fileOf(before)));
+      assert.deepEqual(tmpUploads(), []);
+    });
+
+    void it('refuses a request without the thumbnail file with 400', async () => {
+      const png = await image('png', 1);
+      for (const response of [
+        await api.postForm(`/${modelId}/thumbnail`, { note: 'no file' }),
+        await api.postForm(`/${modelId}/thumbnail`, {}, { field: 'file', filename: 'a.png', data: png }),
+        await api.call('POST', `/${modelId}/thumbnail`, { thumbnail: 'a.png' }),
+        await api.call('POST', `/${modelId}/thumbnail`),
+      ]) {
+        assert.equal(response.status, 400, response.text);
+        assert.equal(response.text, catalogError('No thumbnail file provided'));
+      }
+    });
+
+    void it('answers 413 `File too large` one byte over 2 MB and accepts 2 MB itself', async () => {
+      const before = await thumbnailUrl();
+      const padded = (size: number) =>
+        Buffer.concat([PNG_SIGNATURE, Buffer.alloc(size - PNG_SIGNATURE.length)]);
+      assert.equal(MAX_THUMBNAIL_BYTES, 2 * 1024 * 1024);
+      const over = await api.thumbnail(modelId, 'big.png', padded(2 * 1024 * 1024 + 1));
+      assert.equal(over.status, 413);
+      assert.equal(over.text, catalogError('File too large'));
+      assert.equal(await thumbnailUrl(), before);
+      assert.deepEqual(tmpUploads(), []);
+      const limit = await api.thumbnail(modelId, 'big.png', padded(2 * 1024 * 1024));
+      assert.equal(limit.status, 200, limit.text);
+      assert.equal(fs.statSync(fileOf(limit.json.thumbnail_url)).size, 2 * 1024 * 1024);
+    });
+
+    void it('answers 404 `Model not found` for an unknown model and stores nothing', async () => {
+      const response = await api.thumbnail(UNKNOWN_ID, 'thumb.png', await image('png', 3));
+      assert.equal(response.status, 404);
+      assert.equal(response.text, catalogError('Model not found'));
+      assert.equal(fs.existsSync(path.join(testApp.config.dataDir, 'files', 'models', UNKNOWN_ID)), false);
+    });
+  });
+}
