@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import type { Document } from '@gltf-transform/core';
+import type { Document, GLTF } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { createNodeIO } from './create-io.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
@@ -28,9 +29,12 @@ export const importGltf: Importer = {
     const label = source.format === 'glb' ? 'Invalid GLB' : 'Invalid glTF';
     let document: Document;
     try {
-      // io.read resolves a .gltf's relative URIs against the file's own folder.
-      document = await io.read(source.file);
+      // readAsJSON resolves a .gltf's relative URIs against the file's own folder.
+      const json = await io.readAsJSON(source.file);
+      refuseUnreadable(json.json);
+      document = await io.readJSON(json);
     } catch (error) {
+      if (error instanceof ConversionError) throw error;
       throw new ConversionError(`${label}: ${describe(error)}`);
     }
     context.onProgress?.(1);
@@ -38,6 +42,17 @@ export const importGltf: Importer = {
     return { document, sourceUnit: 'm', sourceUpAxis: '+Y' };
   },
 };
+
+/** Required extensions whose data Vitrine cannot decode would silently lose geometry: refuse them by name. */
+function refuseUnreadable(json: GLTF.IGLTF): void {
+  const known = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
+  for (const name of json.extensionsRequired ?? []) {
+    if (name === 'KHR_draco_mesh_compression') {
+      throw new ConversionError('Draco-compressed glTF (KHR_draco_mesh_compression) is not supported');
+    }
+    if (!known.has(name)) throw new ConversionError(`Unsupported required glTF extension: ${name}`);
+  }
+}
 
 /** The first four bytes of a file as Latin-1 text. */
 async function readMagic(file: string): Promise<string> {

@@ -77,3 +77,26 @@ void test('refuses a .gltf whose buffer is missing, naming it', async () => {
     message: 'Invalid glTF: missing resource gone.bin',
   });
 });
+
+void test('refuses required extensions it cannot decode, by name', async () => {
+  const gltf = (extension: string) =>
+    JSON.stringify({
+      asset: { version: '2.0' },
+      extensionsUsed: [extension],
+      extensionsRequired: [extension],
+    });
+  await assert.rejects(
+    importGltf.read(await source('draco.gltf', gltf('KHR_draco_mesh_compression')), recordingContext()),
+    {
+      name: 'ConversionError',
+      message: 'Draco-compressed glTF (KHR_draco_mesh_compression) is not supported',
+    },
+  );
+  await assert.rejects(
+    importGltf.read(await source('vendor.gltf', gltf('VENDOR_magic')), recordingContext()),
+    {
+      name: 'ConversionError',
+      message: 'Unsupported required glTF extension: VENDOR_magic',
+    },
+  );
+});
