@@ -3,6 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Document } from '@gltf-transform/core';
+import { EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { meshopt } from '@gltf-transform/functions';
+import { MeshoptEncoder } from 'meshoptimizer';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { createNodeIO } from '../../src/pipeline/create-io.ts';
@@ -187,6 +190,33 @@ void test('a generated sphere of over 1,000 triangles falls to 25 % or less, kee
       ['import', 'clean-up', 'parts', 'lods', 'write'],
     );
     assert.deepEqual(progress.at(-1), [100, 'write']);
+  } finally {
+    await temp.remove();
+  }
+});
+
+void test('reads a meshopt-compressed, quantized GLB and writes LODs without compression', async () => {
+  const document = emptyDocument();
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Packed').setMesh(addSphere(document, 64, 48)));
+  await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  assert.ok(
+    document
+      .getRoot()
+      .listExtensionsUsed()
+      .some((extension) => extension instanceof EXTMeshoptCompression),
+  );
+  const temp = await writeTempGlb(document);
+  try {
+    const source: ImportSource = { file: temp.file, dir: temp.dir, format: 'glb' };
+    const result = await convertModel({ modelId: 'packed', source, logger: quietLogger });
+    await assertContract('meshopt', source, result);
+    for (const lod of result.lods) {
+      const json = (await (await createNodeIO()).binaryToJSON(lod.glb)).json;
+      assert.deepEqual(json.extensionsUsed ?? [], [], `LOD ${lod.level} uses no extension`);
+    }
   } finally {
     await temp.remove();
   }
