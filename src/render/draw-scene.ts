@@ -1,5 +1,6 @@
 import { viewProjection } from './camera.ts';
 import type { FramedCamera } from './camera.ts';
+import { downsample } from './downsample.ts';
 import { ALPHA_BLEND, ALPHA_MASK } from './draw-primitive.ts';
 import type { DrawPrimitive } from './draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
@@ -17,7 +18,8 @@ import { shadeVisible } from './shade-visible.ts';
  * Draws `primitives` into `fb` in three passes: opaque and masked geometry into the visibility
  * buffer, one shading pass over the visible samples (so hidden fragments are never shaded, and
  * samples of one pixel that see the same triangle share a shading; see {@link shadeVisible}), then
- * blended primitives back to front over the result.
+ * blended primitives back to front over the result (only if `fb` has a colour buffer). Returns
+ * the image downsampled by `supersample`, linear premultiplied RGBA.
  */
 export function drawScene(
   fb: Framebuffer,
@@ -25,7 +27,7 @@ export function drawScene(
   camera: FramedCamera,
   supersample: number,
   cullBackFaces: boolean,
-): void {
+): Float32Array {
   const vp = viewProjection(camera, fb.width / fb.height);
   const light = cameraLighting(camera);
   const texel = new Float32Array(4);
@@ -39,7 +41,11 @@ export function drawScene(
     rasterizePrimitive(fb, p, screens[i], i, mode, cullBackFaces, light, texel, shaded);
   }
 
-  shadeVisible(fb, supersample, primitives, screens, light);
+  const pixels = new Float32Array(
+    Math.floor(fb.width / supersample) * Math.floor(fb.height / supersample) * 4,
+  );
+  shadeVisible(fb, supersample, primitives, screens, light, pixels);
+  if (fb.color === null) return pixels;
 
   const [ex, ey, ez] = camera.eye;
   const distance = (p: DrawPrimitive): number =>
@@ -51,4 +57,5 @@ export function drawScene(
   for (const { i } of blended) {
     rasterizePrimitive(fb, primitives[i], screens[i], i, RASTER_BLEND, cullBackFaces, light, texel, shaded);
   }
+  return downsample(fb.color, fb.width, fb.height, supersample);
 }

@@ -8,15 +8,22 @@ export interface Framebuffer {
   primitive: Int32Array;
   /** Triangle of that primitive seen at each sample. */
   triangle: Int32Array;
-  /** Linear premultiplied RGBA per sample. */
-  color: Float32Array;
+  /** Linear premultiplied RGBA per sample; only allocated when something is blended, otherwise shading resolves straight to pixels. */
+  color: Float32Array | null;
+  /** Linear premultiplied RGBA the empty samples show. */
+  background: Float32Array;
 }
 
-/** Allocates a framebuffer cleared to `background` (linear, premultiplied RGBA). */
-export function createFramebuffer(width: number, height: number, background: ArrayLike<number>): Framebuffer {
+/** Allocates a framebuffer cleared to `background` (linear, premultiplied RGBA); `withColor` adds the per-sample colour buffer. */
+export function createFramebuffer(
+  width: number,
+  height: number,
+  background: ArrayLike<number>,
+  withColor: boolean,
+): Framebuffer {
   const samples = width * height;
-  const color = new Float32Array(samples * 4);
-  if (background[0] !== 0 || background[1] !== 0 || background[2] !== 0 || background[3] !== 0) {
+  const color = withColor ? new Float32Array(samples * 4) : null;
+  if (color && (background[0] !== 0 || background[1] !== 0 || background[2] !== 0 || background[3] !== 0)) {
     for (let i = 0; i < color.length; i += 4) {
       color[i] = background[0];
       color[i + 1] = background[1];
@@ -31,5 +38,6 @@ export function createFramebuffer(width: number, height: number, background: Arr
     primitive: new Int32Array(samples).fill(-1),
     triangle: new Int32Array(samples),
     color,
+    background: Float32Array.from(background),
   };
 }

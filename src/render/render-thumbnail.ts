@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { DEFAULT_FOV_Y, DEFAULT_VIEW, frameCamera } from './camera.ts';
 import type { FramedCamera, ViewAngles } from './camera.ts';
 import { srgbToLinear } from './color-space.ts';
-import { downsample } from './downsample.ts';
+import { encodeSrgb } from './downsample.ts';
+import { ALPHA_BLEND } from './draw-primitive.ts';
 import { drawScene } from './draw-scene.ts';
 import { encodePng } from './encode-png.ts';
 import { flattenScene } from './flatten-scene.ts';
@@ -107,9 +108,10 @@ export async function renderThumbnailDetailed(
     srgbToLinear(clamp01(b)) * alpha,
     alpha,
   ];
-  const fb = createFramebuffer(sw, sh, background);
-  drawScene(fb, scene.primitives, camera, o.supersample, o.cullBackFaces);
-  const png = await encodePng(downsample(fb, o.supersample), o.width, o.height, sharp);
+  const blends = scene.primitives.some((p) => p.alphaMode === ALPHA_BLEND);
+  const fb = createFramebuffer(sw, sh, background, blends);
+  const pixels = drawScene(fb, scene.primitives, camera, o.supersample, o.cullBackFaces);
+  const png = await encodePng(encodeSrgb(pixels), o.width, o.height, sharp);
   return { png, camera, triangleCount: scene.triangleCount };
 }
 

@@ -4,10 +4,12 @@ import type { Lighting } from './lighting.ts';
 import { shadeFragment } from './shade-fragment.ts';
 
 /**
- * Shades the visibility buffer into the colour buffer, MSAA-style: within each output pixel's
- * `factor × factor` block, the samples that see the same triangle share one shading computed at
- * their centroid. Interior pixels thus cost one shading instead of factor², while edges keep
- * their per-sample coverage. Opaque and masked surfaces write alpha 1.
+ * Shades the visibility buffer MSAA-style: within each output pixel's `factor × factor` block,
+ * the samples that see the same triangle share one shading computed at their centroid. Interior
+ * pixels thus cost one shading instead of factor², while edges keep their per-sample coverage.
+ * Opaque and masked surfaces have alpha 1. With a colour buffer in `fb` (something will be
+ * blended on top) the samples are written there; otherwise each block is averaged with the
+ * background straight into `pixels` (linear premultiplied RGBA, one entry per output pixel).
  */
 export function shadeVisible(
   fb: Framebuffer,
@@ -15,8 +17,11 @@ export function shadeVisible(
   primitives: readonly DrawPrimitive[],
   screens: readonly Float32Array[],
   light: Lighting,
+  pixels: Float32Array,
 ): void {
-  const { width, height, color } = fb;
+  const { width, height, color, background } = fb;
+  const pixelsPerRow = Math.floor(width / factor);
+  const inv = 1 / (factor * factor);
   const primIds = fb.primitive;
   const triIds = fb.triangle;
   const block = factor * factor;
@@ -31,43 +36,49 @@ export function shadeVisible(
   const texel = new Float32Array(4);
   const shaded = new Float32Array(4);
 
-  for (let by = 0; by < height; by += factor) {
-    for (let bx = 0; bx < width; bx += factor) {
+  for (let by = 0; by + factor <= height; by += factor) {
+    for (let bx = 0; bx + factor <= width; bx += factor) {
+      const out = ((by / factor) * pixelsPerRow + bx / factor) * 4;
       // Fast path for the common interior block where every sample sees the same triangle.
-      if (by + factor <= height && bx + factor <= width) {
-        const first = by * width + bx;
-        const prim = primIds[first];
-        const tri = triIds[first];
-        let uniform = prim >= 0;
-        for (let sy = 0; uniform && sy < factor; sy++) {
-          for (let sx = 0, index = first + sy * width; sx < factor; sx++, index++) {
-            if (primIds[index] !== prim || triIds[index] !== tri) {
-              uniform = false;
-              break;
-            }
+      const first = by * width + bx;
+      const prim = primIds[first];
+      const tri = triIds[first];
+      let uniform = prim >= 0;
+      for (let sy = 0; uniform && sy < factor; sy++) {
+        for (let sx = 0, index = first + sy * width; sx < factor; sx++, index++) {
+          if (primIds[index] !== prim || triIds[index] !== tri) {
+            uniform = false;
+            break;
           }
         }
-        if (uniform) {
-          const half = factor / 2;
-          shadeFragment(primitives[prim], screens[prim], tri, bx + half, by + half, light, texel, shaded);
-          const r = shaded[0];
-          const g = shaded[1];
-          const b = shaded[2];
-          for (let sy = 0; sy < factor; sy++) {
-            for (let sx = 0, o = (first + sy * width) * 4; sx < factor; sx++, o += 4) {
-              color[o] = r;
-              color[o + 1] = g;
-              color[o + 2] = b;
-              color[o + 3] = 1;
-            }
-          }
+      }
+      if (uniform) {
+        const half = factor / 2;
+        shadeFragment(primitives[prim], screens[prim], tri, bx + half, by + half, light, texel, shaded);
+        const r = shaded[0];
+        const g = shaded[1];
+        const b = shaded[2];
+        if (color === null) {
+          pixels[out] = r;
+          pixels[out + 1] = g;
+          pixels[out + 2] = b;
+          pixels[out + 3] = 1;
           continue;
         }
+        for (let sy = 0; sy < factor; sy++) {
+          for (let sx = 0, o = (first + sy * width) * 4; sx < factor; sx++, o += 4) {
+            color[o] = r;
+            color[o + 1] = g;
+            color[o + 2] = b;
+            color[o + 3] = 1;
+          }
+        }
+        continue;
       }
       let groups = 0;
       let s = 0;
-      for (let sy = by; sy < by + factor && sy < height; sy++) {
-        for (let sx = bx, index = sy * width + bx; sx < bx + factor && sx < width; sx++, index++, s++) {
+      for (let sy = by; sy < by + factor; sy++) {
+        for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
           const prim = primIds[index];
           if (prim < 0) {
             sampleGroup[s] = -1;
@@ -90,7 +101,15 @@ export function shadeVisible(
           sampleGroup[s] = g;
         }
       }
-      if (groups === 0) continue;
+      if (groups === 0) {
+        if (color === null) {
+          pixels[out] = background[0];
+          pixels[out + 1] = background[1];
+          pixels[out + 2] = background[2];
+          pixels[out + 3] = background[3];
+        }
+        continue;
+      }
       for (let g = 0; g < groups; g++) {
         const n = groupCount[g];
         const p = groupPrim[g];
@@ -108,15 +127,35 @@ export function shadeVisible(
         groupColor[g * 3 + 1] = shaded[1];
         groupColor[g * 3 + 2] = shaded[2];
       }
+      if (color === null) {
+        // Coverage-weighted average of the groups, the background filling the empty samples.
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        let covered = 0;
+        for (let k = 0; k < groups; k++) {
+          const n = groupCount[k];
+          r += groupColor[k * 3] * n;
+          g += groupColor[k * 3 + 1] * n;
+          b += groupColor[k * 3 + 2] * n;
+          covered += n;
+        }
+        const empty = factor * factor - covered;
+        pixels[out] = (r + background[0] * empty) * inv;
+        pixels[out + 1] = (g + background[1] * empty) * inv;
+        pixels[out + 2] = (b + background[2] * empty) * inv;
+        pixels[out + 3] = (covered + background[3] * empty) * inv;
+        continue;
+      }
       s = 0;
-      for (let sy = by; sy < by + factor && sy < height; sy++) {
-        for (let sx = bx, index = sy * width + bx; sx < bx + factor && sx < width; sx++, index++, s++) {
-          const g = sampleGroup[s];
-          if (g < 0) continue;
+      for (let sy = by; sy < by + factor; sy++) {
+        for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
+          const k = sampleGroup[s];
+          if (k < 0) continue;
           const o = index * 4;
-          color[o] = groupColor[g * 3];
-          color[o + 1] = groupColor[g * 3 + 1];
-          color[o + 2] = groupColor[g * 3 + 2];
+          color[o] = groupColor[k * 3];
+          color[o + 1] = groupColor[k * 3 + 1];
+          color[o + 2] = groupColor[k * 3 + 2];
           color[o + 3] = 1;
         }
       }
