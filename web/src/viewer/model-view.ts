@@ -69,8 +69,10 @@ export class ModelView {
     this.scene.background = new Color(VIEW_BACKGROUND);
     const pmrem = new PMREMGenerator(this.renderer);
     this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    // Reflections for metals, kept soft so bound colours read as themselves rather than washed out.
+    this.scene.environmentIntensity = 0.5;
     pmrem.dispose();
-    this.scene.add(new HemisphereLight(0xffffff, 0x444455, 1.2));
+    this.scene.add(new HemisphereLight(0xffffff, 0x444455, 0.9));
     // A light that follows the camera keeps the side facing the person lit from every angle.
     const headlight = new DirectionalLight(0xffffff, 1.5);
     headlight.position.set(0.5, 1, 0.5);
