@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { makeZip } from '../fixtures/make-zip.ts';
 import { multipartForm, type MultipartFile } from './multipart.ts';
+import type { ModelJson } from './wait-for-status.ts';
 
 /** The read-only sample models shared by every suite (never copied into the repository). */
 export const SAMPLE_MODELS = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
@@ -79,12 +80,11 @@ export function catalogApi(app: FastifyInstance, auth: Record<string, string>) {
       return postForm('', fields, { field: 'file', filename, data });
     },
     /** Uploads and returns the created model, failing loudly when the catalog refuses. */
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async create(
       filename: string,
       data: Uint8Array | string,
       fields: Record<string, string> = {},
-    ): Promise<any> {
+    ): Promise<ModelJson> {
       const created = await postForm('', fields, { field: 'file', filename, data });
       if (created.status !== 201) throw new Error(`upload answered ${created.status}: ${created.text}`);
       return created.json.data;
