@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Document, NodeIO } from '@gltf-transform/core';
 import type { Material, Node } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, KHRMaterialsUnlit } from '@gltf-transform/extensions';
+import { meshopt } from '@gltf-transform/functions';
+import { MeshoptEncoder } from 'meshoptimizer';
 
 /** The shared sample models, read-only. */
 export const MODELS_DIR = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
@@ -22,6 +24,16 @@ const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
 export async function readSampleGlb(sample: string): Promise<Uint8Array> {
   if (sample.endsWith('.glb')) return new Uint8Array(await readFile(MODELS_DIR + sample));
   return io.writeBinary(await io.read(MODELS_DIR + sample));
+}
+
+/** Packs a document as GLB with EXT_meshopt_compression and quantized attributes, as compressed LODs are written. */
+export async function toMeshoptGlb(document: Document): Promise<Uint8Array> {
+  await MeshoptEncoder.ready;
+  await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  const writer = new NodeIO()
+    .registerExtensions(ALL_EXTENSIONS)
+    .registerDependencies({ 'meshopt.encoder': MeshoptEncoder });
+  return writer.writeBinary(document);
 }
 
 /** Reads a sample into a document, to edit before writing it back with {@link toGlb}. */

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
 import type { MaterialOverride } from '../../src/render/render-thumbnail.ts';
-import { GLTF_SAMPLES, readSampleDocument, readSampleGlb, toGlb } from './fixtures.ts';
-import { decodeRgba, silhouette } from './silhouette.ts';
+import { GLTF_SAMPLES, readSampleDocument, readSampleGlb, toGlb, toMeshoptGlb } from './fixtures.ts';
+import { decodeRgba, iou, silhouette } from './silhouette.ts';
 
 void describe('renderThumbnail on the glTF samples', () => {
   for (const sample of GLTF_SAMPLES) {
@@ -66,5 +66,23 @@ void describe('bound materials', () => {
     const outsidePlain = mean(plain, false);
     const outsideRed = mean(red, false);
     for (let c = 0; c < 3; c++) assert.ok(Math.abs(outsidePlain[c] - outsideRed[c]) < 3, 'wheels unchanged');
+  });
+});
+
+void describe('compressed LODs', () => {
+  void it('draws a meshopt-compressed, quantized GLB like the original', async () => {
+    const sample = 'glb/CesiumMilkTruck.glb';
+    const compressed = await toMeshoptGlb(await readSampleDocument(sample));
+    const json = new TextDecoder().decode(
+      compressed.subarray(
+        20,
+        20 + new DataView(compressed.buffer, compressed.byteOffset).getUint32(12, true),
+      ),
+    );
+    assert.match(json, /EXT_meshopt_compression/);
+    assert.match(json, /KHR_mesh_quantization/);
+    const original = (await decodeRgba(await renderThumbnail(await readSampleGlb(sample)))).data;
+    const decoded = (await decodeRgba(await renderThumbnail(compressed))).data;
+    assert.ok(iou(silhouette(original), silhouette(decoded)) > 0.98);
   });
 });
