@@ -50,7 +50,10 @@ export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
   loadAssimp: () => {
     const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
     // assimp's own console output is noise next to the errors reported here.
-    assimpModule ??= factory({ print: () => {}, printErr: () => {} });
+    assimpModule ??= factory({ print: () => {}, printErr: () => {} }).catch((error: unknown) => {
+      assimpModule = undefined;
+      throw error;
+    });
     return assimpModule;
   },
   loadSharp: async () => (await import('sharp')).default,

@@ -43,7 +43,10 @@ export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
       await api.Init(undefined, true);
       api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
       return { api, types: WebIfc };
-    })();
+    })().catch((error: unknown) => {
+      runtime = undefined;
+      throw error;
+    });
     return runtime;
   },
   coordinateToOrigin: false,
@@ -133,13 +136,17 @@ async function readWithWebIfc(
     return { document, sourceTriangleCount, sourceUnit, sourceUpAxis: '+Z' };
   } catch (error) {
     if (error instanceof ConversionError) throw error;
-    throw fail(`the importer failed (${error instanceof Error ? error.message : String(error)})`);
+    // A trap can leave the module's memory inconsistent, so the next import starts a fresh API.
+    runtime = undefined;
+    throw fail(
+      `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     if (modelID >= 0) {
       try {
         api.CloseModel(modelID);
       } catch {
-        // A model that failed half-way may already be gone; the next import starts a fresh API.
+        // A model that failed half-way may already be gone.
         runtime = undefined;
       }
     }

@@ -65,7 +65,10 @@ export const IMPORT_OCCT_DEFAULTS: ImportOcctOptions = {
     const factory = createRequire(import.meta.url)('occt-import-js') as (
       module: object,
     ) => Promise<OcctModule>;
-    occtModule ??= factory({ print: capture, printErr: capture });
+    occtModule ??= factory({ print: capture, printErr: capture }).catch((error: unknown) => {
+      occtModule = undefined;
+      throw error;
+    });
     return occtModule;
   },
   linearDeflection: 0.001,
