@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import {
@@ -209,6 +210,29 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     if (SCREENSHOTS) await catalogScreenshot();
   });
 
+  void test('filters the catalog by search, status and format', async () => {
+    assert.ok(run.modelId, 'needs the uploaded model');
+    const card = page.locator(`.model-card[data-model-id="${run.modelId}"]`);
+    const search = page.getByLabel('Search');
+    await search.fill('milktruck');
+    await card.waitFor();
+    await search.fill('no-such-model-anywhere');
+    await page.getByText('No model matches these filters.').waitFor();
+    await search.fill('');
+    await card.waitFor();
+    await page.getByLabel('Status').selectOption('failed');
+    await card.waitFor({ state: 'detached' });
+    await page.getByLabel('Status').selectOption('completed');
+    await card.waitFor();
+    await page.getByLabel('Format').selectOption('stl');
+    await card.waitFor({ state: 'detached' });
+    await page.getByLabel('Format').selectOption('glb');
+    await card.waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Format').selectOption('');
+    await assertNoErrorNotice();
+  });
+
   void test('opens the model and draws it', async () => {
     assert.ok(run.modelId, 'needs the uploaded model');
     await page.locator(`.model-card[data-model-id="${run.modelId}"] a`).click();
@@ -314,6 +338,46 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+  });
+
+  void test('edits the details and replaces, then regenerates, the thumbnail', async () => {
+    assert.ok(run.modelId, 'needs the uploaded model');
+    const details = page.locator('.model-details');
+    await details.getByLabel('Name', { exact: true }).fill('Milk truck (edited)');
+    await details.getByLabel('Tags').fill('vehicle, demo');
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await page.getByRole('heading', { name: 'Milk truck (edited)', level: 1 }).waitFor();
+    const saved = (await (await api(`/api/models/${run.modelId}`)).json()) as {
+      data: { name: string; tags: string[] };
+    };
+    assert.equal(saved.data.name, 'Milk truck (edited)');
+    assert.deepEqual(saved.data.tags, ['vehicle', 'demo']);
+
+    const image = details.locator('.thumb img');
+    const thumbnailUrl = async (): Promise<string> =>
+      ((await (await api(`/api/models/${run.modelId}`)).json()) as { data: { thumbnail_url: string } }).data
+        .thumbnail_url;
+    const pngFile = join(dataDir, 'blue-thumbnail.png');
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0000ff' } })
+      .png()
+      .toFile(pngFile);
+    const before = await image.getAttribute('src');
+    await details.locator('input[type=file]').setInputFiles(pngFile);
+    await page.waitForFunction(
+      (old) => document.querySelector('.model-details .thumb img')?.getAttribute('src') !== old,
+      before,
+    );
+    const uploaded = await image.getAttribute('src');
+    assert.equal(uploaded, await thumbnailUrl());
+
+    await details.getByRole('button', { name: 'Regenerate thumbnail' }).click();
+    await page.waitForFunction(
+      (old) => document.querySelector('.model-details .thumb img')?.getAttribute('src') !== old,
+      uploaded,
+      { timeout: 60_000 },
+    );
+    assert.equal(await image.getAttribute('src'), await thumbnailUrl());
+    await assertNoErrorNotice();
   });
 
   void test('deletes the model after confirmation', async () => {
