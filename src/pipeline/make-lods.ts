@@ -36,16 +36,17 @@ export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
   consumeSource: false,
 };
 
-/** A simplified copy of a document, one level of detail. */
+/** One level of detail: the document as it stands at that level. */
 export interface LodDocument {
   level: 1 | 2;
   document: Document;
 }
 
 /**
- * Yields LOD 1 and LOD 2 of `document` (LOD 0, left untouched unless `consumeSource`), one at a time so
- * the caller can write and drop each before the next is made. Each is a copy with every node, transform and `extras.group_id`
- * kept and only the triangle primitives simplified; a shared mesh is simplified once.
+ * Yields LOD 1 and then LOD 2 of `document`, keeping every node, transform and `extras.group_id` and
+ * simplifying only triangle primitives (a shared mesh once). The levels cascade in one document: LOD 2
+ * is simplified from LOD 1, which halves its work, so write each level before asking for the next.
+ * That document is a copy, or with `consumeSource` the source itself (no copy once LOD 0 is written).
  */
 export async function* makeLods(
   document: Document,
@@ -54,48 +55,45 @@ export async function* makeLods(
 ): AsyncGenerator<LodDocument> {
   const settings: MakeLodsOptions = { ...MAKE_LODS_DEFAULTS, ...options };
   await settings.simplifier.ready;
-  const levels = [1, 2] as const;
-  for (const level of levels) {
-    const lod = settings.consumeSource && level === levels.at(-1) ? document : cloneDocument(document);
-    await simplifyDocument(lod, settings.ratios[level - 1], settings, {
-      logger: context.logger,
-      onProgress: (fraction) => context.onProgress?.((level - 1 + fraction) / levels.length),
-    });
-    yield { level, document: lod };
-  }
-}
-
-/** Simplifies every triangle primitive of `document` in place towards `ratio` of its triangles. */
-export async function simplifyDocument(
-  document: Document,
-  ratio: number,
-  settings: MakeLodsOptions,
-  context: StepContext,
-): Promise<void> {
-  const root = document.getRoot();
+  const lod = settings.consumeSource ? document : cloneDocument(document);
   // Judged per mesh, not per primitive: a large mesh split into many small primitives must still shrink.
-  const primitives = root
+  const primitives = lod
+    .getRoot()
     .listMeshes()
     .filter((mesh) => meshTriangleCount(mesh) >= settings.minTriangles)
     .flatMap((mesh) => mesh.listPrimitives())
     .filter(
       (primitive) => primitive.getMode() === Primitive.Mode.TRIANGLES && primitive.getAttribute('POSITION'),
     );
-  const total = primitives.reduce((sum, primitive) => sum + indexCount(primitive), 0) || 1;
-  let done = 0;
-  let fallbacks = 0;
-  for (const primitive of primitives) {
-    const outcome = simplifyPrimitiveToRatio(primitive, ratio, settings);
-    if (outcome === 'sloppy') fallbacks++;
-    done += indexCount(primitive);
-    context.onProgress?.(Math.min(1, done / total));
+  // Targets are shares of LOD 0, also when LOD 2 is made from LOD 1.
+  const sourceTriangles = new Map(primitives.map((primitive) => [primitive, indexCount(primitive) / 3]));
+  const total = [...sourceTriangles.values()].reduce((sum, triangles) => sum + triangles, 0) || 1;
+
+  const levels = [1, 2] as const;
+  for (const level of levels) {
+    const ratio = settings.ratios[level - 1];
+    let done = 0;
+    let fallbacks = 0;
+    for (const primitive of primitives) {
+      const triangles = sourceTriangles.get(primitive)!;
+      if (simplifyPrimitive(primitive, triangles, ratio, settings) === 'sloppy') fallbacks++;
+      done += triangles;
+      context.onProgress?.((level - 1 + done / total) / levels.length);
+    }
+    if (fallbacks > 0) {
+      context.logger.warn(
+        `${NAME}: ${fallbacks} primitive(s) needed the sloppy simplifier to reach ${ratio * 100} %`,
+      );
+    }
+    await tidy(lod);
+    yield { level, document: lod };
   }
-  if (fallbacks > 0) {
-    context.logger.warn(
-      `${NAME}: ${fallbacks} primitive(s) needed the sloppy simplifier to reach ${ratio * 100} %`,
-    );
-  }
-  // compactPrimitive leaves new index accessors without a buffer; a GLB has exactly one.
+}
+
+/** Gives new accessors the document's buffer (a GLB has exactly one) and drops the replaced ones. */
+async function tidy(document: Document): Promise<void> {
+  const root = document.getRoot();
+  // compactPrimitive leaves its new index accessors without a buffer.
   const buffer = root.listBuffers()[0] ?? document.createBuffer();
   for (const accessor of root.listAccessors()) if (!accessor.getBuffer()) accessor.setBuffer(buffer);
   await document.transform(
@@ -106,17 +104,25 @@ export async function simplifyDocument(
 /** How a primitive was treated. */
 type Outcome = 'kept' | 'simplified' | 'sloppy';
 
-/** Simplifies one indexed triangle list, raising the error budget and finally going sloppy if needed. */
-function simplifyPrimitiveToRatio(primitive: Primitive, ratio: number, settings: MakeLodsOptions): Outcome {
+/**
+ * Simplifies one indexed triangle list towards `ratio` of its LOD 0 `sourceTriangles`, raising the error
+ * budget, then relaxing seams and borders, and finally going sloppy if the target stays out of reach.
+ */
+function simplifyPrimitive(
+  primitive: Primitive,
+  sourceTriangles: number,
+  ratio: number,
+  settings: MakeLodsOptions,
+): Outcome {
   const { simplifier } = settings;
-  const sourceCount = indexCount(primitive);
-  const triangles = sourceCount / 3;
-  if (triangles < 2) return 'kept';
+  const triangles = indexCount(primitive) / 3;
+  const target = Math.max(3, Math.floor(sourceTriangles * ratio) * 3);
+  // Already there (small meshes, or a previous level that went further).
+  if (triangles < 2 || triangles * 3 <= target) return 'kept';
 
   const position = primitive.getAttribute('POSITION')!;
   const positions = floatPositions(position.getArray()!, position.getNormalized());
   const indices = uint32Indices(primitive);
-  const target = Math.max(3, Math.floor(triangles * ratio) * 3);
   const reached = (count: number): boolean => count <= target * settings.tolerance;
   const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder'] : [];
 

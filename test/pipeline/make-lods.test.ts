@@ -8,9 +8,10 @@ import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { makeLods } from '../../src/pipeline/make-lods.ts';
 import type { LodDocument } from '../../src/pipeline/make-lods.ts';
-import { addRawMesh, addSphere, emptyDocument, recordingContext } from './documents.ts';
+import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { addRawMesh, addSphere, emptyDocument, readGlb, recordingContext } from './documents.ts';
 
-/** Collects both levels. */
+/** Collects both levels, each written to GLB and read back as it is yielded (the levels share one document). */
 async function allLods(
   document: Document,
   options: Partial<Parameters<typeof makeLods>[1]> = {},
@@ -21,7 +22,8 @@ async function allLods(
     { simplifier: MeshoptSimplifier, ...options },
     recordingContext(),
   )) {
-    lods.push(lod);
+    const io = await createNodeIO();
+    lods.push({ level: lod.level, document: await readGlb(await io.writeBinary(lod.document)) });
   }
   return lods;
 }
