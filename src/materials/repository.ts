@@ -185,11 +185,10 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       // 100,000 seventeen-column rows was most of the time of a large lookup.
       const materialOf = new Map<string, number>();
       for (const chunk of chunks(groupIds)) {
-        const rows = await db
-          .selectFrom('material_bindings')
-          .select(['group_id', 'material_id'])
-          .where(inStringSet('group_id', dialect, chunk))
-          .execute();
+        // A join driven by the requested ids probes the unique index once per id; measured faster than `in (…)`.
+        const { rows } = await sql<{ group_id: string; material_id: number }>`
+          select b.group_id, b.material_id from (${stringSet(dialect, chunk)}) as ids
+          join material_bindings as b on b.group_id = ids.value`.execute(db);
         for (const row of rows) materialOf.set(row.group_id, Number(row.material_id));
       }
       const materials = new Map<number, Material>();
