@@ -293,6 +293,8 @@ for (const dialect of testDialects()) {
         ['empty.glb', Buffer.alloc(0), /empty/i],
         ['traversal.zip', makeTraversalZip(), /outside the archive/],
         ['bomb.zip', await makeZipBomb(64 * 1024 * 1024, 'bomb.obj'), /zip bomb/],
+        // A .gltf uploaded without the .bin and texture it points at.
+        ['BoxTextured.gltf', sample('gltf/BoxTextured/BoxTextured.gltf'), /missing resource/],
       ];
       const ids: string[] = [];
       for (const [filename, data] of hostile) ids.push((await api.create(filename, data)).id);

@@ -90,6 +90,15 @@ for (const dialect of testDialects()) {
       assert.equal(created.json.data.description, 'A truck with a tank');
     });
 
+    void it('keeps only the base name of a file name that carries folders', async () => {
+      for (const filename of ['../../etc/truck.glb', 'C:\\Users\\me\\truck.glb']) {
+        const created = await api.upload(filename, sample('glb/CesiumMilkTruck.glb'));
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.json.data.original_filename, 'truck.glb', filename);
+        assert.equal(created.json.data.name, 'truck', filename);
+      }
+    });
+
     void it('accepts a .gltf zipped with its .bin and .png as format gltf', async () => {
       const zip = boxTexturedZip();
       const created = await api.upload('BoxTextured.zip', zip);
