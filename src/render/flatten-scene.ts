@@ -1,5 +1,16 @@
-import type { Document, Material, Node, Primitive, Texture, TextureInfo, mat4 } from '@gltf-transform/core';
-import type { Transform } from '@gltf-transform/extensions';
+import { MathUtils } from '@gltf-transform/core';
+import type {
+  Document,
+  Material,
+  Node,
+  Primitive,
+  Texture,
+  TextureInfo,
+  mat4,
+  vec3,
+  vec4,
+} from '@gltf-transform/core';
+import type { InstancedMesh, Transform } from '@gltf-transform/extensions';
 import type sharpModule from 'sharp';
 import type { Bounds } from '../pipeline/types.ts';
 import { srgbToLinear } from './color-space.ts';
@@ -44,8 +55,9 @@ interface PendingPrimitive {
 const TRIANGLE_MODES = new Set([4, 5, 6]);
 
 /**
- * Walks the default scene (or the first one), bakes every triangle primitive into world space and
- * decodes each base-colour texture once, so drawing needs no glTF-Transform objects.
+ * Walks the default scene (or the first one), bakes every triangle primitive into world space
+ * (once per instance under EXT_mesh_gpu_instancing) and decodes each texture once, so drawing
+ * needs no glTF-Transform objects.
  */
 export async function flattenScene(document: Document, options: FlattenOptions): Promise<FlatScene> {
   const root = document.getRoot();
@@ -56,10 +68,10 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     if (!mesh) return;
     const groupId = node.getExtras()?.group_id;
     const override = typeof groupId === 'string' ? options.materialOverrides.get(groupId) : undefined;
-    const world = node.getWorldMatrix();
+    const worlds = instanceMatrices(node);
     for (const primitive of mesh.listPrimitives()) {
       if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) continue;
-      pending.push({ node, primitive, world, override });
+      for (const world of worlds) pending.push({ node, primitive, world, override });
     }
   });
 
@@ -248,6 +260,43 @@ function bakeTexture(
     wrapS: info.getWrapS(),
     wrapT: info.getWrapT(),
   };
+}
+
+/** The node's world matrix, or one per instance of EXT_mesh_gpu_instancing (instance transform first). */
+function instanceMatrices(node: Node): mat4[] {
+  const world = node.getWorldMatrix();
+  const instancing = node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing');
+  if (!instancing) return [world];
+  const translation = instancing.getAttribute('TRANSLATION');
+  const rotation = instancing.getAttribute('ROTATION');
+  const scale = instancing.getAttribute('SCALE');
+  const count = (translation ?? rotation ?? scale)?.getCount() ?? 0;
+  if (count === 0) return [world];
+  const t: vec3 = [0, 0, 0];
+  const r: vec4 = [0, 0, 0, 1];
+  const sc: vec3 = [1, 1, 1];
+  const local = [...world] as mat4;
+  const out: mat4[] = [];
+  for (let i = 0; i < count; i++) {
+    if (translation) translation.getElement(i, t);
+    if (rotation) rotation.getElement(i, r);
+    if (scale) scale.getElement(i, sc);
+    out.push(multiply(world, MathUtils.compose(t, r, sc, local)));
+  }
+  return out;
+}
+
+/** Column-major 4×4 product a·b. */
+function multiply(a: mat4, b: mat4): mat4 {
+  const out = new Array<number>(16).fill(0) as mat4;
+  for (let col = 0; col < 4; col++) {
+    for (let row = 0; row < 4; row++) {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) sum += a[k * 4 + row] * b[col * 4 + k];
+      out[col * 4 + row] = sum;
+    }
+  }
+  return out;
 }
 
 function alphaMode(material: Material | null): number {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Document } from '@gltf-transform/core';
-import { KHRTextureTransform } from '@gltf-transform/extensions';
+import { EXTMeshGPUInstancing, KHRTextureTransform } from '@gltf-transform/extensions';
 import sharp from 'sharp';
 import { renderThumbnail, renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import type { RenderOptions } from '../../src/render/render-thumbnail.ts';
@@ -229,6 +229,28 @@ void describe('renderThumbnail on documents built in code', () => {
     const document = new Document();
     addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) }).setScale([-1, 1, 1]);
     assert.equal(pixel(await render(document, { cullBackFaces: true }), 64, 64)[3], 255);
+  });
+
+  void it('draws every instance of EXT_mesh_gpu_instancing', async () => {
+    const document = new Document();
+    const node = addQuad(document, { size: 0.5, material: unlitMaterial(document, [1, 0, 0, 1]) });
+    const translations = document
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([-2, 0, 0, 2, 0, 0]))
+      .setBuffer(document.getRoot().listBuffers()[0]);
+    const instancing = document.createExtension(EXTMeshGPUInstancing).setRequired(true);
+    node.setExtension(
+      'EXT_mesh_gpu_instancing',
+      instancing.createInstancedMesh().setAttribute('TRANSLATION', translations),
+    );
+    const image = await render(document);
+    // Two quads side by side, framed together; nothing at the centre where the node itself is.
+    assert.equal(pixel(image, 64, 64)[3], 0);
+    const row = middleRow(image);
+    assert.deepEqual(pixel(image, row.left + 3, 64), [255, 0, 0, 255]);
+    assert.deepEqual(pixel(image, row.right - 3, 64), [255, 0, 0, 255]);
+    assert.ok(Math.abs(row.left + row.right - 127) <= 1);
   });
 
   void it('lights surfaces, with flat normals generated when the file has none', async () => {
