@@ -70,6 +70,26 @@ export function createEmbeddedQueue(
       .execute();
   }
 
+  // Back to `queued` (a retry or a hand-back). A copy with the same dedupe key may have been queued while this job
+  // ran; the unique index then refuses a second queued row, and the queued copy already covers this work.
+  async function requeue(row: JobRow, workerId: string, values: Record<string, unknown>): Promise<void> {
+    try {
+      await settle(row, workerId, { ...values, status: 'queued' });
+    } catch (error) {
+      const copy =
+        row.dedupe_key === null
+          ? undefined
+          : await db
+              .selectFrom('jobs')
+              .select('id')
+              .where('dedupe_key', '=', row.dedupe_key)
+              .where('status', '=', 'queued')
+              .executeTakeFirst();
+      if (!copy) throw error;
+      await db.deleteFrom('jobs').where('id', '=', row.id).where('locked_by', '=', workerId).execute();
+    }
+  }
+
   return {
     async enqueue(name, payload, enqueueOptions = {}) {
       const now = nowIso();
@@ -126,39 +146,50 @@ export function createEmbeddedQueue(
       const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
       let stopped = false;
       let timer: NodeJS.Timeout | undefined;
-      let looking = false;
+      // The claiming pass under way, so stop() can wait for a job it is about to start.
+      let looking: Promise<void> | undefined;
 
       const schedule = (delay: number) => {
         if (stopped) return;
         clearTimeout(timer);
-        timer = setTimeout(() => void fill(), delay);
+        timer = setTimeout(() => {
+          if (looking || stopped) return;
+          looking = fill().finally(() => {
+            looking = undefined;
+            schedule(settings.pollMs);
+          });
+        }, delay);
       };
       const onEnqueue = () => schedule(0);
       wakeUp.on('job', onEnqueue);
 
       async function fill(): Promise<void> {
-        if (looking || stopped) return;
-        looking = true;
         try {
           while (!stopped && running.size < workerOptions.concurrency) {
             const row = await claim(workerId);
             if (!row) break;
+            // Started even when stop() came during the claim: stop() waits for this pass, then aborts and hands it back.
             start(row);
           }
         } catch (error) {
           settings.logger.error({ err: error }, 'job queue: claiming failed; retrying');
-        } finally {
-          looking = false;
-          schedule(settings.pollMs);
         }
       }
 
       function start(row: JobRow): void {
         const controller = new AbortController();
-        const done = execute(row, controller.signal).finally(() => {
-          running.delete(row.id);
-          schedule(0);
-        });
+        const done = execute(row, controller.signal)
+          // Recording the outcome failed (the database went away): the lease runs out and the job runs again.
+          .catch((error: unknown) =>
+            settings.logger.error(
+              { err: error, job: row.id },
+              'job queue: could not record the outcome of a job',
+            ),
+          )
+          .finally(() => {
+            running.delete(row.id);
+            schedule(0);
+          });
         running.set(row.id, { controller, done });
       }
 
@@ -190,7 +221,7 @@ export function createEmbeddedQueue(
           const error = thrown instanceof Error ? thrown : new Error(String(thrown));
           if (signal.aborted) {
             // Handed back on shutdown: this attempt does not count.
-            await settle(row, workerId, { status: 'queued', attempts: row.attempts - 1, run_at: nowIso() });
+            await requeue(row, workerId, { attempts: row.attempts - 1, run_at: nowIso() });
             return;
           }
           const final = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
@@ -208,7 +239,7 @@ export function createEmbeddedQueue(
           } else {
             const wait = settings.backoffMs * 4 ** (row.attempts - 1);
             const runAt = new Date(Date.now() + wait).toISOString();
-            await settle(row, workerId, { status: 'queued', run_at: runAt, last_error: error.message });
+            await requeue(row, workerId, { run_at: runAt, last_error: error.message });
           }
         } finally {
           clearInterval(heartbeat);
@@ -221,6 +252,7 @@ export function createEmbeddedQueue(
           stopped = true;
           clearTimeout(timer);
           wakeUp.off('job', onEnqueue);
+          await looking;
           for (const { controller } of running.values()) controller.abort();
           await Promise.allSettled([...running.values()].map((entry) => entry.done));
         },
