@@ -22,11 +22,14 @@ const UNITLESS: SourceFrame = {
 
 /**
  * Reads the unit and up axis a model file declares. assimp applies COLLADA's `<unit>` and
- * `<up_axis>` itself but leaves FBX in file units and file axes, so only FBX has work left.
+ * `<up_axis>` and turns 3DS to Y-up itself but leaves FBX in file units and file axes, so only FBX
+ * has work left.
  */
 export function readSourceFrame(bytes: Uint8Array, format: ModelFormat): SourceFrame {
   if (format === 'fbx') return readFbxFrame(bytes);
   if (format === 'dae') return readColladaFrame(bytes);
+  // 3ds Max scenes are Z-up; assimp's 3DS importer turns its root node to Y-up itself.
+  if (format === '3ds') return { ...UNITLESS, upAxis: '+Z', remainingUpAxis: '+Y' };
   return UNITLESS;
 }
 
