@@ -282,6 +282,44 @@ for (const dialect of testDialects()) {
       assert.equal((await get(done.thumbnail_url)).statusCode, 200);
     });
 
+    void it('moves pending → processing → completed with rising progress', async () => {
+      const response = await api.call('POST', `/${truck.id}/reprocess`);
+      assert.equal(response.status, 200, response.text);
+      const seen: { status: string; progress: number }[] = [];
+      const deadline = Date.now() + CONVERSION_TIMEOUT_MS;
+      for (;;) {
+        const { status, progress } = await read(truck.id);
+        const last = seen.at(-1);
+        if (!last || last.status !== status || last.progress !== progress) seen.push({ status, progress });
+        if (status === 'completed' || status === 'failed') break;
+        assert.ok(Date.now() < deadline, 'the conversion finishes');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const states = seen
+        .map((entry) => entry.status)
+        .filter((status, index, all) => all[index - 1] !== status);
+      assert.deepEqual(states, ['pending', 'processing', 'completed'], JSON.stringify(seen));
+      for (let index = 1; index < seen.length; index++) {
+        assert.ok(
+          seen[index]!.progress >= seen[index - 1]!.progress,
+          `progress never falls: ${JSON.stringify(seen)}`,
+        );
+      }
+      assert.ok(
+        seen.every(
+          (entry) => entry.progress >= 0 && entry.progress <= (entry.status === 'completed' ? 100 : 99),
+        ),
+        JSON.stringify(seen),
+      );
+      const done = await read(truck.id);
+      assert.deepEqual(
+        done.lods.map((lod: ModelJson) => lod.triangle_count),
+        truck.lods.map((lod: ModelJson) => lod.triangle_count),
+        'the same source converts to the same LODs',
+      );
+      truck = done;
+    });
+
     void it('fails hostile uploads with a clear error while the API keeps answering', async () => {
       const truckBytes = sample('glb/CesiumMilkTruck.glb');
       const bombWithoutModel = await api.upload('bomb.zip', await makeZipBomb(64 * 1024 * 1024));

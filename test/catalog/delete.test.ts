@@ -112,5 +112,21 @@ for (const dialect of testDialects()) {
       );
       assert.equal((await api.call('GET', '')).json.meta.total, 0);
     });
+
+    void it('deletes a model while it converts, and the conversion leaves no file behind', async () => {
+      const model = await api.create('CesiumMilkTruck.glb', sample('glb/CesiumMilkTruck.glb'));
+      const seen = await waitForStatus(testApp.app, model.id, ['processing', 'completed', 'failed'], 120_000);
+      assert.equal(seen.status, 'processing', 'a conversion takes seconds, so it is caught running');
+      assert.equal((await api.call('DELETE', `/${model.id}`)).text, DELETED);
+      // The running job finishes its attempt, finds the model gone and drops what it wrote.
+      const deadline = Date.now() + 120_000;
+      while ((await jobsOf(model.id)).length > 0) {
+        assert.ok(Date.now() < deadline, 'the running job ends');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(fs.existsSync(modelFolder(model.id)), false);
+      assert.equal((await api.call('GET', `/${model.id}`)).status, 404);
+      assert.deepEqual(await partRows(model.id), []);
+    });
   });
 }
