@@ -131,8 +131,12 @@ async function readWithOcct(
       reason ? `the file is damaged or truncated (${reason})` : 'the file is damaged or not in this format',
     );
   }
-  const meshes = result.meshes ?? [];
-  const sourceTriangleCount = meshes.reduce((sum, mesh) => sum + Math.floor(mesh.index.array.length / 3), 0);
+  // Shapes that tessellated to nothing are dropped here, so the rest can rely on their arrays.
+  const meshes = (result.meshes ?? []).map((mesh) => (mesh?.index?.array?.length ? mesh : undefined));
+  const sourceTriangleCount = meshes.reduce(
+    (sum, mesh) => sum + Math.floor((mesh?.index.array.length ?? 0) / 3),
+    0,
+  );
   if (sourceTriangleCount === 0) throw fail('no geometry found');
   context.onProgress?.(0.8);
 
@@ -144,8 +148,8 @@ async function readWithOcct(
   const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
 
   const toNode = (occtNode: OcctNode, fallbackName: string): Node => {
-    const node = document.createNode(occtNode.name.trim() || fallbackName);
-    const indices = occtNode.meshes.filter((index) => meshes[index]?.index.array.length > 0);
+    const node = document.createNode(occtNode.name?.trim() || fallbackName);
+    const indices = (occtNode.meshes ?? []).filter((index) => meshes[index] !== undefined);
     if (indices.length > 0) {
       const key = indices.join(',');
       let mesh = built.get(key);
@@ -154,14 +158,14 @@ async function readWithOcct(
           document,
           buffer,
           materials,
-          indices.map((index) => meshes[index]),
+          indices.map((index) => meshes[index]!),
         );
         mesh.setName(node.getName());
         built.set(key, mesh);
       }
       node.setMesh(mesh);
     }
-    occtNode.children.forEach((child, index) =>
+    (occtNode.children ?? []).forEach((child, index) =>
       node.addChild(toNode(child, `${node.getName()} ${index + 1}`)),
     );
     return node;
