@@ -4,14 +4,14 @@
 // With VITRINE_SCREENSHOTS=1 it also writes docs/catalog.png and docs/model.png.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import {
   countPixels,
@@ -100,28 +100,31 @@ async function assertNoErrorNotice(): Promise<void> {
   assert.deepEqual(notices, [], 'the viewer reported an error');
 }
 
-async function uploadAndWait(file: string): Promise<string> {
+/** Uploads through the file picker and waits until the upload item settles; returns its final status. */
+async function uploadAndSettle(file: string): Promise<{ status: string; item: Locator }> {
   await page.locator('.upload-panel input[type=file]').setInputFiles(file);
-  const name = file.split('/').pop() ?? file;
+  const name = basename(file);
   const item = page.locator(`.upload-item[data-file="${name}"]`).first();
   await item.waitFor();
   await page.waitForFunction(
     (fileName) => {
-      const element = document.querySelector(`.upload-item[data-file="${fileName}"]`) as HTMLElement | null;
-      return (
-        element?.dataset.status === 'completed' ||
-        element?.dataset.status === 'failed' ||
-        element?.dataset.status === 'upload-failed'
-      );
+      const status = document.querySelector<HTMLElement>(`.upload-item[data-file="${fileName}"]`)?.dataset
+        .status;
+      return status === 'completed' || status === 'failed' || status === 'upload-failed';
     },
     name,
     { timeout: CONVERSION_TIMEOUT_MS, polling: 500 },
   );
-  const status = await item.getAttribute('data-status');
+  return { status: (await item.getAttribute('data-status')) ?? '', item };
+}
+
+/** Uploads a model that must convert; returns its id from the item's link. */
+async function uploadAndWait(file: string): Promise<string> {
+  const { status, item } = await uploadAndSettle(file);
   assert.equal(
     status,
     'completed',
-    `conversion of ${name}: ${await item.textContent()}\n--- server output ---\n${server?.output().slice(-3000)}`,
+    `conversion of ${basename(file)}: ${await item.textContent()}\n--- server output ---\n${server?.output().slice(-3000)}`,
   );
   const href = await item.getByRole('link', { name: /^Open / }).getAttribute('href');
   const id = /#\/models\/(.+)$/.exec(href ?? '')?.[1];
@@ -208,6 +211,33 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     assert.match((await card.locator('.triangles').textContent()) ?? '', /^[\d,]+ triangles$/);
     await assertNoErrorNotice();
     if (SCREENSHOTS) await catalogScreenshot();
+  });
+
+  void test('shows a failed conversion with its error and reprocesses it', async () => {
+    // The truck cut short: accepted as a GLB by its header, refused by the converter.
+    const broken = join(dataDir, 'truncated-truck.glb');
+    await writeFile(broken, (await readFile(TRUCK)).subarray(0, 20_000));
+    const { status, item } = await uploadAndSettle(broken);
+    assert.equal(status, 'failed', (await item.textContent()) ?? '');
+    assert.match((await item.locator('.upload-state').textContent()) ?? '', /^Conversion failed: \S/);
+    const reprocessed = page.waitForResponse(
+      (response) => /\/api\/models\/[^/]+\/reprocess$/.test(response.url()) && response.status() === 200,
+    );
+    await item.getByRole('button', { name: 'Reprocess' }).click();
+    await reprocessed;
+    // The same bytes fail again: the item follows the new attempt back to failed.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLElement>('.upload-item[data-file="truncated-truck.glb"]')?.dataset
+          .status === 'failed',
+      undefined,
+      { timeout: CONVERSION_TIMEOUT_MS },
+    );
+    const card = page.locator('.model-card[data-status="failed"]').filter({ hasText: 'truncated-truck' });
+    await card.waitFor();
+    assert.match((await card.locator('.error-text').textContent()) ?? '', /\S/);
+    await page.locator('.upload-list').evaluate((list) => list.replaceChildren());
+    await page.locator('.notice').evaluateAll((notices) => notices.forEach((notice) => notice.remove()));
   });
 
   void test('filters the catalog by search, status and format', async () => {

@@ -217,7 +217,8 @@ export class ModelView {
     if (!parent) return;
     const width = Math.max(parent.clientWidth, 1);
     const height = Math.max(parent.clientHeight, 1);
-    this.renderer.setSize(width, height, true);
+    // CSS sizes the canvas; only the drawing buffer follows the container.
+    this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
     this.requestRender();
