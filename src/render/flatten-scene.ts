@@ -4,6 +4,7 @@ import type {
   Material,
   Node,
   Primitive,
+  Skin,
   Texture,
   TextureInfo,
   mat4,
@@ -13,6 +14,7 @@ import type {
 import type { InstancedMesh, Transform } from '@gltf-transform/extensions';
 import type sharpModule from 'sharp';
 import type { Bounds } from '../pipeline/types.ts';
+import { applySkin } from './apply-skin.ts';
 import { srgbToLinear } from './color-space.ts';
 import { decodeTexture } from './decode-texture.ts';
 import type { DecodedTexture } from './decode-texture.ts';
@@ -48,6 +50,7 @@ interface PendingPrimitive {
   node: Node;
   primitive: Primitive;
   world: mat4;
+  skin: Skin | null;
   override: MaterialOverride | undefined;
 }
 
@@ -56,8 +59,8 @@ const TRIANGLE_MODES = new Set([4, 5, 6]);
 
 /**
  * Walks the default scene (or the first one), bakes every triangle primitive into world space
- * (once per instance under EXT_mesh_gpu_instancing) and decodes each texture once, so drawing
- * needs no glTF-Transform objects.
+ * (once per instance under EXT_mesh_gpu_instancing, posed by its skin's joints when skinned) and
+ * decodes each texture once, so drawing needs no glTF-Transform objects.
  */
 export async function flattenScene(document: Document, options: FlattenOptions): Promise<FlatScene> {
   const root = document.getRoot();
@@ -68,10 +71,11 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     if (!mesh) return;
     const groupId = node.getExtras()?.group_id;
     const override = typeof groupId === 'string' ? options.materialOverrides.get(groupId) : undefined;
-    const worlds = instanceMatrices(node);
+    const skin = node.getSkin();
+    const worlds = skin ? [node.getWorldMatrix()] : instanceMatrices(node);
     for (const primitive of mesh.listPrimitives()) {
       if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) continue;
-      for (const world of worlds) pending.push({ node, primitive, world, override });
+      for (const world of worlds) pending.push({ node, primitive, world, skin, override });
     }
   });
 
@@ -100,59 +104,30 @@ export async function flattenScene(document: Document, options: FlattenOptions):
 }
 
 function bakePrimitive(
-  { primitive, world, override }: PendingPrimitive,
+  { primitive, world, skin, override }: PendingPrimitive,
   textures: ReadonlyMap<Texture, DecodedTexture | null>,
   min: [number, number, number],
   max: [number, number, number],
 ): DrawPrimitive | null {
   const positionAccessor = primitive.getAttribute('POSITION')!;
-  const local = readFloats(positionAccessor);
   const vertexCount = positionAccessor.getCount();
+  const skinned = skin ? applySkin(primitive, skin) : null;
   const m = world;
-  const det =
-    m[0] * (m[5] * m[10] - m[6] * m[9]) -
-    m[4] * (m[1] * m[10] - m[2] * m[9]) +
-    m[8] * (m[1] * m[6] - m[2] * m[5]);
-  const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), det < 0);
+  const mirrored = skinned
+    ? skinned.mirrored
+    : m[0] * (m[5] * m[10] - m[6] * m[9]) -
+        m[4] * (m[1] * m[10] - m[2] * m[9]) +
+        m[8] * (m[1] * m[6] - m[2] * m[5]) <
+      0;
+  const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), mirrored);
   if (indices.length === 0) return null;
 
-  // Only vertices that triangles use frame the camera: stray unused vertices must not shrink the model.
-  const used = new Uint8Array(vertexCount);
-  for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
-  const positions = new Float32Array(vertexCount * 3);
-  let cx = 0;
-  let cy = 0;
-  let cz = 0;
-  let finite = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    const x = local[v * 3];
-    const y = local[v * 3 + 1];
-    const z = local[v * 3 + 2];
-    const wx = m[0] * x + m[4] * y + m[8] * z + m[12];
-    const wy = m[1] * x + m[5] * y + m[9] * z + m[13];
-    const wz = m[2] * x + m[6] * y + m[10] * z + m[14];
-    positions[v * 3] = wx;
-    positions[v * 3 + 1] = wy;
-    positions[v * 3 + 2] = wz;
-    // NaN or infinite vertices are kept (their triangles are skipped later) but must not stretch the frame.
-    if (used[v] === 1 && Number.isFinite(wx) && Number.isFinite(wy) && Number.isFinite(wz)) {
-      if (wx < min[0]) min[0] = wx;
-      if (wy < min[1]) min[1] = wy;
-      if (wz < min[2]) min[2] = wz;
-      if (wx > max[0]) max[0] = wx;
-      if (wy > max[1]) max[1] = wy;
-      if (wz > max[2]) max[2] = wz;
-      cx += wx;
-      cy += wy;
-      cz += wz;
-      finite++;
-    }
-  }
-  const center: [number, number, number] = finite > 0 ? [cx / finite, cy / finite, cz / finite] : [0, 0, 0];
-
+  const positions = skinned ? skinned.positions : transformPositions(readFloats(positionAccessor), m);
+  const center = growBounds(positions, indices, min, max);
   const normalAccessor = primitive.getAttribute('NORMAL');
-  const normals =
-    normalAccessor && normalAccessor.getCount() === vertexCount
+  const normals = skinned
+    ? skinned.normals
+    : normalAccessor && normalAccessor.getCount() === vertexCount
       ? bakeNormals(readFloats(normalAccessor), m)
       : null;
 
@@ -260,6 +235,55 @@ function bakeTexture(
     wrapS: info.getWrapS(),
     wrapT: info.getWrapT(),
   };
+}
+
+/** Local positions through the world matrix `m`. */
+function transformPositions(local: Float32Array, m: mat4): Float32Array {
+  const out = new Float32Array(local.length);
+  for (let i = 0; i < local.length; i += 3) {
+    const x = local[i];
+    const y = local[i + 1];
+    const z = local[i + 2];
+    out[i] = m[0] * x + m[4] * y + m[8] * z + m[12];
+    out[i + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+    out[i + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+  }
+  return out;
+}
+
+/**
+ * Grows `min`/`max` by the finite vertices that triangles use, and returns their centroid. Stray
+ * unused vertices and NaN or infinite ones (whose triangles are skipped later) must not move the frame.
+ */
+function growBounds(
+  positions: Float32Array,
+  indices: Uint32Array,
+  min: [number, number, number],
+  max: [number, number, number],
+): [number, number, number] {
+  const used = new Uint8Array(positions.length / 3);
+  for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
+  let cx = 0;
+  let cy = 0;
+  let cz = 0;
+  let finite = 0;
+  for (let v = 0; v < used.length; v++) {
+    const x = positions[v * 3];
+    const y = positions[v * 3 + 1];
+    const z = positions[v * 3 + 2];
+    if (used[v] === 0 || !Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
+    if (x < min[0]) min[0] = x;
+    if (y < min[1]) min[1] = y;
+    if (z < min[2]) min[2] = z;
+    if (x > max[0]) max[0] = x;
+    if (y > max[1]) max[1] = y;
+    if (z > max[2]) max[2] = z;
+    cx += x;
+    cy += y;
+    cz += z;
+    finite++;
+  }
+  return finite > 0 ? [cx / finite, cy / finite, cz / finite] : [0, 0, 0];
 }
 
 /** The node's world matrix, or one per instance of EXT_mesh_gpu_instancing (instance transform first). */

@@ -253,6 +253,44 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.ok(Math.abs(row.left + row.right - 127) <= 1);
   });
 
+  void it('poses skinned meshes with their joints and ignores the mesh node transform', async () => {
+    const document = new Document();
+    const buffer = document.createBuffer();
+    const node = addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) }).setTranslation([
+      100, 0, 0,
+    ]);
+    const primitive = node.getMesh()!.listPrimitives()[0];
+    // Bottom vertices follow joint A, top vertices joint B.
+    const joints = new Uint16Array([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+    const weights = new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+    primitive
+      .setAttribute('JOINTS_0', document.createAccessor().setType('VEC4').setArray(joints).setBuffer(buffer))
+      .setAttribute(
+        'WEIGHTS_0',
+        document.createAccessor().setType('VEC4').setArray(weights).setBuffer(buffer),
+      );
+    const jointA = document.createNode('a').setTranslation([5, 0, 0]);
+    const jointB = document.createNode('b').setTranslation([0, 4, 0]);
+    jointA.addChild(jointB);
+    sceneOf(document).addChild(jointA);
+    node.setSkin(document.createSkin().addJoint(jointA).addJoint(jointB));
+
+    const result = await renderThumbnailDetailed(await toGlb(document), {
+      width: 128,
+      height: 128,
+      ...FRONT,
+    });
+    // Corners at x 4…6, y −1 (joint A) and y 5 (joint A + B): centred on (5, 2, 0), taller than wide.
+    result.camera.target.forEach((v, i) =>
+      assert.ok(Math.abs(v - [5, 2, 0][i]) < 1e-6, `target ${result.camera.target}`),
+    );
+    const image = await decodeRgba(result.png);
+    const { left, right } = middleRow(image);
+    let top = 0;
+    while (pixel(image, 64, top)[3] === 0) top++;
+    assert.ok(128 - 2 * top > 2.5 * (right - left), `height ${128 - 2 * top}, width ${right - left}`);
+  });
+
   void it('lights surfaces, with flat normals generated when the file has none', async () => {
     const document = new Document();
     const white = document.createMaterial().setBaseColorFactor([1, 1, 1, 1]);
