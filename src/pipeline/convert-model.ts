@@ -83,7 +83,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   const lodProgress = progress('lods');
   for await (const lod of makeLods(
     document,
-    { simplifier: MeshoptSimplifier, ...options.lods },
+    // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
+    { simplifier: MeshoptSimplifier, consumeSource: true, ...options.lods },
     { logger, onProgress: lodProgress },
   )) {
     const triangles = computeStats(lod.document).triangle_count;

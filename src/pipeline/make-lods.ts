@@ -22,7 +22,7 @@ export interface MakeLodsOptions {
   minTriangles: number;
   /** A level is reached when it keeps at most this multiple of its target triangle count. */
   tolerance: number;
-  /** Simplify the source itself for the last level instead of a copy: saves a copy once LOD 0 is written. */
+  /** Simplify the source document itself instead of a copy: saves memory once LOD 0 is written. */
   consumeSource: boolean;
 }
 
