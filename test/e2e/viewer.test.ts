@@ -348,6 +348,22 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     await assertNoErrorNotice();
   });
 
+  void test('unbinds the part so its own material shows again', async () => {
+    assert.ok(run.groupId && run.redBefore !== undefined, 'needs the painted part');
+    const redBefore = run.redBefore;
+    await page.locator(`.part-button[data-group-id="${run.groupId}"]`).click();
+    await page.getByRole('button', { name: 'Unbind selected parts' }).click();
+    await page.locator('.viewer[data-paint="0"]').waitFor();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await untilView((shot) => countPixels(shot, isRed) < redBefore + 200, 'the part without red');
+    const answer = await api('/api/v1/groups/materials', {
+      method: 'POST',
+      body: JSON.stringify({ group_ids: [run.groupId] }),
+    });
+    assert.deepEqual(((await answer.json()) as { data: unknown[] }).data, []);
+    await assertNoErrorNotice();
+  });
+
   void test('fits a narrow window without sideways scrolling', async () => {
     assert.ok(run.modelId, 'needs the uploaded model');
     await page.setViewportSize({ width: 390, height: 800 });
