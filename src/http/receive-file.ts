@@ -38,6 +38,22 @@ export interface ReceiveFormOptions {
 // Text fields (name, description) are small; this bounds what a hostile form can make the server hold.
 const MAX_FIELD_BYTES = 64 * 1024;
 
+/** The answer to a multipart body that ends early or cannot be parsed. */
+export const MALFORMED_MULTIPART = 'Malformed multipart body';
+
+// busboy reports a broken body with plain Errors, which would otherwise read as server faults (500).
+const MALFORMED_WORDING =
+  /Unexpected end of (form|multipart data)|terminated early|Malformed part header|Boundary not found/i;
+
+/** True for the errors a cut-off or garbled multipart body raises while it is parsed or streamed. */
+function isMalformedBody(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  // A file stream that busboy destroys when the body ends inside it makes pipeline reject with premature close.
+  return (
+    code === 'ERR_STREAM_PREMATURE_CLOSE' || (typeof message === 'string' && MALFORMED_WORDING.test(message))
+  );
+}
+
 /**
  * Streams one file field of a multipart request straight to a temporary file (never the whole file in memory),
  * counting and hashing as it goes, and collects the text fields. Other file fields are read and dropped.
@@ -50,10 +66,10 @@ export async function receiveForm(
   let file: ReceivedFile | undefined;
   if (!request.isMultipart()) return { file, fields };
   await fsp.mkdir(options.tmpDir, { recursive: true });
-  const parts = request.parts({
-    limits: { fileSize: options.maxBytes, fieldSize: MAX_FIELD_BYTES, fields: 20, files: 5, parts: 30 },
-  });
   try {
+    const parts = request.parts({
+      limits: { fileSize: options.maxBytes, fieldSize: MAX_FIELD_BYTES, fields: 20, files: 5, parts: 30 },
+    });
     for await (const part of parts) {
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
@@ -73,7 +89,15 @@ export async function receiveForm(
           callback(null, chunk);
         },
       });
-      await pipeline(part.file, meter, fs.createWriteStream(target));
+      // When the whole body arrived at once, busboy may have destroyed the stream already, and pipeline would
+      // then wait forever on it (the request never answered).
+      if (part.file.destroyed && !part.file.readableEnded) throw new ApiError(400, MALFORMED_MULTIPART);
+      try {
+        await pipeline(part.file, meter, fs.createWriteStream(target));
+      } catch (error) {
+        await fsp.rm(target, { force: true });
+        throw error;
+      }
       if (part.file.truncated) {
         await fsp.rm(target, { force: true });
         throw new ApiError(413, 'File too large');
@@ -87,6 +111,7 @@ export async function receiveForm(
     }
   } catch (error) {
     if (file) await fsp.rm(file.path, { force: true });
+    if (!(error instanceof ApiError) && isMalformedBody(error)) throw new ApiError(400, MALFORMED_MULTIPART);
     throw error;
   }
   return { file, fields };

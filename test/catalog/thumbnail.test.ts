@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/routes.ts';
 import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
+import { multipartForm } from '../helpers/multipart.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
@@ -115,6 +116,21 @@ for (const dialect of testDialects()) {
         assert.equal(response.status, 400, response.text);
         assert.equal(response.text, catalogError('No thumbnail file provided'));
       }
+    });
+
+    void it('answers 400 to a thumbnail body cut off inside the image', { timeout: 20_000 }, async () => {
+      const before = await thumbnailUrl();
+      const form = multipartForm({}, { field: 'thumbnail', filename: 't.png', data: await image('png', 9) });
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/models/${modelId}/thumbnail`,
+        headers: { ...testApp.auth, 'content-type': form.headers['content-type']! },
+        payload: form.payload.subarray(0, form.payload.length - 30),
+      });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.body, catalogError('Malformed multipart body'));
+      assert.equal(await thumbnailUrl(), before);
+      assert.deepEqual(tmpUploads(), []);
     });
 
     void it('answers 413 `File too large` one byte over 2 MB and accepts 2 MB itself', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { boxTexturedZip, catalogApi, catalogError, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
+import { multipartForm } from '../helpers/multipart.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -143,6 +144,36 @@ for (const dialect of testDialects()) {
       assert.equal(json.json.success, false);
       await assertNothingStored(before);
     });
+
+    // A body cut off inside the file once left the request unanswered for ever; the timeout turns a hang into a failure.
+    void it(
+      'answers 400 to a multipart body that ends early or has no boundary',
+      { timeout: 20_000 },
+      async () => {
+        const before = (await api.call('GET', '')).json.meta.total as number;
+        const form = multipartForm(
+          { name: 'cut' },
+          { field: 'file', filename: 'a.obj', data: objOfSize(5000) },
+        );
+        const bodies: [label: string, headers: Record<string, string>, payload: Buffer][] = [
+          ['cut inside the file', form.headers, form.payload.subarray(0, form.payload.length - 30)],
+          ['cut after the file data', form.headers, form.payload.subarray(0, form.payload.length - 10)],
+          ['cut early in the file', form.headers, form.payload.subarray(0, form.payload.length - 4000)],
+          ['no boundary', { 'content-type': 'multipart/form-data' }, form.payload],
+        ];
+        for (const [label, headers, payload] of bodies) {
+          const response = await testApp.app.inject({
+            method: 'POST',
+            url: '/api/models',
+            headers: { ...testApp.auth, 'content-type': headers['content-type']! },
+            payload,
+          });
+          assert.equal(response.statusCode, 400, label);
+          assert.equal(response.body, catalogError('Malformed multipart body'), label);
+        }
+        await assertNothingStored(before);
+      },
+    );
 
     void it('refuses a name over 255 characters or a description over 10,000', async () => {
       const before = (await api.call('GET', '')).json.meta.total as number;
