@@ -36,6 +36,8 @@ export interface FlatScene {
   bounds: Bounds | null;
   /** Triangles across all primitives. */
   triangleCount: number;
+  /** Things drawn differently from the file (undecodable textures, skipped points and lines). */
+  warnings: string[];
 }
 
 /** Options of {@link flattenScene}. */
@@ -66,6 +68,8 @@ export async function flattenScene(document: Document, options: FlattenOptions):
   const root = document.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   const pending: PendingPrimitive[] = [];
+  const warnings: string[] = [];
+  let skipped = 0;
   scene?.traverse((node) => {
     const mesh = node.getMesh();
     if (!mesh) return;
@@ -74,7 +78,10 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     const skin = node.getSkin();
     const worlds = skin ? [node.getWorldMatrix()] : instanceMatrices(node);
     for (const primitive of mesh.listPrimitives()) {
-      if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) continue;
+      if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) {
+        skipped++;
+        continue;
+      }
       for (const world of worlds) pending.push({ node, primitive, world, skin, override });
     }
   });
@@ -86,8 +93,18 @@ export async function flattenScene(document: Document, options: FlattenOptions):
       if (texture && !textures.has(texture)) textures.set(texture, decodeTexture(texture, options.sharp));
     }
   }
+  if (skipped > 0) warnings.push(`${skipped} primitive(s) without triangles (points or lines) not drawn`);
   const decoded = new Map<Texture, DecodedTexture | null>();
-  for (const [texture, promise] of textures) decoded.set(texture, await promise);
+  for (const [texture, promise] of textures) {
+    const image = await promise;
+    decoded.set(texture, image);
+    if (!image) {
+      const name = texture.getName() || texture.getURI() || 'unnamed';
+      warnings.push(
+        `texture "${name}" (${texture.getMimeType() || 'unknown type'}) could not be decoded; drawn without it`,
+      );
+    }
+  }
 
   const primitives: DrawPrimitive[] = [];
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
@@ -100,7 +117,7 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     triangleCount += draw.indices.length / 3;
   }
   const bounds = min[0] <= max[0] ? { min, max } : null;
-  return { primitives, bounds, triangleCount };
+  return { primitives, bounds, triangleCount, warnings };
 }
 
 function bakePrimitive(

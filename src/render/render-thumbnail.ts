@@ -1,3 +1,4 @@
+// sharp is imported here rather than passed in: options must survive the copy into a worker thread.
 import sharp from 'sharp';
 import { DEFAULT_FOV_Y, DEFAULT_VIEW, frameCamera } from './camera.ts';
 import type { FramedCamera, ViewAngles } from './camera.ts';
@@ -59,6 +60,8 @@ export interface RenderResult {
   camera: FramedCamera;
   /** Triangles drawn. */
   triangleCount: number;
+  /** Recoverable oddities of the file, for the caller's log (prefix them with {@link NAME}). */
+  warnings: string[];
 }
 
 /**
@@ -76,7 +79,7 @@ export async function renderThumbnail(
   return (await renderThumbnailDetailed(glb, options)).png;
 }
 
-/** {@link renderThumbnail}, also returning the camera and triangle count (for tests, benchmarks and logs). */
+/** {@link renderThumbnail}, also returning the camera, triangle count and warnings (for logs, tests and benchmarks). */
 export async function renderThumbnailDetailed(
   glb: Uint8Array,
   options: Partial<RenderOptions> = {},
@@ -112,7 +115,7 @@ export async function renderThumbnailDetailed(
   const fb = createFramebuffer(sw, sh, background, blends);
   const pixels = drawScene(fb, scene.primitives, camera, o.supersample, o.cullBackFaces);
   const png = await encodePng(encodeSrgb(pixels), o.width, o.height, sharp);
-  return { png, camera, triangleCount: scene.triangleCount };
+  return { png, camera, triangleCount: scene.triangleCount, warnings: scene.warnings };
 }
 
 function checkSize(name: string, value: number, min: number, max: number): void {

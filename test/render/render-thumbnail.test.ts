@@ -348,6 +348,31 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.ok(Math.abs(pixel(translucent, 32, 32)[3] - 64) <= 1);
   });
 
+  void it('draws around what it cannot use and says so: broken textures, points', async () => {
+    const document = new Document();
+    const broken = document
+      .createTexture('broken')
+      .setImage(new Uint8Array([1, 2, 3, 4]))
+      .setMimeType('image/png');
+    addQuad(document, { material: unlitMaterial(document, [0, 0, 1, 1]).setBaseColorTexture(broken) });
+    const positions = document
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0]))
+      .setBuffer(document.getRoot().listBuffers()[0]);
+    const points = document.createPrimitive().setMode(0).setAttribute('POSITION', positions);
+    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(points)));
+    const result = await renderThumbnailDetailed(await toGlb(document), {
+      width: 128,
+      height: 128,
+      ...FRONT,
+    });
+    assert.deepEqual(pixel(await decodeRgba(result.png), 64, 64), [0, 0, 255, 255]);
+    assert.equal(result.warnings.length, 2);
+    assert.match(result.warnings.join('\n'), /texture "broken" \(image\/png\) could not be decoded/);
+    assert.match(result.warnings.join('\n'), /1 primitive\(s\) without triangles/);
+  });
+
   void it('reports the camera it framed and the triangles it drew', async () => {
     const document = new Document();
     addQuad(document);
