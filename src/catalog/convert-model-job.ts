@@ -24,6 +24,15 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
 // Progress writes are throttled: the database need not see every percent.
 const PROGRESS_INTERVAL_MS = 500;
 
+/** The `error` of a model whose conversion failed on the server's side rather than on its file. */
+export const SYSTEM_FAILURE =
+  'The conversion failed on a storage or server error, not on the file; reprocess the model to try again';
+
+/** A Node system error (file system, network), whose message carries paths or addresses. */
+function isSystemError(error: Error): boolean {
+  return typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 /** The handler of `convert-model` jobs: upload → conversion in a worker thread → stored LODs, parts, thumbnail. */
 export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
@@ -88,7 +97,14 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     },
 
     async failed(job, error) {
-      await models.setStatus(job.payload.model_id, 'failed', 0, error.message);
+      const modelId = job.payload.model_id;
+      if (isSystemError(error)) {
+        // Its message names server paths or hosts: the user is told what to do, the log keeps the details.
+        logger.error({ modelId, err: error }, 'conversion failed on a storage or system error');
+        await models.setStatus(modelId, 'failed', 0, SYSTEM_FAILURE);
+        return;
+      }
+      await models.setStatus(modelId, 'failed', 0, error.message);
     },
   };
 
