@@ -89,9 +89,9 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
         h('label', { for: descriptionId }, 'Description (optional)'),
         descriptionInput,
       ),
+      fileInput,
+      dropZone,
     ),
-    fileInput,
-    dropZone,
     list,
   );
   return {
