@@ -4,8 +4,8 @@ import type { AppLogger } from '../logger.ts';
 import { Logger } from '@gltf-transform/core';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import { convertInWorker } from '../pipeline/convert-in-worker.ts';
-import { extractArchive } from '../pipeline/extract-archive.ts';
-import { ConversionError, type ConversionResult, type ModelFormat } from '../pipeline/types.ts';
+import { prepareSource } from '../pipeline/prepare-source.ts';
+import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
 import { lodKey } from './lod-keys.ts';
 import { storedLods } from './model-view.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
@@ -47,11 +47,11 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       await models.setStatus(modelId, 'processing', 0);
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
-        const source = await fetchSource(model.source_key, model.source_entry, workDir);
+        const source = await fetchSource(model.source_key, model.original_filename, workDir);
         let lastWrite = 0;
         const result = await convertInWorker({
           modelId,
-          source: { ...source, format: model.format as ModelFormat },
+          source,
           timeoutMs: deps.timeoutMs,
           maxMemoryMb: deps.maxMemoryMb,
           signal,
@@ -108,16 +108,12 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     },
   };
 
-  async function fetchSource(key: string, entry: string | null, workDir: string) {
+  /** Copies the upload into the job's folder and, for a zip, extracts it safely; returns the model file to read. */
+  async function fetchSource(key: string, originalName: string, workDir: string): Promise<ImportSource> {
     const local = path.join(workDir, 'upload', path.basename(key));
     await fsp.mkdir(path.dirname(local), { recursive: true });
     await blobs.download(key, local);
-    if (entry === null) return { file: local, dir: path.dirname(local) };
-    const extracted = path.join(workDir, 'files');
-    await extractArchive(local, extracted);
-    await fsp.rm(local, { force: true });
-    const file = path.join(extracted, entry);
-    return { file, dir: path.dirname(file) };
+    return prepareSource({ file: local, originalName, workDir });
   }
 
   async function storeLods(modelId: string, result: ConversionResult): Promise<StoredLod[]> {
