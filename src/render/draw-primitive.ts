@@ -14,7 +14,7 @@ export const ALPHA_BLEND = 2;
 export interface DrawPrimitive {
   /** World-space xyz per vertex. */
   positions: Float32Array;
-  /** Unit world-space normals per vertex, or `null` to shade each triangle flat from its positions. */
+  /** World-space normals per vertex (normalized when shading), or `null` to shade each triangle flat from its positions. */
   normals: Float32Array | null;
   /** uv per vertex of the base-colour texture's set, texture transform applied; `null` without texture. */
   uvs: Float32Array | null;

@@ -139,13 +139,18 @@ function bakePrimitive(
   const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), mirrored);
   if (indices.length === 0) return null;
 
-  const positions = skinned ? skinned.positions : transformPositions(readFloats(positionAccessor), m);
+  // The common identity transform needs no copy: drawing never writes to these arrays.
+  const identity = isIdentity(m);
+  const local = skinned ? null : readFloats(positionAccessor);
+  const positions = skinned ? skinned.positions : identity ? local! : transformPositions(local!, m);
   const center = growBounds(positions, indices, min, max);
   const normalAccessor = primitive.getAttribute('NORMAL');
   const normals = skinned
     ? skinned.normals
     : normalAccessor && normalAccessor.getCount() === vertexCount
-      ? bakeNormals(readFloats(normalAccessor), m)
+      ? identity
+        ? readFloats(normalAccessor)
+        : bakeNormals(readFloats(normalAccessor), m)
       : null;
 
   const material = primitive.getMaterial();
@@ -252,6 +257,11 @@ function bakeTexture(
     wrapS: info.getWrapS(),
     wrapT: info.getWrapT(),
   };
+}
+
+function isIdentity(m: mat4): boolean {
+  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
 }
 
 /** Local positions through the world matrix `m`. */
