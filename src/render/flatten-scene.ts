@@ -130,12 +130,7 @@ function bakePrimitive(
   const vertexCount = positionAccessor.getCount();
   const skinned = skin ? applySkin(primitive, skin) : null;
   const m = world;
-  const mirrored = skinned
-    ? skinned.mirrored
-    : m[0] * (m[5] * m[10] - m[6] * m[9]) -
-        m[4] * (m[1] * m[10] - m[2] * m[9]) +
-        m[8] * (m[1] * m[6] - m[2] * m[5]) <
-      0;
+  const mirrored = skinned ? skinned.mirrored : determinant3(m) < 0;
   const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), mirrored);
   if (indices.length === 0) return null;
 
@@ -257,6 +252,15 @@ function bakeTexture(
     wrapS: info.getWrapS(),
     wrapT: info.getWrapT(),
   };
+}
+
+/** Determinant of the upper 3×3 of a column-major matrix: negative when it mirrors. */
+function determinant3(m: mat4): number {
+  return (
+    m[0] * (m[5] * m[10] - m[6] * m[9]) -
+    m[4] * (m[1] * m[10] - m[2] * m[9]) +
+    m[8] * (m[1] * m[6] - m[2] * m[5])
+  );
 }
 
 function isIdentity(m: mat4): boolean {
