@@ -344,7 +344,7 @@ for (const dialect of testDialects()) {
         const health = await testApp.app.inject({ method: 'GET', url: '/health' });
         assert.equal(list.status, 200);
         assert.equal(health.statusCode, 200);
-        assert.ok(Date.now() - started < 2_000, 'answered within two seconds');
+        assert.ok(Date.now() - started < 5_000, 'answered within five seconds, even on a loaded machine');
       }
 
       for (const [index, [filename, , error]] of hostile.entries()) {
