@@ -178,7 +178,7 @@ export function createEmbeddedQueue(
 
       function start(row: JobRow): void {
         const controller = new AbortController();
-        const done = execute(row, controller.signal)
+        const done = execute(row, controller)
           // Recording the outcome failed (the database went away): the lease runs out and the job runs again.
           .catch((error: unknown) =>
             settings.logger.error(
@@ -193,7 +193,8 @@ export function createEmbeddedQueue(
         running.set(row.id, { controller, done });
       }
 
-      async function execute(row: JobRow, signal: AbortSignal): Promise<void> {
+      async function execute(row: JobRow, controller: AbortController): Promise<void> {
+        const { signal } = controller;
         const name = row.name as JobName;
         const job: Job = {
           id: String(row.id),
@@ -209,14 +210,25 @@ export function createEmbeddedQueue(
             .set({ lease_until: leaseUntil })
             .where('id', '=', row.id)
             .where('locked_by', '=', workerId)
-            .execute()
+            .executeTakeFirst()
+            .then((result) => {
+              // The lease ran out (a long pause) and another worker took the job: running on would do it twice.
+              if (result.numUpdatedRows === 0n && !signal.aborted) {
+                settings.logger.warn(
+                  { job: job.id, name },
+                  'job queue: lease lost to another worker; stopping',
+                );
+                controller.abort();
+              }
+            })
             .catch((error: unknown) => settings.logger.warn({ err: error }, 'job queue: heartbeat failed'));
         }, settings.leaseMs / 3);
         try {
           if (!handler) throw new PermanentJobError(`Unknown job "${row.name}"`);
           if (row.attempts > row.max_attempts) throw new PermanentJobError(LOST_WORKER);
           await (handler.run as (job: Job, signal: AbortSignal) => Promise<void>)(job, signal);
-          await db.deleteFrom('jobs').where('id', '=', row.id).execute();
+          // A job this worker no longer holds belongs to its new owner, who removes it.
+          await db.deleteFrom('jobs').where('id', '=', row.id).where('locked_by', '=', workerId).execute();
         } catch (thrown) {
           const error = thrown instanceof Error ? thrown : new Error(String(thrown));
           if (signal.aborted) {

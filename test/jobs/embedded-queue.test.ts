@@ -481,6 +481,33 @@ for (const dialect of testDialects()) {
       assert.ok(logger.lines.includes('warn: job queue: heartbeat failed'), logger.lines.join('\n'));
     });
 
+    void it('aborts a run whose lease another worker has taken over, leaving the job to that worker', async () => {
+      const queue = queueOn(handle);
+      const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
+      let aborted = false;
+      let started = false;
+      work(
+        queue,
+        handlers(async (_job, signal) => {
+          started = true;
+          await untilAborted(signal).catch((error: unknown) => {
+            aborted = true;
+            throw error;
+          });
+        }),
+      );
+      await waitFor('the job is running', () => started);
+      // What a second worker's claim does once the lease has run out during a long pause of this one.
+      await handle.db.updateTable('jobs').set({ locked_by: 'other-worker', attempts: 2 }).execute();
+      await waitFor('the run was aborted', () => aborted, 2_000);
+      await sleep(100);
+      const taken = await row(id);
+      assert.equal(taken?.status, 'running');
+      assert.equal(taken?.locked_by, 'other-worker');
+      assert.equal(taken?.attempts, 2, 'the new owner keeps its attempt count');
+      assert.ok(logger.lines.includes('warn: job queue: lease lost to another worker; stopping'));
+    });
+
     void it('fails a job for good when its last attempt was lost with its worker', async () => {
       const lost = await openAnother();
       const { id } = await queueOn(handle).enqueue(
