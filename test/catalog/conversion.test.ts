@@ -174,6 +174,11 @@ for (const dialect of testDialects()) {
       assert.equal(whole.rawPayload.toString('latin1', 0, 4), 'glTF');
       assert.match(String(whole.headers['cache-control']), /immutable/);
       assert.match(String(whole.headers['cache-control']), /max-age=31536000/);
+      assert.equal(
+        whole.headers['access-control-allow-origin'],
+        '*',
+        'viewers on other origins may fetch it',
+      );
       const etag = whole.headers.etag;
       assert.ok(typeof etag === 'string' && etag.length > 2, 'an ETag');
 

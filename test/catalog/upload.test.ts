@@ -89,6 +89,10 @@ for (const dialect of testDialects()) {
       assert.equal(created.status, 201, created.text);
       assert.equal(created.json.data.name, 'Milk truck');
       assert.equal(created.json.data.description, 'A truck with a tank');
+      const blank = await api.upload('CesiumMilkTruck.glb', sample('glb/CesiumMilkTruck.glb'), {
+        name: '   ',
+      });
+      assert.equal(blank.json.data.name, 'CesiumMilkTruck', 'a blank name falls back to the file name');
     });
 
     void it('keeps only the base name of a file name that carries folders', async () => {
