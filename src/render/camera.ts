@@ -34,14 +34,17 @@ export interface FramedCamera {
 const MARGIN = 1.04;
 
 /**
- * Frames the bounding sphere of `bounds` (the sphere through the box's corners) so it fits both
- * the vertical and the horizontal field of view, looking at its centre from `view`.
+ * Frames the scene's bounding sphere, centred on the middle of `bounds`, so it fits both the
+ * vertical and the horizontal field of view, looking at its centre from `view`. `radius` is the
+ * sphere's radius when the caller measured it from the vertices (tighter for round models);
+ * without it the sphere through the box's corners is used.
  */
 export function frameCamera(
   bounds: Bounds,
   aspect: number,
   view: ViewAngles = DEFAULT_VIEW,
   fovY: number = DEFAULT_FOV_Y,
+  radius?: number,
 ): FramedCamera {
   const { min, max } = bounds;
   const target: [number, number, number] = [
@@ -49,13 +52,14 @@ export function frameCamera(
     (min[1] + max[1]) / 2,
     (min[2] + max[2]) / 2,
   ];
-  const half = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2;
+  const corners = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2;
+  const measured = radius !== undefined && radius > 0 && radius <= corners ? radius : corners;
   // A point-sized scene still needs a finite, non-zero distance.
-  const radius = Number.isFinite(half) && half > 0 ? half : 1;
+  const r = Number.isFinite(measured) && measured > 0 ? measured : 1;
 
   const halfFovY = (fovY * Math.PI) / 360;
   const halfFovX = Math.atan(Math.tan(halfFovY) * aspect);
-  const distance = (radius * MARGIN) / Math.sin(Math.min(halfFovY, halfFovX));
+  const distance = (r * MARGIN) / Math.sin(Math.min(halfFovY, halfFovX));
 
   const az = (view.azimuth * Math.PI) / 180;
   const el = (view.elevation * Math.PI) / 180;
@@ -76,8 +80,8 @@ export function frameCamera(
     target,
     up,
     fovY,
-    near: Math.max(distance - radius * 1.01, distance * 1e-3),
-    far: distance + radius * 1.01,
+    near: Math.max(distance - r * 1.01, distance * 1e-3),
+    far: distance + r * 1.01,
   };
 }
 

@@ -34,6 +34,8 @@ export interface FlatScene {
   primitives: DrawPrimitive[];
   /** World-space box of every finite vertex a triangle uses, or `null` when there is none. */
   bounds: Bounds | null;
+  /** Distance from the centre of `bounds` to the farthest finite vertex a triangle uses: the bounding sphere's radius. */
+  radius: number;
   /** Triangles across all primitives. */
   triangleCount: number;
   /** Things drawn differently from the file (undecodable textures, skipped points and lines). */
@@ -117,7 +119,8 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     triangleCount += draw.indices.length / 3;
   }
   const bounds = min[0] <= max[0] ? { min, max } : null;
-  return { primitives, bounds, triangleCount, warnings };
+  const radius = bounds ? sphereRadius(primitives, bounds) : 0;
+  return { primitives, bounds, radius, triangleCount, warnings };
 }
 
 function bakePrimitive(
@@ -252,6 +255,29 @@ function bakeTexture(
     wrapS: info.getWrapS(),
     wrapT: info.getWrapT(),
   };
+}
+
+/**
+ * Radius of the sphere around the centre of `bounds` that holds every finite vertex a triangle
+ * uses: tighter than the box's corners for round models, so they fill more of the thumbnail.
+ */
+function sphereRadius(primitives: readonly DrawPrimitive[], bounds: Bounds): number {
+  const cx = (bounds.min[0] + bounds.max[0]) / 2;
+  const cy = (bounds.min[1] + bounds.max[1]) / 2;
+  const cz = (bounds.min[2] + bounds.max[2]) / 2;
+  let max = 0;
+  for (const { positions, indices } of primitives) {
+    for (let i = 0; i < indices.length; i++) {
+      const v = indices[i] * 3;
+      const dx = positions[v] - cx;
+      const dy = positions[v + 1] - cy;
+      const dz = positions[v + 2] - cz;
+      const d = dx * dx + dy * dy + dz * dz;
+      // NaN distances fail the comparison, so non-finite vertices are ignored.
+      if (d > max && d < Infinity) max = d;
+    }
+  }
+  return Math.sqrt(max);
 }
 
 /** Determinant of the upper 3×3 of a column-major matrix: negative when it mirrors. */

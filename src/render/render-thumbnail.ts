@@ -101,7 +101,7 @@ export async function renderThumbnailDetailed(
   if (!scene.bounds || scene.triangleCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles to draw`);
   }
-  const camera = frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY);
+  const camera = frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY, scene.radius);
 
   const [r, g, b, a] = o.background;
   const alpha = clamp01(a);
