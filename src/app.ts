@@ -6,6 +6,7 @@ import { createModelRepository } from './catalog/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { createTokenChecker } from './http/auth.ts';
+import { registerJsonBodyParser } from './http/json-body-parser.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
@@ -43,6 +44,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  registerJsonBodyParser(app);
   await registerOpenApi(app);
 
   app.get(

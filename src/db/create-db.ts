@@ -34,6 +34,10 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's own lower() folds ASCII only; the case-insensitive filters must match "Über" with "über" as PostgreSQL does.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -49,7 +49,16 @@ function describe(schema: FieldSchema, keyword: string): string {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (schema.enum) return `must be one of ${schema.enum.join(', ')}`;
   if (schema.anyOf) return `must be ${schema.anyOf.map((s) => article(s)).join(' or ')}`;
-  if (type === 'number' || type === 'integer') return `must be ${article(schema)}${range(schema)}`;
+  if (type === 'number' || type === 'integer') {
+    // A guard bound is left out of the usual sentence, but when it is the bound that was crossed, say so.
+    if (keyword === 'maximum' && !range(schema).includes('<=') && !range(schema).includes('between')) {
+      const max = schema.maximum ?? 0;
+      return max >= Number.MAX_VALUE
+        ? `must be a finite number${range(schema)}`
+        : `must be ${article(schema)} <= ${max}`;
+    }
+    return `must be ${article(schema)}${range(schema)}`;
+  }
   if (type === 'string') {
     if (schema.format) return `must be a valid ${schema.format}`;
     return `must be a string${lengthRange(schema.minLength, schema.maxLength, 'character')}`;

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Parses JSON bodies as Fastify does, except that an empty body counts as no body: many clients send
+ * `Content-Type: application/json` on every request, including a bare DELETE. Routes that need a body still
+ * refuse the missing one through their schema (`body must be a JSON object`).
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+}
