@@ -9,7 +9,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, done);
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    // The default parser answers through `done`; its return value carries nothing.
+    void parseJson(request, text, done);
   });
 }
