@@ -100,10 +100,30 @@ async function assertNoErrorNotice(): Promise<void> {
   assert.deepEqual(notices, [], 'the viewer reported an error');
 }
 
-/** Uploads through the file picker and waits until the upload item settles; returns its final status. */
-async function uploadAndSettle(file: string): Promise<{ status: string; item: Locator }> {
-  await page.locator('.upload-panel input[type=file]').setInputFiles(file);
+/** Uploads through the file picker (or by dropping it on the drop zone) and waits until the item settles. */
+async function uploadAndSettle(
+  file: string,
+  how: 'pick' | 'drop' = 'pick',
+): Promise<{ status: string; item: Locator }> {
   const name = basename(file);
+  if (how === 'pick') {
+    await page.locator('.upload-panel input[type=file]').setInputFiles(file);
+  } else {
+    const bytes = [...(await readFile(file))];
+    await page.locator('.drop-zone').evaluate(
+      (zone, { fileName, content }) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(content)], fileName));
+        zone.dispatchEvent(
+          new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
+        zone.dispatchEvent(
+          new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
+      },
+      { fileName: name, content: bytes },
+    );
+  }
   const item = page.locator(`.upload-item[data-file="${name}"]`).first();
   await item.waitFor();
   await page.waitForFunction(
@@ -213,11 +233,11 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     if (SCREENSHOTS) await catalogScreenshot();
   });
 
-  void test('shows a failed conversion with its error and reprocesses it', async () => {
+  void test('takes a dropped file, shows its failed conversion and reprocesses it', async () => {
     // The truck cut short: accepted as a GLB by its header, refused by the converter.
     const broken = join(dataDir, 'truncated-truck.glb');
     await writeFile(broken, (await readFile(TRUCK)).subarray(0, 20_000));
-    const { status, item } = await uploadAndSettle(broken);
+    const { status, item } = await uploadAndSettle(broken, 'drop');
     assert.equal(status, 'failed', (await item.textContent()) ?? '');
     assert.match((await item.locator('.upload-state').textContent()) ?? '', /^Conversion failed: \S/);
     const reprocessed = page.waitForResponse(
@@ -289,6 +309,15 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     run.groupId = (await pressed.getAttribute('data-group-id')) ?? undefined;
     assert.ok(run.groupId);
     assert.match((await page.locator('.selection-summary').textContent()) ?? '', /^Selected: /);
+
+    // From the keyboard, Shift+Enter on another part adds it, and again removes it.
+    const other = page.locator('.part-button[aria-pressed="false"]').first();
+    await other.focus();
+    await page.keyboard.press('Shift+Enter');
+    await page.locator('.selection-summary', { hasText: '2 parts selected' }).waitFor();
+    await page.keyboard.press('Shift+Enter');
+    await page.locator('.selection-summary', { hasText: /^Selected: / }).waitFor();
+    assert.equal(await pressed.getAttribute('data-group-id'), run.groupId);
   });
 
   void test('binds the part to a new red material and paints it red', async () => {
