@@ -112,14 +112,16 @@ export async function flattenScene(document: Document, options: FlattenOptions):
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   let triangleCount = 0;
+  const usedVertices: Uint8Array[] = [];
   for (const item of pending) {
-    const draw = bakePrimitive(item, decoded, min, max);
-    if (!draw) continue;
-    primitives.push(draw);
-    triangleCount += draw.indices.length / 3;
+    const baked = bakePrimitive(item, decoded, min, max);
+    if (!baked) continue;
+    primitives.push(baked.draw);
+    usedVertices.push(baked.used);
+    triangleCount += baked.draw.indices.length / 3;
   }
   const bounds = min[0] <= max[0] ? { min, max } : null;
-  const radius = bounds ? sphereRadius(primitives, bounds) : 0;
+  const radius = bounds ? sphereRadius(primitives, usedVertices, bounds) : 0;
   return { primitives, bounds, radius, triangleCount, warnings };
 }
 
@@ -128,7 +130,7 @@ function bakePrimitive(
   textures: ReadonlyMap<Texture, DecodedTexture | null>,
   min: [number, number, number],
   max: [number, number, number],
-): DrawPrimitive | null {
+): { draw: DrawPrimitive; used: Uint8Array } | null {
   const positionAccessor = primitive.getAttribute('POSITION')!;
   const vertexCount = positionAccessor.getCount();
   const skinned = skin ? applySkin(primitive, skin) : null;
@@ -141,7 +143,9 @@ function bakePrimitive(
   const identity = isIdentity(m);
   const local = skinned ? null : readFloats(positionAccessor);
   const positions = skinned ? skinned.positions : identity ? local! : transformPositions(local!, m);
-  const center = growBounds(positions, indices, min, max);
+  const used = new Uint8Array(vertexCount);
+  for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
+  const center = growBounds(positions, used, min, max);
   const normalAccessor = primitive.getAttribute('NORMAL');
   const normals = skinned
     ? skinned.normals
@@ -191,7 +195,7 @@ function bakePrimitive(
     draw.emissive = new Float32Array(3);
     draw.alphaMode = override.alpha < 1 ? ALPHA_BLEND : ALPHA_OPAQUE;
     draw.unlit = false;
-    return draw;
+    return { draw, used };
   }
 
   const colorAccessor = primitive.getAttribute('COLOR_0');
@@ -225,7 +229,7 @@ function bakePrimitive(
     // The factor only scales a texture we cannot show; alone it would paint the part flat.
     draw.emissive = new Float32Array(3);
   }
-  return draw;
+  return { draw, used };
 }
 
 interface BakedTexture {
@@ -261,14 +265,21 @@ function bakeTexture(
  * Radius of the sphere around the centre of `bounds` that holds every finite vertex a triangle
  * uses: tighter than the box's corners for round models, so they fill more of the thumbnail.
  */
-function sphereRadius(primitives: readonly DrawPrimitive[], bounds: Bounds): number {
+function sphereRadius(
+  primitives: readonly DrawPrimitive[],
+  usedVertices: readonly Uint8Array[],
+  bounds: Bounds,
+): number {
   const cx = (bounds.min[0] + bounds.max[0]) / 2;
   const cy = (bounds.min[1] + bounds.max[1]) / 2;
   const cz = (bounds.min[2] + bounds.max[2]) / 2;
   let max = 0;
-  for (const { positions, indices } of primitives) {
-    for (let i = 0; i < indices.length; i++) {
-      const v = indices[i] * 3;
+  for (let p = 0; p < primitives.length; p++) {
+    const positions = primitives[p].positions;
+    const used = usedVertices[p];
+    for (let u = 0; u < used.length; u++) {
+      if (used[u] === 0) continue;
+      const v = u * 3;
       const dx = positions[v] - cx;
       const dy = positions[v + 1] - cy;
       const dz = positions[v + 2] - cz;
@@ -314,12 +325,10 @@ function transformPositions(local: Float32Array, m: mat4): Float32Array {
  */
 function growBounds(
   positions: Float32Array,
-  indices: Uint32Array,
+  used: Uint8Array,
   min: [number, number, number],
   max: [number, number, number],
 ): [number, number, number] {
-  const used = new Uint8Array(positions.length / 3);
-  for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
   let cx = 0;
   let cy = 0;
   let cz = 0;

@@ -12,6 +12,7 @@ export const RASTER_BLEND = 2;
 
 /** Sub-sample precision of vertex positions: 8 bits, as GPUs snap them. */
 const SUBPIXEL = 256;
+const INV_SUBPIXEL = 1 / SUBPIXEL;
 /** Projected coordinates beyond this many samples cannot come from a framed scene; skipping them keeps the integer edge maths exact. */
 const LIMIT = (1 << 16) * SUBPIXEL;
 
@@ -114,10 +115,10 @@ export function rasterizePrimitive(
     const hiY = y0 > y1 ? (y0 > y2 ? y0 : y2) : y1 > y2 ? y1 : y2;
     if (loX < -LIMIT || loY < -LIMIT || hiX > LIMIT || hiY > LIMIT) continue;
     // Samples sit at pixel centres: sample px covers fixed-point x = px·256 + 128.
-    let minPx = Math.ceil((loX - SUBPIXEL / 2) / SUBPIXEL);
-    let maxPx = Math.floor((hiX - SUBPIXEL / 2) / SUBPIXEL);
-    let minPy = Math.ceil((loY - SUBPIXEL / 2) / SUBPIXEL);
-    let maxPy = Math.floor((hiY - SUBPIXEL / 2) / SUBPIXEL);
+    let minPx = Math.ceil(loX * INV_SUBPIXEL - 0.5);
+    let maxPx = Math.floor(hiX * INV_SUBPIXEL - 0.5);
+    let minPy = Math.ceil(loY * INV_SUBPIXEL - 0.5);
+    let maxPy = Math.floor(hiY * INV_SUBPIXEL - 0.5);
     if (minPx < 0) minPx = 0;
     if (minPy < 0) minPy = 0;
     if (maxPx > maxX) maxPx = maxX;

@@ -66,6 +66,12 @@ export function triangleList(
 
 /** The common case (indexed triangle list) without the per-index indirection of the general path. */
 function indexedTriangles(source: ArrayLike<number>, vertexCount: number, flipWinding: boolean): Uint32Array {
+  // Already a clean Uint32 triangle list (typical for large meshes): use it without copying.
+  if (!flipWinding && source instanceof Uint32Array && source.length % 3 === 0) {
+    let max = 0;
+    for (let i = 0; i < source.length; i++) if (source[i] > max) max = source[i];
+    if (max < vertexCount) return source;
+  }
   const out = new Uint32Array(Math.floor(source.length / 3) * 3);
   let n = 0;
   for (let i = 0; i + 2 < source.length; i += 3) {

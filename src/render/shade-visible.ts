@@ -32,6 +32,8 @@ export function shadeVisible(
   const groupY = new Float64Array(block);
   const groupCount = new Int32Array(block);
   const sampleGroup = new Int32Array(block);
+  const remap = new Int32Array(block);
+  const groupBest = new Int32Array(block);
   const groupColor = new Float32Array(block * 3);
   const texel = new Float32Array(4);
   const shaded = new Float32Array(4);
@@ -110,6 +112,13 @@ export function shadeVisible(
         }
         continue;
       }
+      // Three or more triangles in one pixel means they are tiny (a dense mesh): shading each costs
+      // more than everything else while their normals barely differ, so each primitive gets one
+      // shading there. One or two triangles (edges and creases of coarse meshes) keep their own.
+      if (groups > 2) {
+        groups = mergeByPrimitive(groups, groupPrim, groupTri, groupX, groupY, groupCount, remap, groupBest);
+        for (let k = 0; k < block; k++) if (sampleGroup[k] >= 0) sampleGroup[k] = remap[sampleGroup[k]];
+      }
       for (let g = 0; g < groups; g++) {
         const n = groupCount[g];
         const p = groupPrim[g];
@@ -161,4 +170,46 @@ export function shadeVisible(
       }
     }
   }
+}
+
+/**
+ * Collapses the groups of one pixel that share a primitive, in place: counts and centroids add up
+ * and the triangle covering most samples represents them (`best` is scratch space for that). Fills
+ * `remap` (old group → new group) and returns the new number of groups.
+ */
+function mergeByPrimitive(
+  groups: number,
+  prim: Int32Array,
+  tri: Int32Array,
+  x: Float64Array,
+  y: Float64Array,
+  count: Int32Array,
+  remap: Int32Array,
+  best: Int32Array,
+): number {
+  let merged = 0;
+  for (let g = 0; g < groups; g++) {
+    let m = 0;
+    while (m < merged && prim[m] !== prim[g]) m++;
+    remap[g] = m;
+    if (m === merged) {
+      // g ≥ m, so moving group g down to slot m never overwrites a group still to be read.
+      prim[m] = prim[g];
+      tri[m] = tri[g];
+      x[m] = x[g];
+      y[m] = y[g];
+      count[m] = count[g];
+      best[m] = count[g];
+      merged++;
+      continue;
+    }
+    if (count[g] > best[m]) {
+      tri[m] = tri[g];
+      best[m] = count[g];
+    }
+    x[m] += x[g];
+    y[m] += y[g];
+    count[m] += count[g];
+  }
+  return merged;
 }
