@@ -457,9 +457,14 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
 
   void test('deletes the model after confirmation', async () => {
     assert.ok(run.modelId, 'needs the uploaded model');
-    page.once('dialog', (dialog) => void dialog.accept());
+    let question = '';
+    page.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.accept();
+    });
     await page.getByRole('button', { name: 'Delete model' }).click();
     await page.waitForURL(/#\/$/);
+    assert.match(question, /^Delete “Milk truck \(edited\)”\?/);
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
     await page.waitForFunction(
       (id) => !document.querySelector(`.model-card[data-model-id="${id}"]`),
@@ -467,7 +472,11 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     );
     const response = await api(`/api/models/${run.modelId}`);
     assert.equal(response.status, 404);
-    await assertNoErrorNotice();
     assert.deepEqual(pageErrors, [], 'no script errors in the page');
+    // Opening the deleted model again shows the API's own message instead of an empty page.
+    await page.goto(`${server?.baseUrl}/#/models/${run.modelId}`);
+    await page.getByRole('heading', { name: 'Model not available' }).waitFor();
+    await page.getByText('Model not found').waitFor();
+    await assertNoErrorNotice();
   });
 });
