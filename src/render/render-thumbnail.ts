@@ -12,6 +12,7 @@ import type { MaterialOverride } from './flatten-scene.ts';
 import { createFramebuffer } from './framebuffer.ts';
 import { readGlb } from './read-glb.ts';
 
+/** A colour bound to a part, as `materialOverrides` takes it. */
 export type { MaterialOverride } from './flatten-scene.ts';
 
 /** Name used to prefix errors and logs. */
