@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Document } from '@gltf-transform/core';
+import { Document, TextureInfo } from '@gltf-transform/core';
 import { EXTMeshGPUInstancing, KHRTextureTransform } from '@gltf-transform/extensions';
 import sharp from 'sharp';
 import { renderThumbnail, renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
@@ -92,6 +92,17 @@ void describe('renderThumbnail on documents built in code', () => {
     const document = new Document();
     addQuad(document, { material: unlitMaterial(document, [1, 1, 1, 1]), vertexColor: [0, 1, 0, 1] });
     assert.deepEqual(pixel(await render(document), 64, 64), [0, 255, 0, 255]);
+
+    // Normalized 16-bit RGB colours, as quantized files store them.
+    const quantized = new Document();
+    const node = addQuad(quantized, { material: unlitMaterial(quantized, [1, 1, 1, 1]) });
+    const colors = new Uint16Array([0, 0, 65535, 0, 0, 65535, 0, 0, 65535, 0, 0, 65535]);
+    const accessor = quantized.createAccessor().setType('VEC3').setArray(colors).setNormalized(true);
+    node
+      .getMesh()!
+      .listPrimitives()[0]
+      .setAttribute('COLOR_0', accessor.setBuffer(quantized.getRoot().listBuffers()[0]));
+    assert.deepEqual(pixel(await render(quantized), 64, 64), [0, 0, 255, 255]);
   });
 
   void it('samples the base-colour texture with its uvs and KHR_texture_transform', async () => {
@@ -110,6 +121,23 @@ void describe('renderThumbnail on documents built in code', () => {
     const shifted = await render(document);
     assert.deepEqual(at(shifted, 0.2), [0, 0, 255, 255]);
     assert.deepEqual(at(shifted, 0.8), [255, 0, 0, 255]);
+
+    // Twice the repeat: u 0.8 → 1.6 is blue when repeating, red when mirrored, blue when clamped.
+    transform.setOffset([0, 0]).setScale([2, 1]);
+    const info = material.getBaseColorTextureInfo()!;
+    const expected = [
+      [TextureInfo.WrapMode.REPEAT, [0, 0, 255, 255]],
+      [TextureInfo.WrapMode.MIRRORED_REPEAT, [255, 0, 0, 255]],
+      [TextureInfo.WrapMode.CLAMP_TO_EDGE, [0, 0, 255, 255]],
+    ] as const;
+    for (const [mode, colour] of expected) {
+      info.setWrapS(mode);
+      const image = await render(document);
+      assert.deepEqual(at(image, 0.2), [255, 0, 0, 255]);
+      assert.deepEqual(at(image, 0.8), [...colour], `wrap mode ${mode}`);
+    }
+    // Clamped, everything past u = 1 stays blue: the right half entirely.
+    assert.deepEqual(at(await render(document), 0.6), [0, 0, 255, 255]);
   });
 
   void it('keeps the nearer surface whatever the drawing order', async () => {
