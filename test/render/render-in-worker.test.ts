@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { renderThumbnailInWorker } from '../../src/render/render-in-worker.ts';
 import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
 import { readSampleGlb } from './fixtures.ts';
@@ -28,5 +32,14 @@ void describe('renderThumbnailInWorker', () => {
     await assert.rejects(renderThumbnailInWorker(glb, { timeoutMs: 20 }), {
       message: /timed out after 20 ms/,
     });
+  });
+
+  void it('works when the process was started by the tsx command line, as the service is', async () => {
+    const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+    const script = fileURLToPath(new URL('./worker-from-tsx-cli.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [tsxCli, script], { timeout: 60_000 });
+    const result = JSON.parse(stdout) as { bytes: number; signature: string };
+    assert.equal(result.signature, 'PNG');
+    assert.ok(result.bytes > 1000);
   });
 });
