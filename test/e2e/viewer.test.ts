@@ -19,6 +19,7 @@ import {
   differs,
   findModelPixel,
   hexToRgb,
+  isGreen,
   isRed,
   pixelAt,
 } from './support/pixels.ts';
@@ -63,8 +64,13 @@ let page: Page;
 const pageErrors: string[] = [];
 
 /** State carried from step to step. */
-const run: { modelId?: string; clickPoint?: { x: number; y: number }; groupId?: string; redBefore?: number } =
-  {};
+const run: {
+  modelId?: string;
+  clickPoint?: { x: number; y: number };
+  groupId?: string;
+  redBefore?: number;
+  greenBefore?: number;
+} = {};
 
 async function api(path: string, init: RequestInit = {}): Promise<Response> {
   assert.ok(server, 'server is running');
@@ -295,6 +301,7 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     run.clickPoint = findModelPixel(pixels, BACKGROUND) ?? undefined;
     assert.ok(run.clickPoint, 'a solid model pixel to click');
     run.redBefore = countPixels(pixels, isRed);
+    run.greenBefore = countPixels(pixels, isGreen);
     const partCount = await page.locator('.part-button').count();
     assert.ok(partCount > 1, `the parts tree lists the truck's parts (${partCount})`);
     await assertNoErrorNotice();
@@ -377,14 +384,31 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
     await assertNoErrorNotice();
   });
 
-  void test('unbinds the part so its own material shows again', async () => {
-    assert.ok(run.groupId && run.redBefore !== undefined, 'needs the painted part');
+  void test('repaints at once when the bound material is edited', async () => {
+    assert.ok(run.greenBefore !== undefined && run.redBefore !== undefined, 'needs the painted part');
+    const greenBefore = run.greenBefore;
     const redBefore = run.redBefore;
+    const form = page.locator('form.material-form');
+    await form.getByLabel('Diffuse colour').fill('#00ff00');
+    await form.getByRole('button', { name: 'Save material' }).click();
+    await untilView(
+      (shot) => countPixels(shot, isGreen) > greenBefore + 200 && countPixels(shot, isRed) < redBefore + 200,
+      'the part turned from red to green',
+    );
+    await assertNoErrorNotice();
+  });
+
+  void test('unbinds the part so its own material shows again', async () => {
+    assert.ok(run.groupId && run.greenBefore !== undefined, 'needs the painted part');
+    const greenBefore = run.greenBefore;
     await page.locator(`.part-button[data-group-id="${run.groupId}"]`).click();
     await page.getByRole('button', { name: 'Unbind selected parts' }).click();
     await page.locator('.viewer[data-paint="0"]').waitFor();
     await page.getByRole('button', { name: 'Clear selection' }).click();
-    await untilView((shot) => countPixels(shot, isRed) < redBefore + 200, 'the part without red');
+    await untilView(
+      (shot) => countPixels(shot, isGreen) < greenBefore + 200,
+      'the part back to its own look',
+    );
     const answer = await api('/api/v1/groups/materials', {
       method: 'POST',
       body: JSON.stringify({ group_ids: [run.groupId] }),

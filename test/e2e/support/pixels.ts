@@ -40,6 +40,11 @@ export function isRed([r, g, b]: [number, number, number]): boolean {
   return r > 90 && r - g > 60 && r - b > 60;
 }
 
+/** A clearly green pixel: green well above both red and blue. */
+export function isGreen([r, g, b]: [number, number, number]): boolean {
+  return g > 90 && g - r > 60 && g - b > 60;
+}
+
 /** How many pixels satisfy `predicate`. */
 export function countPixels(pixels: Pixels, predicate: (rgb: [number, number, number]) => boolean): number {
   let count = 0;
