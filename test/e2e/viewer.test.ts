@@ -223,7 +223,44 @@ void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   });
 
   void test('uploads the truck and follows its conversion to completed', async () => {
-    run.modelId = await uploadAndWait(TRUCK);
+    // Slow the upload to ~150 KB/s so the byte progress has time to show, and record every state shown.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 150 * 1024,
+    });
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      Object.assign(window, { uploadStates: seen });
+      new MutationObserver(() => {
+        const text = document.querySelector('.upload-state')?.textContent ?? '';
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    try {
+      run.modelId = await uploadAndWait(TRUCK);
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await cdp.detach();
+    }
+    const states = await page.evaluate(() => (window as unknown as { uploadStates: string[] }).uploadStates);
+    const uploading = states.flatMap((text) => /^Uploading (\d+) %$/.exec(text)?.[1] ?? []).map(Number);
+    assert.ok(
+      uploading.some((percent) => percent > 0 && percent < 100),
+      `upload progress between 0 and 100 % (${states.join(' | ')})`,
+    );
+    const converting = states.findIndex((text) => /^(Waiting for conversion|Converting) \d+ %$/.test(text));
+    const lastUpload = states.findLastIndex((text) => text.startsWith('Uploading'));
+    assert.ok(converting > lastUpload, `conversion progress follows the upload (${states.join(' | ')})`);
+    assert.equal(states.at(-1), 'Converted');
     const card = page.locator(`.model-card[data-model-id="${run.modelId}"]`);
     await card.waitFor();
     await page.waitForFunction(
