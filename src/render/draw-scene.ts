@@ -6,9 +6,13 @@ import type { DrawPrimitive } from './draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
 import { cameraLighting } from './lighting.ts';
 import {
+  FACES_ALL,
+  FACES_BACK,
+  FACES_FRONT,
   RASTER_ALPHA_TEST,
   RASTER_BLEND,
   RASTER_VISIBILITY,
+  buildDepthTiles,
   projectVertices,
   rasterizePrimitive,
 } from './rasterize.ts';
@@ -34,11 +38,26 @@ export function drawScene(
   const shaded = new Float32Array(4);
   const screens = primitives.map((p) => projectVertices(p.positions, vp, fb.width, fb.height));
 
+  // Back faces of single-sided surfaces only show through holes, so they are drawn after all
+  // front faces, against a coarse depth map that rejects most of them (all, on closed meshes)
+  // before any per-sample work; culling them instead would punch holes in badly wound meshes.
+  let backFaces = false;
   for (let i = 0; i < primitives.length; i++) {
     const p = primitives[i];
     if (p.alphaMode === ALPHA_BLEND) continue;
     const mode = p.alphaMode === ALPHA_MASK ? RASTER_ALPHA_TEST : RASTER_VISIBILITY;
-    rasterizePrimitive(fb, p, screens[i], i, mode, cullBackFaces, light, texel, shaded);
+    const faces = p.doubleSided ? FACES_ALL : FACES_FRONT;
+    rasterizePrimitive(fb, p, screens[i], i, mode, faces, null, light, texel, shaded);
+    if (!p.doubleSided && !cullBackFaces) backFaces = true;
+  }
+  if (backFaces) {
+    const hiZ = buildDepthTiles(fb);
+    for (let i = 0; i < primitives.length; i++) {
+      const p = primitives[i];
+      if (p.alphaMode === ALPHA_BLEND || p.doubleSided) continue;
+      const mode = p.alphaMode === ALPHA_MASK ? RASTER_ALPHA_TEST : RASTER_VISIBILITY;
+      rasterizePrimitive(fb, p, screens[i], i, mode, FACES_BACK, hiZ, light, texel, shaded);
+    }
   }
 
   const pixels = new Float32Array(
@@ -55,7 +74,8 @@ export function drawScene(
     .filter(({ i }) => primitives[i].alphaMode === ALPHA_BLEND)
     .sort((a, b) => b.d - a.d);
   for (const { i } of blended) {
-    rasterizePrimitive(fb, primitives[i], screens[i], i, RASTER_BLEND, cullBackFaces, light, texel, shaded);
+    const faces = cullBackFaces && !primitives[i].doubleSided ? FACES_FRONT : FACES_ALL;
+    rasterizePrimitive(fb, primitives[i], screens[i], i, RASTER_BLEND, faces, null, light, texel, shaded);
   }
   return downsample(fb.color, fb.width, fb.height, supersample);
 }

@@ -10,6 +10,40 @@ export const RASTER_ALPHA_TEST = 1;
 /** Shade every fragment in front of the opaque depth and blend it over the colour buffer. */
 export const RASTER_BLEND = 2;
 
+/** Draw front and back faces. */
+export const FACES_ALL = 0;
+/** Draw only faces turned towards the camera. */
+export const FACES_FRONT = 1;
+/** Draw only faces turned away from the camera. */
+export const FACES_BACK = 2;
+
+/** Tiles of 8×8 samples for the coarse depth test. */
+const TILE_SHIFT = 3;
+
+/** The farthest depth drawn in each 8×8-sample tile: a triangle entirely behind it cannot show there. */
+export interface DepthTiles {
+  /** Tiles per row. */
+  columns: number;
+  /** Per tile, the largest depth of its samples (+Infinity while any sample is empty). */
+  maxDepth: Float32Array;
+}
+
+/** Builds {@link DepthTiles} from the depth buffer as it is now; it stays a safe bound as depth only decreases. */
+export function buildDepthTiles(fb: Framebuffer): DepthTiles {
+  const columns = (fb.width + (1 << TILE_SHIFT) - 1) >> TILE_SHIFT;
+  const rows = (fb.height + (1 << TILE_SHIFT) - 1) >> TILE_SHIFT;
+  const maxDepth = new Float32Array(columns * rows);
+  const { width, height, depth } = fb;
+  for (let y = 0; y < height; y++) {
+    const row = (y >> TILE_SHIFT) * columns;
+    for (let x = 0, index = y * width; x < width; x++, index++) {
+      const tile = row + (x >> TILE_SHIFT);
+      if (depth[index] > maxDepth[tile]) maxDepth[tile] = depth[index];
+    }
+  }
+  return { columns, maxDepth };
+}
+
 /** Sub-sample precision of vertex positions: 8 bits, as GPUs snap them. */
 const SUBPIXEL = 256;
 const INV_SUBPIXEL = 1 / SUBPIXEL;
@@ -56,8 +90,8 @@ export function projectVertices(
  * Scan-converts every triangle of `p`. Vertices are snapped to 1/256 sample so edge functions are
  * exact integers (held in doubles): triangles sharing an edge never both cover, nor both miss, a
  * sample (top-left rule). Each row is solved for its covered span, so the inner loop only tests
- * depth. `mode` picks what a visible fragment does. Back faces are skipped only when
- * `cullBackFaces` is set and the material is single-sided.
+ * depth. `mode` picks what a visible fragment does, `faces` which orientations are drawn; with
+ * `hiZ`, triangles behind everything already drawn in their tiles are skipped before any setup.
  */
 export function rasterizePrimitive(
   fb: Framebuffer,
@@ -65,7 +99,8 @@ export function rasterizePrimitive(
   screen: Float32Array,
   primitiveIndex: number,
   mode: number,
-  cullBackFaces: boolean,
+  faces: number,
+  hiZ: DepthTiles | null,
   light: Lighting,
   texel: Float32Array,
   shaded: Float32Array,
@@ -74,7 +109,8 @@ export function rasterizePrimitive(
   const primIds = fb.primitive;
   const triIds = fb.triangle;
   const indices = p.indices;
-  const cull = cullBackFaces && !p.doubleSided;
+  const tiles = hiZ === null ? null : hiZ.maxDepth;
+  const tilesPerRow = hiZ === null ? 0 : hiZ.columns;
   const cutoff = p.alphaCutoff;
   const triangles = indices.length / 3;
   const maxX = width - 1;
@@ -95,7 +131,9 @@ export function rasterizePrimitive(
     if (!(area > 0 || area < 0)) continue;
     if (area > 0) {
       // Clockwise on screen (y down) means the triangle faces away.
-      if (cull) continue;
+      if (faces === FACES_FRONT) continue;
+    } else if (faces === FACES_BACK) {
+      continue;
     } else {
       // Reorder so the edge functions below are positive inside.
       const ti = i1;
@@ -124,6 +162,23 @@ export function rasterizePrimitive(
     if (maxPx > maxX) maxPx = maxX;
     if (maxPy > maxY) maxPy = maxY;
     if (minPx > maxPx || minPy > maxPy) continue;
+    if (tiles !== null) {
+      // Skip the triangle when its nearest point is behind everything already drawn in every tile it touches.
+      const za = screen[i0 + 2];
+      const zb = screen[i1 + 2];
+      const zc = screen[i2 + 2];
+      const zMin = za < zb ? (za < zc ? za : zc) : zb < zc ? zb : zc;
+      let hidden = true;
+      for (let ty = minPy >> TILE_SHIFT; hidden && ty <= maxPy >> TILE_SHIFT; ty++) {
+        for (let tx = minPx >> TILE_SHIFT; tx <= maxPx >> TILE_SHIFT; tx++) {
+          if (!(zMin >= tiles[ty * tilesPerRow + tx])) {
+            hidden = false;
+            break;
+          }
+        }
+      }
+      if (hidden) continue;
+    }
 
     const invArea = 1 / area;
     const z0 = screen[i0 + 2] * invArea;

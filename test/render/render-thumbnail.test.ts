@@ -253,6 +253,31 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.equal(pixel(await render(document, { cullBackFaces: true }), 64, 64)[3], 255);
   });
 
+  void it('depth-sorts back faces against front faces either way round', async () => {
+    for (const backInFront of [true, false]) {
+      const document = new Document();
+      const red = unlitMaterial(document, [1, 0, 0, 1]);
+      const blue = unlitMaterial(document, [0, 0, 1, 1]);
+      // The small quad is nearer; the one facing away is blue.
+      addQuad(document, {
+        center: [0, 0, 0.5],
+        size: 0.5,
+        facing: backInFront ? -1 : 1,
+        material: backInFront ? blue : red,
+      });
+      addQuad(document, {
+        center: [0, 0, -0.5],
+        facing: backInFront ? 1 : -1,
+        material: backInFront ? red : blue,
+      });
+      const image = await render(document);
+      const near = backInFront ? [0, 0, 255, 255] : [255, 0, 0, 255];
+      const far = backInFront ? [255, 0, 0, 255] : [0, 0, 255, 255];
+      assert.deepEqual(pixel(image, 64, 64), near, `back face ${backInFront ? 'in front' : 'behind'}`);
+      assert.deepEqual(pixel(image, middleRow(image).left + 2, 64), far);
+    }
+  });
+
   void it('keeps front faces in front under a mirroring node transform', async () => {
     const document = new Document();
     addQuad(document, { material: unlitMaterial(document, [1, 0, 0, 1]) }).setScale([-1, 1, 1]);
