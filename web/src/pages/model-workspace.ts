@@ -1,0 +1,138 @@
+/** The working area of a converted model: the view with its LOD switcher, the parts tree and the materials panel, kept in step. */
+import { materialsForGroups } from '../api/materials-api.ts';
+import type { Lod, Material, Model, Part } from '../api/types.ts';
+import { h } from '../ui/dom.ts';
+import { formatCount } from '../ui/format.ts';
+import { attempt } from '../ui/notify.ts';
+import { ModelView } from '../viewer/model-view.ts';
+import { createLodSwitcher } from './lod-switcher.ts';
+import { createMaterialsPanel } from './materials-panel.ts';
+import { createPartsTree } from './parts-tree.ts';
+
+/** Where the workspace goes: the view column and the top of the tool column. */
+export interface WorkspaceSlots {
+  viewerColumn: HTMLElement;
+  sidebar: HTMLElement;
+}
+
+/**
+ * Fills the slots for `model` and loads its first level. The selection lives here, so a pick in the
+ * view, a click in the tree and the bind buttons all see the same set. Returns the clean-up.
+ */
+export function mountModelWorkspace(
+  model: Model,
+  parts: Part[],
+  lods: Lod[],
+  slots: WorkspaceSlots,
+): () => void {
+  const { viewerColumn, sidebar } = slots;
+  let disposed = false;
+  let selection = new Set<string>();
+  let paint = new Map<string, Material>();
+  const viewport = h('div', { class: 'viewer', 'data-state': 'loading' });
+  const triangleLabel = h('output', { class: 'triangle-count', 'aria-live': 'polite' }, 'Loading…');
+  const selectionLabel = h('span', { class: 'selection-summary', 'aria-live': 'polite' });
+  const partsByGroup = new Map(parts.map((part) => [part.group_id, part]));
+
+  const select = (groupId: string | null, additive: boolean): void => {
+    const next = new Set(additive ? selection : []);
+    if (groupId !== null) {
+      if (additive && next.has(groupId)) next.delete(groupId);
+      else next.add(groupId);
+    }
+    selection = next;
+    view.setSelection(selection);
+    tree.setSelection(selection);
+    materials.selectionChanged();
+    const names = [...selection].map((id) => partsByGroup.get(id)?.name || id);
+    selectionLabel.textContent =
+      names.length === 0
+        ? 'No part selected'
+        : names.length === 1
+          ? `Selected: ${names[0]}`
+          : `${names.length} parts selected`;
+  };
+
+  const refreshPaint = async (): Promise<void> => {
+    const entries = await materialsForGroups(parts.map((part) => part.group_id));
+    if (disposed) return;
+    paint = new Map(entries.map((entry) => [entry.group_id, entry.material]));
+    view.setPaint(paint);
+    tree.setMaterials(paint);
+    viewport.dataset.paint = String(paint.size);
+  };
+
+  const loadLevel = async (url: string, level: number): Promise<void> => {
+    viewport.dataset.state = 'loading';
+    triangleLabel.textContent = `Loading LOD ${level}…`;
+    try {
+      const { triangles } = await view.load(url);
+      if (disposed) return;
+      viewport.dataset.state = 'ready';
+      viewport.dataset.lod = String(level);
+      triangleLabel.textContent = `LOD ${level}: ${formatCount(triangles)} triangles shown`;
+    } catch (error) {
+      viewport.dataset.state = 'error';
+      triangleLabel.textContent = `LOD ${level} could not be shown`;
+      throw error;
+    }
+  };
+
+  const view = new ModelView(
+    viewport,
+    select,
+    `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,
+  );
+  const tree = createPartsTree(parts, select);
+  const materials = createMaterialsPanel({
+    binding: { selected: () => [...selection], boundMaterialId: (groupId) => paint.get(groupId)?.id },
+    onChanged: () => attempt('Repainting the parts', refreshPaint),
+  });
+  viewport.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') select(null, false);
+  });
+
+  const levels = lods.length > 0 ? lods : [];
+  viewerColumn.replaceChildren(
+    h(
+      'div',
+      { class: 'viewer-toolbar' },
+      levels.length > 0
+        ? createLodSwitcher(levels, levels[0].level, (lod) =>
+            attempt(`Loading LOD ${lod.level}`, () => loadLevel(lod.url, lod.level)),
+          )
+        : null,
+    ),
+    viewport,
+    h(
+      'div',
+      { class: 'viewer-status' },
+      triangleLabel,
+      selectionLabel,
+      h(
+        'div',
+        { class: 'button-row' },
+        h('button', { type: 'button', onclick: () => view.resetView() }, 'Reset view'),
+        h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears.',
+    ),
+  );
+  sidebar.prepend(
+    h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
+    h('section', { class: 'card' }, h('h2', {}, 'Materials'), materials.element),
+  );
+  select(null, false);
+  const first = levels[0];
+  const url = first?.url ?? model.model_url;
+  if (url) attempt('Loading the model', () => loadLevel(url, first?.level ?? 0));
+  attempt('Loading bound materials', refreshPaint);
+  return () => {
+    disposed = true;
+    view.dispose();
+  };
+}
