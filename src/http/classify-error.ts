@@ -13,7 +13,6 @@ export interface ClassifiedError {
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type: send application/json',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty: send a JSON object',
   FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'content-length does not match the body',
   FST_ERR_MISSING_CONTENT_TYPE: 'content-type header is required',

@@ -17,7 +17,12 @@ const materialFields = {
   diffuse_g: channel('Diffuse green, 0–255 (default 255).'),
   diffuse_b: channel('Diffuse blue, 0–255 (default 255).'),
   alpha: channel('Opacity, 0–255 (default 255).'),
-  shininess: Type.Number({ minimum: 0, maximum: FINITE, description: 'Specular exponent, ≥ 0 (default 0).' }),
+  shininess: Type.Number({
+    minimum: 0,
+    maximum: FINITE,
+    description: 'Specular exponent, ≥ 0 (default 0).',
+    'x-error-message': 'shininess must be a finite number >= 0',
+  }),
   specular_r: channel('Specular red, 0–255 (default 0).'),
   specular_g: channel('Specular green, 0–255 (default 0).'),
   specular_b: channel('Specular blue, 0–255 (default 0).'),
@@ -78,6 +83,7 @@ export const MaterialIdParams = Type.Object({
     minimum: 1,
     maximum: Number.MAX_SAFE_INTEGER,
     description: 'Material id, a positive integer.',
+    'x-error-message': 'id must be a positive integer',
   }),
 });
 

@@ -179,5 +179,17 @@ for (const dialect of testDialects()) {
       });
       assert.match(String(missing.headers['content-type']), /^application\/json/);
     });
+
+    void it('deletes when the client sends a JSON content type with an empty body', async () => {
+      const created = await api.create({ name: 'Bare delete' });
+      const response = await testApp.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/materials/${created.id}`,
+        headers: { ...testApp.auth, 'content-type': 'application/json' },
+        payload: '',
+      });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.body, JSON.stringify({ code: 0, message: 'success', data: { id: created.id } }));
+    });
   });
 }

@@ -32,9 +32,9 @@ const REFUSED_NUMBERS: [field: string, raw: string, message: string][] = [
   ...UNITS.flatMap((field): [string, string, string][] =>
     ['1.5', '-0.1', '"0.5"', '1e400'].map((raw) => [field, raw, `${field} must be a number between 0 and 1`]),
   ),
-  ['shininess', '-1', 'shininess must be a number >= 0'],
-  ['shininess', '1e400', 'shininess must be a number >= 0'],
-  ['shininess', '"8"', 'shininess must be a number >= 0'],
+  ['shininess', '-1', 'shininess must be a finite number >= 0'],
+  ['shininess', '1e400', 'shininess must be a finite number >= 0'],
+  ['shininess', '"8"', 'shininess must be a finite number >= 0'],
 ];
 
 for (const dialect of testDialects()) {
@@ -104,7 +104,7 @@ for (const dialect of testDialects()) {
     });
 
     void it('refuses an empty JSON body and a body that is not JSON', async () => {
-      await refused('POST', '/materials', '', 400, 'request body is empty: send a JSON object');
+      await refused('POST', '/materials', '', 400, 'body must be a JSON object');
       const plain = await testApp.app.inject({
         method: 'POST',
         url: '/api/v1/materials',
@@ -135,7 +135,7 @@ for (const dialect of testDialects()) {
       ];
       for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999', '1x', '%20']) {
         for (const [method, suffix, body] of routes) {
-          await refused(method, `/materials/${id}${suffix}`, body, 400, 'id must be an integer >= 1');
+          await refused(method, `/materials/${id}${suffix}`, body, 400, 'id must be a positive integer');
         }
       }
     });
