@@ -1,4 +1,4 @@
-import { MATERIAL_DEFAULTS } from './repository.ts';
+import { MATERIAL_DEFAULTS } from './material-defaults.ts';
 import type { DefaultMaterial } from './schemas.ts';
 
 /** The entry the bulk lookup returns for an unbound group when `include_default` is true: id -1, neutral grey. */

@@ -1,28 +1,11 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
-import type { MaterialRow, NewMaterialRow } from '../db/database.ts';
+import type { Db, MaterialRow, NewMaterialRow } from '../db/database.ts';
 import { chunks, inStringSet, stringSet } from '../db/id-set.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
+import { MATERIAL_DEFAULTS } from './material-defaults.ts';
 import { MATERIAL_NUMBER_FIELDS, type Material } from './schemas.ts';
-
-/** Values a new material takes for omitted fields (DECISIONS.md §3). */
-export const MATERIAL_DEFAULTS: Readonly<Record<(typeof MATERIAL_NUMBER_FIELDS)[number], number>> = {
-  diffuse_r: 255,
-  diffuse_g: 255,
-  diffuse_b: 255,
-  alpha: 255,
-  shininess: 0,
-  specular_r: 0,
-  specular_g: 0,
-  specular_b: 0,
-  ambient_r: 0,
-  ambient_g: 0,
-  ambient_b: 0,
-  metallic: 0,
-  roughness: 0.5,
-  reflectance: 0.5,
-};
 
 /** Fields a create or update may set. */
 export type MaterialInput = Partial<Omit<Material, 'id' | 'created_at' | 'updated_at'>>;
@@ -111,12 +94,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       const sorted = [...groupIds].sort();
       return retryOnDeadlock(() =>
         db.transaction().execute(async (trx) => {
-          const exists = await trx
-            .selectFrom('materials')
-            .select('id')
-            .where('id', '=', id)
-            .executeTakeFirst();
-          if (!exists) return false;
+          if (!(await materialExists(trx, id))) return false;
           const now = nowIso();
           for (const chunk of chunks(sorted)) {
             await sql`
@@ -135,12 +113,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       const sorted = [...groupIds].sort();
       return retryOnDeadlock(() =>
         db.transaction().execute(async (trx) => {
-          const exists = await trx
-            .selectFrom('materials')
-            .select('id')
-            .where('id', '=', id)
-            .executeTakeFirst();
-          if (!exists) return undefined;
+          if (!(await materialExists(trx, id))) return undefined;
           const removed = new Set<string>();
           for (const chunk of chunks(sorted)) {
             const rows = await trx
@@ -159,8 +132,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
     /** The material's group ids in byte order, a page at a time; undefined when the material does not exist. */
     async groups(id: number, options: { offset: number; limit: number }): Promise<Page<string> | undefined> {
       return db.transaction().execute(async (trx) => {
-        const exists = await trx.selectFrom('materials').select('id').where('id', '=', id).executeTakeFirst();
-        if (!exists) return undefined;
+        if (!(await materialExists(trx, id))) return undefined;
         const byBytes = dialect === 'postgres' ? sql`group_id collate "C"` : sql`group_id`;
         const rows = await trx
           .selectFrom('material_bindings')
@@ -206,4 +178,11 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       return found;
     },
   };
+}
+
+/** Whether a material exists, read inside the caller's transaction. */
+async function materialExists(db: Db, id: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('materials').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
 }

@@ -1,4 +1,5 @@
 /** The catalog: upload, search and filters, a grid of thumbnails and paging. */
+import { MODEL_FORMATS } from '../../../src/pipeline/types.ts';
 import { listModels } from '../api/catalog-api.ts';
 import { MODEL_STATUSES } from '../api/types.ts';
 import type { Model, ModelQuery, ModelStatus } from '../api/types.ts';
@@ -12,22 +13,6 @@ import { createUploadPanel } from './upload-panel.ts';
 const PAGE_SIZE = 24;
 /** How often the grid refreshes while one of its models is still converting. */
 const REFRESH_MS = 2000;
-/** Formats offered by the filter: the lower-case extensions the catalog converts. */
-const FORMATS = [
-  'glb',
-  'gltf',
-  'obj',
-  'fbx',
-  'stl',
-  'ply',
-  'dae',
-  '3ds',
-  'step',
-  'stp',
-  'iges',
-  'igs',
-  'ifc',
-];
 
 /** Filters survive leaving the page, so returning from a model keeps the person's place. */
 const state: Required<Pick<ModelQuery, 'search' | 'format' | 'offset'>> & { status: ModelStatus | '' } = {
@@ -148,7 +133,9 @@ function filterForm(apply: () => void, applySoon: (delayed: boolean) => void): H
     'select',
     { id: formatId },
     h('option', { value: '' }, 'Any format'),
-    FORMATS.map((value) => h('option', { value, selected: state.format === value }, value.toUpperCase())),
+    MODEL_FORMATS.map((value) =>
+      h('option', { value, selected: state.format === value }, value.toUpperCase()),
+    ),
   );
   format.addEventListener('change', () => {
     state.format = format.value;

@@ -1,26 +1,11 @@
 /** The create/edit form of a material: colour pickers for the colour triples, sliders for the scalars. */
+import { MATERIAL_DEFAULTS } from '../../../src/materials/material-defaults.ts';
 import type { Material, MaterialFields } from '../api/types.ts';
 import { fromHex, toHex } from '../ui/color.ts';
 import { h, uid } from '../ui/dom.ts';
 
-/** Values of a new material, matching the service's create defaults. */
-export const NEW_MATERIAL: MaterialFields = {
-  name: '',
-  diffuse_r: 255,
-  diffuse_g: 255,
-  diffuse_b: 255,
-  alpha: 255,
-  shininess: 0,
-  specular_r: 0,
-  specular_g: 0,
-  specular_b: 0,
-  ambient_r: 0,
-  ambient_g: 0,
-  ambient_b: 0,
-  metallic: 0,
-  roughness: 0.5,
-  reflectance: 0.5,
-};
+/** Values of a new material: the service's own create defaults. */
+export const NEW_MATERIAL: MaterialFields = { name: '', ...MATERIAL_DEFAULTS };
 
 type ColorKey = 'diffuse' | 'specular' | 'ambient';
 type ScalarKey = 'alpha' | 'shininess' | 'metallic' | 'roughness' | 'reflectance';
