@@ -28,6 +28,8 @@ export interface Config {
   workerConcurrency: number;
   /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
   jobLeaseMs: number;
+  /** Compression of LOD 1 and 2 for smaller transfers; LOD 0, the download, is never compressed. */
+  glbCompression: 'none' | 'meshopt';
   /** pino log level. */
   logLevel: string;
   /** Folder holding the built web viewer. */
@@ -77,6 +79,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const apiToken = text('API_TOKEN');
   if (apiToken !== undefined && apiToken.length < 8) problems.push('API_TOKEN must be at least 8 characters');
+  const glbCompression = text('GLB_COMPRESSION') ?? 'none';
+  if (glbCompression === 'draco') {
+    // DECISIONS.md §5 names Draco too, but without an encoder installed it could only fail every conversion.
+    problems.push(
+      'GLB_COMPRESSION=draco: Draco compression is not available in this build because no Draco encoder is installed; use meshopt',
+    );
+  } else if (glbCompression !== 'none' && glbCompression !== 'meshopt') {
+    problems.push(`GLB_COMPRESSION must be none or meshopt (got "${glbCompression}")`);
+  }
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -94,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     workerConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
+    glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
     logLevel,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
   };

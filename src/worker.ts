@@ -34,6 +34,7 @@ export function startJobWorker(
       workDir,
       timeoutMs: config.conversionTimeoutMs,
       maxMemoryMb: config.conversionMaxMemoryMb,
+      compressLods: config.glbCompression,
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
   };

@@ -96,3 +96,20 @@ void describe('loadConfig', () => {
     );
   });
 });
+
+void describe('loadConfig GLB_COMPRESSION', () => {
+  void it('leaves levels of detail uncompressed by default and accepts meshopt', () => {
+    assert.equal(loadConfig({}).glbCompression, 'none');
+    assert.equal(loadConfig({ GLB_COMPRESSION: 'none' }).glbCompression, 'none');
+    assert.equal(loadConfig({ GLB_COMPRESSION: 'meshopt' }).glbCompression, 'meshopt');
+  });
+
+  void it('refuses draco, which has no encoder here, and anything else, naming the variable', () => {
+    refuses({ GLB_COMPRESSION: 'draco' }, 'GLB_COMPRESSION');
+    assert.throws(
+      () => loadConfig({ GLB_COMPRESSION: 'draco' }),
+      /no Draco encoder is installed.*use meshopt/,
+    );
+    for (const value of ['gzip', 'MESHOPT', 'yes']) refuses({ GLB_COMPRESSION: value }, 'GLB_COMPRESSION');
+  });
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppLogger } from '../logger.ts';
 import { Logger } from '@gltf-transform/core';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
+import type { LodCompression } from '../pipeline/compress-lod.ts';
 import { convertInWorker } from '../pipeline/convert-in-worker.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
@@ -19,6 +20,8 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   workDir: string;
   timeoutMs: number;
   maxMemoryMb: number;
+  /** Compression of LOD 1 and 2 (`GLB_COMPRESSION`); LOD 0 is never compressed. */
+  compressLods: LodCompression;
 }
 
 // Progress writes are throttled: the database need not see every percent.
@@ -54,6 +57,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           source,
           timeoutMs: deps.timeoutMs,
           maxMemoryMb: deps.maxMemoryMb,
+          compressLods: deps.compressLods,
           signal,
           logger: new Logger(Logger.Verbosity.WARN),
           onProgress: (percent) => {

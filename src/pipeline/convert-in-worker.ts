@@ -38,6 +38,7 @@ export function convertInWorker(options: ConvertInWorkerOptions): Promise<Conver
     modelId: options.modelId,
     source: options.source,
     lods: options.lods,
+    compressLods: options.compressLods,
     logLevel: logger instanceof Logger ? (logger as unknown as { verbosity: number }).verbosity : 1,
   };
   const worker = startWorker(input, maxMemoryMb);

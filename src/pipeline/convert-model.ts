@@ -1,7 +1,9 @@
 import { Logger } from '@gltf-transform/core';
 import type { ILogger } from '@gltf-transform/core';
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from './clean-up.ts';
+import { compressLod } from './compress-lod.ts';
+import type { LodCompression } from './compress-lod.ts';
 import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from './create-io.ts';
 import { extractParts } from './extract-parts.ts';
@@ -29,6 +31,8 @@ export interface ConvertModelOptions {
   onProgress?: (percent: number, stage: ConversionStage) => void;
   /** LOD settings, over {@link MAKE_LODS_DEFAULTS}. */
   lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
+  /** Compression of LOD 1 and 2, for smaller transfers; LOD 0, the download, is never compressed. */
+  compressLods?: LodCompression;
 }
 
 /** Where each stage starts and ends on the 0–100 progress scale. */
@@ -88,7 +92,16 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     { logger, onProgress: lodProgress },
   )) {
     const triangles = computeStats(lod.document).triangle_count;
-    lods.push({ level: lod.level, glb: await io.writeBinary(lod.document), triangle_count: triangles });
+    const output =
+      options.compressLods === 'meshopt'
+        ? // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+          await compressLod(
+            lod.document,
+            { encoder: MeshoptEncoder, consumeSource: lod.level === 2 },
+            { logger },
+          )
+        : lod.document;
+    lods.push({ level: lod.level, glb: await io.writeBinary(output), triangle_count: triangles });
     logger.debug(`${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles`);
   }
   progress('write')(1);

@@ -13,7 +13,9 @@ export type WorkerMessage =
   | { type: 'failure'; name: string; message: string };
 
 /** What the parent hands to the worker. */
-export type WorkerInput = Pick<ConvertModelOptions, 'modelId' | 'source' | 'lods'> & { logLevel: number };
+export type WorkerInput = Pick<ConvertModelOptions, 'modelId' | 'source' | 'lods' | 'compressLods'> & {
+  logLevel: number;
+};
 
 const port = parentPort;
 if (port) {

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { Document } from '@gltf-transform/core';
+import { MeshoptEncoder } from 'meshoptimizer';
+import validator from 'gltf-validator';
+import { computeStats } from '../../src/pipeline/compute-stats.ts';
+import { compressLod } from '../../src/pipeline/compress-lod.ts';
+import { CONVERT_IN_WORKER_DEFAULTS, convertInWorker } from '../../src/pipeline/convert-in-worker.ts';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
+import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
+import { MODELS, addSphere, emptyDocument, quietLogger, readGlb } from './documents.ts';
+
+const TRUCK: ImportSource = {
+  file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
+  dir: path.join(MODELS, 'glb'),
+  format: 'glb',
+};
+
+/** The JSON chunk of a GLB, as written: the first chunk, after the 12-byte header and 8-byte chunk header. */
+function glbJson(glb: Uint8Array): { extensionsUsed?: string[]; extensionsRequired?: string[] } {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const length = view.getUint32(12, true);
+  assert.equal(view.getUint32(16, true), 0x4e4f534a, 'the first chunk is JSON');
+  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + length))) as {
+    extensionsUsed?: string[];
+    extensionsRequired?: string[];
+  };
+}
+
+/** Group ids carried by the nodes of a document. */
+function groupIds(document: Document): Set<string> {
+  const ids = new Set<string>();
+  for (const node of document.getRoot().listNodes()) {
+    const id = node.getExtras().group_id;
+    if (typeof id === 'string') ids.add(id);
+  }
+  return ids;
+}
+
+void test('meshopt compresses LOD 1 and 2 of the milk truck, never LOD 0', async () => {
+  const convert = (compressLods: 'none' | 'meshopt'): Promise<ConversionResult> =>
+    convertModel({ modelId: 'truck', source: TRUCK, logger: quietLogger, compressLods });
+  const plain = await convert('none');
+  const packed = await convert('meshopt');
+
+  const lod0 = glbJson(packed.lods[0].glb);
+  assert.ok(!lod0.extensionsUsed?.includes('EXT_meshopt_compression'), 'LOD 0 is not compressed');
+  assert.ok(!lod0.extensionsUsed?.includes('KHR_mesh_quantization'), 'LOD 0 is not quantized');
+  assert.deepEqual(
+    packed.lods[0].glb,
+    plain.lods[0].glb,
+    'LOD 0 is the same file with or without compression',
+  );
+
+  for (const level of [1, 2] as const) {
+    const lod = packed.lods[level];
+    const uncompressed = plain.lods[level];
+    const label = `LOD ${level}`;
+    const json = glbJson(lod.glb);
+    assert.ok(json.extensionsUsed?.includes('EXT_meshopt_compression'), `${label} declares meshopt`);
+    assert.ok(json.extensionsRequired?.includes('EXT_meshopt_compression'), `${label} requires meshopt`);
+
+    const report = await validator.validateBytes(lod.glb, { maxIssues: 100 });
+    const errors = report.issues.messages.filter((message) => message.severity === 0);
+    assert.equal(report.issues.numErrors, 0, `${label} validates: ${JSON.stringify(errors)}`);
+
+    assert.ok(
+      lod.glb.byteLength < uncompressed.glb.byteLength,
+      `${label}: ${lod.glb.byteLength} B compressed < ${uncompressed.glb.byteLength} B plain`,
+    );
+
+    const document = await readGlb(lod.glb);
+    assert.equal(
+      lod.triangle_count,
+      uncompressed.triangle_count,
+      `${label} keeps the plain level's triangles`,
+    );
+    assert.equal(computeStats(document).triangle_count, lod.triangle_count, `${label} reads back whole`);
+    const ids = groupIds(document);
+    for (const part of packed.parts) assert.ok(ids.has(part.group_id), `${label} keeps ${part.group_id}`);
+  }
+});
+
+void test('compressLod compresses a copy unless told to consume its source', async () => {
+  const document = emptyDocument();
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Ball').setMesh(addSphere(document, 32, 16)));
+  const position = () =>
+    document.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!.getArray();
+
+  const copy = await compressLod(document, { encoder: MeshoptEncoder }, { logger: quietLogger });
+  assert.notEqual(copy, document);
+  assert.deepEqual(
+    copy
+      .getRoot()
+      .listExtensionsUsed()
+      .map((extension) => extension.extensionName)
+      .sort(),
+    ['EXT_meshopt_compression', 'KHR_mesh_quantization'],
+  );
+  assert.deepEqual(document.getRoot().listExtensionsUsed(), [], 'the source is untouched');
+  assert.ok(position() instanceof Float32Array, 'the source keeps float positions');
+
+  const same = await compressLod(
+    document,
+    { encoder: MeshoptEncoder, consumeSource: true },
+    { logger: quietLogger },
+  );
+  assert.equal(same, document);
+  assert.ok(!(position() instanceof Float32Array), 'consumed in place: positions are quantized');
+});
+
+void test('the worker thread receives the compression setting', async () => {
+  const result = await convertInWorker({
+    ...CONVERT_IN_WORKER_DEFAULTS,
+    modelId: 'truck',
+    source: TRUCK,
+    logger: quietLogger,
+    compressLods: 'meshopt',
+  });
+  assert.deepEqual(
+    result.lods.map(
+      (lod) => glbJson(lod.glb).extensionsRequired?.includes('EXT_meshopt_compression') ?? false,
+    ),
+    [false, true, true],
+  );
+});
