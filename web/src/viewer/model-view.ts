@@ -16,6 +16,7 @@ import {
 import type { Material as ThreeMaterial, Mesh, Texture, Object3D } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import type { Material } from '../api/types.ts';
 import { frameCamera } from './frame-camera.ts';
@@ -38,7 +39,8 @@ export class ModelView {
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
   private readonly controls: OrbitControls;
-  private readonly loader = new GLTFLoader();
+  // LOD 1 and 2 may be meshopt-compressed (GLB_COMPRESSION=meshopt); LOD 0 never is.
+  private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
   private readonly helpers = new Group();
   private readonly resizeObserver: ResizeObserver;
   private root: Object3D | null = null;
