@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/routes.ts';
+import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/thumbnail-routes.ts';
 import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { multipartForm } from '../helpers/multipart.ts';

@@ -1,0 +1,80 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../http/api-error.ts';
+import type { TokenCheck } from '../http/auth.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { MaterialRepository } from '../materials/repository.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { ModelRow } from '../db/database.ts';
+import type { ModelRepository } from './repository.ts';
+import { CatalogErrorSchema } from './schemas.ts';
+import type { UrlFor } from './model-view.ts';
+
+/** What the catalog routes need from the app. */
+export interface CatalogRoutesOptions {
+  models: ModelRepository;
+  materials: MaterialRepository;
+  blobs: BlobStore;
+  queue: JobQueue;
+  checkToken: (presented: string | string[] | undefined) => TokenCheck;
+  /** Largest model upload in bytes. */
+  maxUploadBytes: number;
+  /** Folder for uploads while they stream in. */
+  tmpDir: string;
+  /** Base of handed-out URLs; derived from the request when undefined. */
+  publicBaseUrl: string | undefined;
+}
+
+/** The catalog plugin's Fastify instance, typed by its TypeBox schemas. */
+export type CatalogApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Answer of routes 2, 3 and 7–10 for an unknown model. */
+export const MODEL_NOT_FOUND = 'Model not found';
+/** Answer of routes 4–6 for an unknown or unconverted model. */
+export const NOT_READY = 'Model not ready or not found';
+/** OpenAPI tag of every catalog route. */
+export const CATALOG_TAGS = ['models'];
+/** Error responses every catalog route declares. */
+export const CATALOG_ERRORS = {
+  400: CatalogErrorSchema,
+  401: CatalogErrorSchema,
+  404: CatalogErrorSchema,
+};
+
+/** Helpers the catalog's route files share. */
+export interface CatalogRouteContext extends CatalogRoutesOptions {
+  /** Resolves blob keys to the URLs this request's client should use. */
+  urlFor(request: FastifyRequest): UrlFor;
+  /** The model, or a 404 with the given message. */
+  existing(id: string, message?: string): Promise<ModelRow>;
+  /** The model when completed, else 404 `Model not ready or not found`. */
+  completed(id: string): Promise<ModelRow>;
+}
+
+/** Builds the shared helpers over the plugin's options. */
+export function createRouteContext(options: CatalogRoutesOptions): CatalogRouteContext {
+  const baseUrl = (request: FastifyRequest) =>
+    options.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  const existing = async (id: string, message = MODEL_NOT_FOUND) => {
+    const row = await options.models.get(id);
+    if (!row) throw new ApiError(404, message);
+    return row;
+  };
+  return {
+    ...options,
+    urlFor: (request) => (key) => options.blobs.publicUrl(key, baseUrl(request)),
+    existing,
+    async completed(id) {
+      const row = await existing(id, NOT_READY);
+      if (row.status !== 'completed') throw new ApiError(404, NOT_READY);
+      return row;
+    },
+  };
+}
