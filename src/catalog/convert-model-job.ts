@@ -72,16 +72,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         await models.setProgress(modelId, 95);
         const thumbnailKey = await thumbnail(modelId, result);
         const previous = (await models.get(modelId)) ?? model;
-        const stored = await models.complete(modelId, {
-          lods,
-          parts: result.parts,
-          triangle_count: result.triangle_count,
-          vertex_count: result.vertex_count,
-          bounds: result.bounds,
-          source_unit: result.source_unit,
-          source_up_axis: result.source_up_axis,
-          thumbnail_key: thumbnailKey,
-        });
+        const stored = await models.complete(modelId, { ...result, lods, thumbnail_key: thumbnailKey });
         if (!stored) {
           // Deleted during conversion: drop what was just written.
           await blobs.deletePrefix(`models/${modelId}/`);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
-import type { Bounds, PartInfo } from '../pipeline/types.ts';
+import type { ConversionResult } from '../pipeline/types.ts';
 import type { ModelStatus } from './schemas.ts';
 
 /** A stored level of detail: the blob key of its GLB and what it holds. */
@@ -13,15 +13,9 @@ export interface StoredLod {
   size: number;
 }
 
-/** What a finished conversion records on its model. */
-export interface ConversionRecord {
+/** What a finished conversion records on its model: the pipeline's result with its LODs stored. */
+export interface ConversionRecord extends Omit<ConversionResult, 'lods'> {
   lods: StoredLod[];
-  parts: PartInfo[];
-  triangle_count: number;
-  vertex_count: number;
-  bounds: Bounds;
-  source_unit: string;
-  source_up_axis: string;
   thumbnail_key: string | null;
 }
 
