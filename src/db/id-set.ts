@@ -1,8 +1,20 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DialectName } from './create-db.ts';
 
-/** Most ids one statement carries: bounds statement size and memory whatever the request holds. */
+/** Most ids one SQLite statement carries: bounds statement size and memory whatever the request holds. */
 export const ID_CHUNK_SIZE = 10_000;
+
+/**
+ * Most ids one PostgreSQL statement carries. Its only limit is the size of the one array parameter, and each
+ * extra statement costs a full pass over the table (a hash join or seq scan per chunk), so a whole bulk request
+ * of up to 100,000 ids goes in one: measured 8× faster for a 100,000-id lookup than ten chunks of 10,000.
+ */
+export const POSTGRES_ID_CHUNK_SIZE = 100_000;
+
+/** The chunk size of bulk statements on `dialect`. */
+export function idChunkSize(dialect: DialectName): number {
+  return dialect === 'postgres' ? POSTGRES_ID_CHUNK_SIZE : ID_CHUNK_SIZE;
+}
 
 /**
  * A one-column table (`value`) of the given strings, passed as ONE bound parameter (a JSON array on SQLite, a
@@ -10,17 +22,23 @@ export const ID_CHUNK_SIZE = 10_000;
  */
 export function stringSet(dialect: DialectName, values: readonly string[]): RawBuilder<{ value: string }> {
   return dialect === 'postgres'
-    ? sql<{ value: string }>`select unnest(${values}::text[]) as value`
+    ? sql<{ value: string }>`select value from unnest(${values}::text[]) as ids(value)`
     : sql<{ value: string }>`select value from json_each(${JSON.stringify(values)})`;
 }
 
-/** `column in (<values>)` with the values bound as one parameter; see {@link stringSet}. */
+/**
+ * `column in (<values>)` with the values bound as one parameter; see {@link stringSet}. On PostgreSQL it is
+ * `= any($1)`, which the planner runs as index probes for a few ids and as one scan with a hashed array for
+ * many (0.07 s for 100,000 ids against 600,000 bindings, where a join on `unnest` hashed the whole table).
+ */
 export function inStringSet(
   column: string,
   dialect: DialectName,
   values: readonly string[],
 ): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} in (${stringSet(dialect, values)})`;
+  return dialect === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} = any(${values}::text[])`
+    : sql<boolean>`${sql.ref(column)} in (${stringSet(dialect, values)})`;
 }
 
 /** Splits a list into chunks of at most `size`. */

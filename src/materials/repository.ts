@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { Db, MaterialRow, NewMaterialRow } from '../db/database.ts';
-import { chunks, inStringSet, stringSet } from '../db/id-set.ts';
+import { chunks, idChunkSize, inStringSet, stringSet } from '../db/id-set.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
 import { MATERIAL_DEFAULTS } from './material-defaults.ts';
@@ -35,6 +35,8 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   });
+
+  const chunkSize = idChunkSize(dialect);
 
   return {
     /** Materials whose name contains `name` (case-insensitive, `%`/`_` literal), by id ascending. */
@@ -96,7 +98,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
         db.transaction().execute(async (trx) => {
           if (!(await materialExists(trx, id))) return false;
           const now = nowIso();
-          for (const chunk of chunks(sorted)) {
+          for (const chunk of chunks(sorted, chunkSize)) {
             await sql`
               insert into material_bindings (material_id, group_id, created_at)
               select ${id}, ids.value, ${now} from (${stringSet(dialect, chunk)}) as ids where true
@@ -115,7 +117,7 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
         db.transaction().execute(async (trx) => {
           if (!(await materialExists(trx, id))) return undefined;
           const removed = new Set<string>();
-          for (const chunk of chunks(sorted)) {
+          for (const chunk of chunks(sorted, chunkSize)) {
             const rows = await trx
               .deleteFrom('material_bindings')
               .where('material_id', '=', id)
@@ -156,11 +158,17 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       // Two narrow reads instead of one wide join: 100,000 bindings usually share a few materials, and building
       // 100,000 seventeen-column rows was most of the time of a large lookup.
       const materialOf = new Map<string, number>();
-      for (const chunk of chunks(groupIds)) {
-        // A join driven by the requested ids probes the unique index once per id; measured faster than `in (…)`.
-        const { rows } = await sql<{ group_id: string; material_id: number }>`
-          select b.group_id, b.material_id from (${stringSet(dialect, chunk)}) as ids
-          join material_bindings as b on b.group_id = ids.value`.execute(db);
+      for (const chunk of chunks(groupIds, chunkSize)) {
+        // Measured fastest on each: `= any($1)` on PostgreSQL (see inStringSet); on SQLite a join driven by the
+        // requested ids, which probes the unique index once per id.
+        const { rows } =
+          dialect === 'postgres'
+            ? await sql<{ group_id: string; material_id: number }>`
+                select group_id, material_id from material_bindings
+                where ${inStringSet('group_id', dialect, chunk)}`.execute(db)
+            : await sql<{ group_id: string; material_id: number }>`
+                select b.group_id, b.material_id from (${stringSet(dialect, chunk)}) as ids
+                join material_bindings as b on b.group_id = ids.value`.execute(db);
         for (const row of rows) materialOf.set(row.group_id, Number(row.material_id));
       }
       const materials = new Map<number, Material>();
