@@ -28,11 +28,11 @@ export async function registerFileServing(app: FastifyInstance, root: string): P
     cacheControl: true,
     maxAge: '365d',
     immutable: true,
-    setHeaders(reply, filePath) {
+    setHeaders(res, filePath) {
       const extension = filePath.slice(filePath.lastIndexOf('.')).toLowerCase();
       const type = CONTENT_TYPES[extension];
-      if (type) reply.header('Content-Type', type);
-      reply.header('Access-Control-Allow-Origin', '*');
+      if (type) res.setHeader('Content-Type', type);
+      res.setHeader('Access-Control-Allow-Origin', '*');
     },
   });
 }

@@ -48,12 +48,10 @@ export async function registerViewer(app: FastifyInstance, options: ViewerOption
     decorateReply: false,
     index: false,
     list: false,
-    // Before the first build there is no assets folder yet; that is expected, not worth a warning.
-    suppressWarning: true,
     cacheControl: false,
     schemaHide: true,
-    setHeaders: (reply) => {
-      reply.header('cache-control', ASSET_CACHE);
+    setHeaders: (res) => {
+      res.setHeader('cache-control', ASSET_CACHE);
     },
   });
 }
