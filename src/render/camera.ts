@@ -85,16 +85,16 @@ export function frameCamera(
   };
 }
 
-/**
- * Column-major view-projection matrix of `camera` (OpenGL clip space, depth −1…1), built exactly
- * like three.js's `lookAt` + `makePerspective` so both renderers project alike.
- */
-export function viewProjection(camera: FramedCamera, aspect: number): Float64Array {
-  const [ex, ey, ez] = camera.eye;
-  // z axis points from the target to the eye (the camera looks down −z).
-  let zx = ex - camera.target[0];
-  let zy = ey - camera.target[1];
-  let zz = ez - camera.target[2];
+/** The camera's orthonormal axes in world space: right, up, and back (from the target towards the eye). */
+export function cameraBasis(camera: FramedCamera): {
+  right: [number, number, number];
+  up: [number, number, number];
+  back: [number, number, number];
+} {
+  // The camera looks down −back, as three.js's lookAt arranges it.
+  let zx = camera.eye[0] - camera.target[0];
+  let zy = camera.eye[1] - camera.target[1];
+  let zz = camera.eye[2] - camera.target[2];
   let len = Math.hypot(zx, zy, zz) || 1;
   zx /= len;
   zy /= len;
@@ -107,9 +107,24 @@ export function viewProjection(camera: FramedCamera, aspect: number): Float64Arr
   xx /= len;
   xy /= len;
   xz /= len;
-  const yx = zy * xz - zz * xy;
-  const yy = zz * xx - zx * xz;
-  const yz = zx * xy - zy * xx;
+  return {
+    right: [xx, xy, xz],
+    up: [zy * xz - zz * xy, zz * xx - zx * xz, zx * xy - zy * xx],
+    back: [zx, zy, zz],
+  };
+}
+
+/**
+ * Column-major view-projection matrix of `camera` (OpenGL clip space, depth −1…1), built exactly
+ * like three.js's `lookAt` + `makePerspective` so both renderers project alike.
+ */
+export function viewProjection(camera: FramedCamera, aspect: number): Float64Array {
+  const [ex, ey, ez] = camera.eye;
+  const {
+    right: [xx, xy, xz],
+    up: [yx, yy, yz],
+    back: [zx, zy, zz],
+  } = cameraBasis(camera);
 
   const f = 1 / Math.tan((camera.fovY * Math.PI) / 360);
   const { near, far } = camera;

@@ -1,4 +1,4 @@
-import type { FramedCamera } from './camera.ts';
+import { cameraBasis, type FramedCamera } from './camera.ts';
 
 /** The light rig, resolved to world space for one camera. */
 export interface Lighting {
@@ -24,25 +24,11 @@ export interface Lighting {
  * hemisphere stays world-up so tops read lighter than undersides.
  */
 export function cameraLighting(camera: FramedCamera): Lighting {
-  const [ex, ey, ez] = camera.eye;
-  let bx = ex - camera.target[0];
-  let by = ey - camera.target[1];
-  let bz = ez - camera.target[2];
-  let len = Math.hypot(bx, by, bz) || 1;
-  bx /= len;
-  by /= len;
-  bz /= len;
-  const [ux, uy, uz] = camera.up;
-  let rx = uy * bz - uz * by;
-  let ry = uz * bx - ux * bz;
-  let rz = ux * by - uy * bx;
-  len = Math.hypot(rx, ry, rz) || 1;
-  rx /= len;
-  ry /= len;
-  rz /= len;
-  const tx = by * rz - bz * ry;
-  const ty = bz * rx - bx * rz;
-  const tz = bx * ry - by * rx;
+  const {
+    right: [rx, ry, rz],
+    up: [tx, ty, tz],
+    back: [bx, by, bz],
+  } = cameraBasis(camera);
   const toWorld = (x: number, y: number, z: number): Float32Array => {
     const wx = rx * x + tx * y + bx * z;
     const wy = ry * x + ty * y + by * z;
