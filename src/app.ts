@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/create-db.ts';
 import { createTokenChecker } from './http/auth.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -44,6 +45,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  registerSecurityHeaders(app, {
+    fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
+  });
   registerJsonBodyParser(app);
   await registerOpenApi(app);
 

@@ -1,38 +1,86 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { FILES_ROUTE_PREFIX } from '../storage/file-store.ts';
+import { formatCsp, INERT_CSP } from './security-headers.ts';
 
+/**
+ * Content types by stored extension. Only these are ever sent: a stored name with any other extension (an
+ * upload called `evil.html` or `logo.svg`) goes out as `application/octet-stream`, so no stored file is ever
+ * `text/html`, `image/svg+xml` or another type a browser would run.
+ */
 const CONTENT_TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
+  '.obj': 'model/obj',
+  '.stl': 'model/stl',
+  '.3mf': 'model/3mf',
+  '.usdz': 'model/vnd.usdz+zip',
+  '.zip': 'application/zip',
 };
+
+/** Types a browser may show in a tab (the viewer fetches the rest; an opened one downloads). */
+const SHOWN_INLINE = new Set(['model/gltf-binary', 'model/gltf+json', 'image/png', 'image/jpeg']);
+
+/** An uploaded original: whatever it is called and holds, it is only ever downloaded. */
+const ORIGINAL = /^models\/[^/]+\/source\//;
+
+const FILES_CSP = formatCsp(INERT_CSP);
+
+/** How a stored file at `key` is sent: its content type and whether it must download. */
+export function storedFileHeaders(key: string): { contentType: string; attachment: boolean } {
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 ? name.slice(dot).toLowerCase() : '';
+  const contentType = CONTENT_TYPES[extension] ?? 'application/octet-stream';
+  return { contentType, attachment: ORIGINAL.test(key) || !SHOWN_INLINE.has(contentType) };
+}
 
 /**
  * Serves a file store's objects at `/files/…` without a token (names are unguessable), with ETag, Range and a
- * year of immutable caching: every stored name changes when its content does.
+ * year of immutable caching: every stored name changes when its content does. Every answer is inert: a type
+ * from the allow-list above, `nosniff`, a sandboxing CSP, and originals as attachments.
  */
 export async function registerFileServing(app: FastifyInstance, root: string): Promise<void> {
-  await app.register(fastifyStatic, {
-    root,
-    prefix: FILES_ROUTE_PREFIX,
-    decorateReply: false,
-    index: false,
-    list: false,
-    dotfiles: 'deny',
-    etag: true,
-    lastModified: true,
-    acceptRanges: true,
-    cacheControl: true,
-    maxAge: '365d',
-    immutable: true,
-    setHeaders(res, filePath) {
-      const extension = filePath.slice(filePath.lastIndexOf('.')).toLowerCase();
-      const type = CONTENT_TYPES[extension];
-      if (type) res.setHeader('Content-Type', type);
-      res.setHeader('Access-Control-Allow-Origin', '*');
-    },
+  await app.register(async (files) => {
+    // The stored name decides the headers, after @fastify/static has chosen its own from the extension.
+    files.addHook('onSend', async (request, reply, payload) => {
+      const key = (request.params as { '*'?: string })['*'] ?? '';
+      const { contentType, attachment } = storedFileHeaders(key);
+      if (reply.statusCode < 300 || reply.statusCode === 304) {
+        reply.header('content-type', contentType);
+        if (attachment) reply.header('content-disposition', contentDisposition(key));
+      }
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-security-policy', FILES_CSP);
+      reply.header('x-frame-options', 'DENY');
+      return payload;
+    });
+    await files.register(fastifyStatic, {
+      root,
+      prefix: FILES_ROUTE_PREFIX,
+      decorateReply: false,
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      etag: true,
+      lastModified: true,
+      acceptRanges: true,
+      cacheControl: true,
+      maxAge: '365d',
+      immutable: true,
+      setHeaders(res) {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+      },
+    });
   });
+}
+
+/** `attachment` with the stored name, plain ASCII and an RFC 5987 form, so no quote or CR can break out. */
+function contentDisposition(key: string): string {
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
