@@ -10,6 +10,8 @@ import { embedWebImages, indexFolder, readImageResources } from './import-assimp
 import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';
 import { toMetresYUp } from './import-frame.ts';
+import { triangulateFbxPolygons } from './triangulate-fbx.ts';
+import { triangulateObjPolygons } from './triangulate-obj.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, ModelFormat, StepContext } from './types.ts';
 
@@ -106,11 +108,13 @@ async function readWithAssimp(
   if (bytes.byteLength === 0) throw fail('the file is empty');
   if (endsMidStatement(bytes, source.format)) throw fail('the file is truncated (its last line is cut off)');
   const frame = readSourceFrame(bytes, source.format);
+  // assimp's own triangulation drops or overlaps the triangles of concave polygons, so they reach it cut already.
+  const model = pretriangulate(bytes, source.format) ?? bytes;
   const folder = await indexFolder(source.dir);
   const companions = await readCompanions(source, folder.byPath);
 
   const assimp = await options.loadAssimp();
-  const glb = convertToGlb(assimp, path.basename(source.file), bytes, companions, fail);
+  const glb = convertToGlb(assimp, path.basename(source.file), model, companions, fail);
   context.onProgress?.(0.6);
 
   let json: GLTF.IGLTF;
@@ -147,6 +151,13 @@ async function readWithAssimp(
   );
   context.onProgress?.(1);
   return { document, sourceTriangleCount, sourceUnit: frame.unit, sourceUpAxis: frame.upAxis };
+}
+
+/** The model with its polygons cut into triangles, for the formats whose polygons assimp would cut wrongly. */
+function pretriangulate(bytes: Uint8Array, format: ModelFormat): Uint8Array | undefined {
+  if (format === 'obj') return triangulateObjPolygons(bytes);
+  if (format === 'fbx') return triangulateFbxPolygons(bytes);
+  return undefined;
 }
 
 /** The companion files of the model's format found in its folder, by base name. */
@@ -213,7 +224,7 @@ function splitGlb(
   };
 }
 
-/** Triangles of each mesh counted once, as assimp wrote them (it triangulates every polygon). */
+/** Triangles of each mesh counted once, as assimp wrote them (polygons reach it cut already, or it cuts them). */
 function countTriangles(json: GLTF.IGLTF): number {
   let triangles = 0;
   for (const mesh of json.meshes ?? []) {
