@@ -1,6 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import path from 'node:path';
+import { createTokenRepository } from './access/token-repository.ts';
+import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import type { Config } from './config.ts';
@@ -64,7 +66,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     async () => ({ status: 'ok' as const }),
   );
 
-  const checkToken = createTokenChecker(apiToken);
+  const tokens = createTokenRepository(database);
+  const checkToken = createTokenChecker(apiToken, tokens.findByHash);
+  await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken });
   const materials = createMaterialRepository(database);
   await app.register(materialRoutes, { prefix: '/api/v1', repository: materials, checkToken });
   await app.register(catalogRoutes, {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
-import type { TokenCheck } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -17,7 +17,7 @@ export interface CatalogRoutesOptions {
   materials: MaterialRepository;
   blobs: BlobStore;
   queue: JobQueue;
-  checkToken: (presented: string | string[] | undefined) => TokenCheck;
+  checkToken: TokenChecker;
   /** Largest model upload in bytes. */
   maxUploadBytes: number;
   /** Folder for uploads while they stream in. */

@@ -99,6 +99,29 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+/** The `api_tokens` table: scoped tokens, kept only as the SHA-256 digest of the secret. */
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  /** `read` or `write`. */
+  scope: string;
+  /** Hex SHA-256 of the token. */
+  token_hash: string;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** The `model_shares` table: public links to one model each. */
+export interface ModelSharesTable {
+  id: string;
+  model_id: string;
+  /** The link's secret, kept so the link can be shown again. */
+  secret: string;
+  /** Hex SHA-256 of the secret; requests are matched on it. */
+  secret_hash: string;
+  created_at: Timestamp;
+}
+
 /** Every table the service uses. */
 export interface Database {
   materials: MaterialsTable;
@@ -106,6 +129,8 @@ export interface Database {
   models: ModelsTable;
   model_parts: ModelPartsTable;
   jobs: JobsTable;
+  api_tokens: ApiTokensTable;
+  model_shares: ModelSharesTable;
 }
 
 /** The Kysely instance typed for this schema. */
@@ -127,3 +152,7 @@ export type ModelRowUpdate = Updateable<ModelsTable>;
 export type ModelPartRow = Selectable<ModelPartsTable>;
 /** A job row as read. */
 export type JobRow = Selectable<JobsTable>;
+/** A scoped token row as read. */
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+/** A share link row as read. */
+export type ModelShareRow = Selectable<ModelSharesTable>;

@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
 import * as materials from './migrations/2026-11-22-01-materials.ts';
 import * as models from './migrations/2026-11-22-02-models.ts';
+import * as access from './migrations/2026-11-23-01-access.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-01-materials': materials,
   '2026-11-22-02-models': models,
+  '2026-11-23-01-access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { TOKEN_HEADER, type TokenCheck } from './auth.ts';
+import { accessDenied } from '../access/route-access.ts';
+import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
 import { classifyError } from './classify-error.ts';
 
 /** How one API family (material service, catalog) shapes its errors. */
 export interface ApiFamilyOptions {
-  /** Compares the request's token with the service's. */
-  checkToken: (presented: string | string[] | undefined) => TokenCheck;
+  /** Tells the scope of the request's token, or why it is refused. */
+  checkToken: TokenChecker;
   /** The family's error body for a status and message. */
   errorBody: (statusCode: number, message: string) => object;
   /** Message of a 500, whose details stay in the log. */
@@ -14,7 +15,7 @@ export interface ApiFamilyOptions {
   notFoundMessage: string;
 }
 
-const TOKEN_MESSAGES: Record<Exclude<TokenCheck, 'ok'>, string> = {
+const TOKEN_MESSAGES: Record<Exclude<TokenCheck, TokenScope>, string> = {
   missing: 'missing API token',
   invalid: 'invalid API token',
 };
@@ -31,8 +32,10 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
       .send(options.errorBody(statusCode, message));
 
   app.addHook('onRequest', async (request, reply) => {
-    const result = options.checkToken(request.headers[TOKEN_HEADER]);
-    if (result !== 'ok') return send(reply, 401, TOKEN_MESSAGES[result]);
+    const result = await options.checkToken(request.headers[TOKEN_HEADER]);
+    if (result === 'missing' || result === 'invalid') return send(reply, 401, TOKEN_MESSAGES[result]);
+    const denied = accessDenied(result, request.method, request.routeOptions.url);
+    if (denied) return send(reply, 403, denied);
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -1,21 +1,45 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameDigest, SCOPED_TOKEN_PREFIX, secretDigest } from '../access/secrets.ts';
 
-/** Outcome of checking a request's `X-API-Token` header. */
-export type TokenCheck = 'ok' | 'missing' | 'invalid';
+/** What a token may do: `admin` is the configured API_TOKEN; `read` and `write` are scoped tokens. */
+export type TokenScope = 'admin' | 'write' | 'read';
+
+/** Outcome of checking a request's `X-API-Token` header: the token's scope, or why it was refused. */
+export type TokenCheck = TokenScope | 'missing' | 'invalid';
+
+/** Checks the `X-API-Token` value of a request. */
+export type TokenChecker = (presented: string | string[] | undefined) => Promise<TokenCheck>;
+
+/** A stored scoped token, as the checker needs it. */
+export interface StoredToken {
+  token_hash: string;
+  scope: string;
+  expires_at: Date | string | null;
+}
+
+/** Finds a scoped token by the hex SHA-256 of its secret. */
+export type FindStoredToken = (tokenHash: string) => Promise<StoredToken | undefined>;
 
 /** The header every `/api/` request carries. */
 export const TOKEN_HEADER = 'x-api-token';
 
-/** Builds a checker that compares a presented token with the expected one in constant time. */
-export function createTokenChecker(
-  expected: string,
-): (presented: string | string[] | undefined) => TokenCheck {
+/**
+ * Builds a checker that accepts the admin token (compared in constant time, in memory) or a scoped token that
+ * exists, is not expired and whose stored digest matches in constant time.
+ */
+export function createTokenChecker(adminToken: string, findToken?: FindStoredToken): TokenChecker {
   // Comparing fixed-length digests keeps the time independent of both the length and the content of the guess.
-  const expectedDigest = digest(expected);
-  return (presented) => {
+  const adminDigest = digest(adminToken);
+  return async (presented) => {
     if (presented === undefined || presented === '') return 'missing';
-    const value = Array.isArray(presented) ? presented[0] : presented;
-    return timingSafeEqual(digest(value), expectedDigest) ? 'ok' : 'invalid';
+    const value = Array.isArray(presented) ? presented[0]! : presented;
+    if (timingSafeEqual(digest(value), adminDigest)) return 'admin';
+    if (!findToken || !value.startsWith(SCOPED_TOKEN_PREFIX)) return 'invalid';
+    const presentedHash = secretDigest(value);
+    const stored = await findToken(presentedHash);
+    if (!stored || !sameDigest(stored.token_hash, presentedHash)) return 'invalid';
+    if (stored.expires_at !== null && new Date(stored.expires_at).getTime() <= Date.now()) return 'invalid';
+    return stored.scope === 'write' ? 'write' : 'read';
   };
 }
 

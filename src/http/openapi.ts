@@ -11,7 +11,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Vitrine',
         version: '0.1.0',
         description:
-          'Model catalog (`/api/models`) and material service (`/api/v1`). Every `/api/` route needs the `X-API-Token` header.',
+          'Model catalog (`/api/models`), material service (`/api/v1`) and token management (`/api/tokens`). Every `/api/` route needs the `X-API-Token` header: the admin token, or a scoped token (`read`: every GET and `POST /api/v1/groups/materials`; `write`: all but `/api/tokens`).',
       },
       components: {
         securitySchemes: { apiToken: { type: 'apiKey', in: 'header', name: 'X-API-Token' } },
@@ -20,6 +20,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'models', description: 'Model catalog' },
         { name: 'materials', description: 'Materials and their bindings to group ids' },
+        { name: 'tokens', description: 'Scoped read and write tokens (admin token only)' },
         { name: 'health', description: 'Liveness' },
       ],
     },

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import type { TokenCheck } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth.ts';
 import { clampPage } from './paging.ts';
 import { DEFAULT_MATERIAL } from './default-material.ts';
 import { lookupResponseJson } from './lookup-response.ts';
@@ -27,7 +27,7 @@ import {
 /** What the material routes need from the app. */
 export interface MaterialRoutesOptions {
   repository: MaterialRepository;
-  checkToken: (presented: string | string[] | undefined) => TokenCheck;
+  checkToken: TokenChecker;
 }
 
 // Room for 100,000 group ids of the longest allowed length, with JSON quoting.

@@ -1,0 +1,97 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { catalogEnvelope, CatalogErrorSchema, CatalogMessageSchema } from '../catalog/schemas.ts';
+import { ApiError } from '../http/api-error.ts';
+import { installApiFamily } from '../http/api-family.ts';
+import type { TokenChecker } from '../http/auth.ts';
+import type { TokenRepository } from './token-repository.ts';
+import {
+  ApiTokenSchema,
+  CreatedTokenSchema,
+  CreateTokenBody,
+  MAX_TOKEN_NAME_LENGTH,
+  TokenIdParams,
+} from './token-schemas.ts';
+
+/** What the token routes need from the app. */
+export interface TokenRoutesOptions {
+  tokens: TokenRepository;
+  checkToken: TokenChecker;
+}
+
+const tags = ['tokens'];
+const errors = { 400: CatalogErrorSchema, 401: CatalogErrorSchema, 403: CatalogErrorSchema };
+
+/**
+ * Token management at `/api/tokens`, for the admin token only (the access check refuses scoped tokens). It
+ * answers in the catalog's envelope: `{success:true,data}` and `{success:false,error}`.
+ */
+export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
+  fastify,
+  { tokens, checkToken },
+) => {
+  installApiFamily(fastify, {
+    checkToken,
+    errorBody: (_status, error) => ({ success: false, error }),
+    internalMessage: 'Internal server error',
+    notFoundMessage: 'Not found',
+  });
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a read or write token (admin token only); its secret is shown in this answer only',
+        body: CreateTokenBody,
+        response: { 201: catalogEnvelope(CreatedTokenSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const name = request.body.name.trim();
+      if (name.length === 0 || name.length > MAX_TOKEN_NAME_LENGTH) {
+        throw new ApiError(400, `name must be a string of 1 to ${MAX_TOKEN_NAME_LENGTH} characters`);
+      }
+      const expiresAt = request.body.expires_at ?? null;
+      if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) {
+        throw new ApiError(400, 'expires_at must be in the future');
+      }
+      const created = await tokens.create({
+        name,
+        scope: request.body.scope,
+        expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      });
+      return reply.code(201).send({ success: true as const, data: created });
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'List the scoped tokens, oldest first, without their secrets (admin token only)',
+        response: { 200: catalogEnvelope(Type.Array(ApiTokenSchema)), ...errors },
+      },
+    },
+    async () => ({ success: true as const, data: await tokens.list() }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a token at once (admin token only)',
+        params: TokenIdParams,
+        response: { 200: CatalogMessageSchema, ...errors, 404: CatalogErrorSchema },
+      },
+    },
+    async (request) => {
+      if (!(await tokens.delete(request.params.id))) throw new ApiError(404, 'Token not found');
+      return { success: true as const, message: 'Token revoked' };
+    },
+  );
+};

@@ -1,0 +1,248 @@
+// Scoped tokens against every route the OpenAPI document lists: a read token reads and is refused every write, a
+// write token does all but token management, and revoked or expired tokens are refused everywhere.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { secretDigest } from '../../src/access/secrets.ts';
+import { twoPartGlb } from '../catalog/tiny-model.ts';
+import { catalogApi, catalogError } from '../helpers/catalog-api.ts';
+import { testDialects } from '../helpers/databases.ts';
+import { errorText, materialApi } from '../helpers/material-api.ts';
+import { documentedApiRoutes, fillPath, type DocumentedRoute } from '../helpers/openapi-routes.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { waitForStatus } from '../helpers/wait-for-status.ts';
+
+/** The routes a read token may call besides every GET. */
+const READING_POSTS = ['POST /api/v1/groups/materials'];
+
+for (const dialect of testDialects()) {
+  void describe(`scoped tokens (${dialect})`, () => {
+    let testApp: TestApp;
+    let routes: DocumentedRoute[];
+    const ids: { model: string; material: string; token: string; group: string; share: string } = {
+      model: '',
+      material: '',
+      token: '',
+      group: '',
+      share: '',
+    };
+
+    before(async () => {
+      testApp = await createTestApp(dialect);
+      testApp.startWorker();
+      const model = await catalogApi(testApp.app, testApp.auth).create('two.glb', await twoPartGlb('shared'));
+      await waitForStatus(testApp.app, model.id, ['completed']);
+      const material = await materialApi(testApp.app, testApp.auth).create({ name: 'Red' });
+      const token = await createToken({ name: 'spare', scope: 'read' });
+      Object.assign(ids, {
+        model: model.id,
+        material: String(material.id),
+        token: token.id,
+        group: 'shared',
+      });
+      routes = await documentedApiRoutes(testApp.app);
+    });
+    after(() => testApp.close());
+
+    const send = async (method: string, url: string, token: string, body?: object) => {
+      const response = await testApp.app.inject({
+        method: method as 'GET',
+        url,
+        headers: body
+          ? { 'x-api-token': token, 'content-type': 'application/json' }
+          : { 'x-api-token': token },
+        payload: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.statusCode, text: response.body, json: safeJson(response.body) };
+    };
+
+    async function createToken(body: object) {
+      const answer = await send('POST', '/api/tokens', testApp.auth['x-api-token']!, body);
+      assert.equal(answer.status, 201, answer.text);
+      return answer.json.data as { id: string; token: string; scope: string; expires_at: string | null };
+    }
+
+    /** A concrete URL for a documented route, with ids that exist (or, with `missing`, ids that do not). */
+    const urlOf = (route: DocumentedRoute, missing = false): string => {
+      const id = route.path.startsWith('/api/v1/')
+        ? missing
+          ? '999999'
+          : ids.material
+        : route.path.startsWith('/api/tokens')
+          ? missing
+            ? randomUUID()
+            : ids.token
+          : missing
+            ? randomUUID()
+            : ids.model;
+      return fillPath(route.path, { id, level: '0', share_id: missing ? randomUUID() : ids.share });
+    };
+    const isRead = (route: DocumentedRoute) =>
+      route.method === 'GET' || READING_POSTS.includes(`${route.method} ${route.path}`);
+    const isTokenManagement = (route: DocumentedRoute) => route.path.startsWith('/api/tokens');
+    const refusal = (route: DocumentedRoute, status: number, message: string) =>
+      route.path.startsWith('/api/v1/') ? errorText(status, message) : catalogError(message);
+    const bodyFor = (route: DocumentedRoute) =>
+      READING_POSTS.includes(`${route.method} ${route.path}`)
+        ? { group_ids: [ids.group], include_default: true }
+        : undefined;
+
+    void it('finds the routes of both APIs and token management in the OpenAPI document', () => {
+      const names = routes.map((route) => `${route.method} ${route.path}`);
+      for (const expected of [
+        'GET /api/models/',
+        'DELETE /api/models/{id}',
+        'POST /api/v1/materials',
+        'POST /api/v1/groups/materials',
+        'POST /api/tokens/',
+        'GET /api/tokens/',
+        'DELETE /api/tokens/{id}',
+      ]) {
+        assert.ok(names.includes(expected), `${expected} is documented`);
+      }
+      assert.ok(routes.length >= 20, `${routes.length} routes documented`);
+    });
+
+    void it('lets a read token call every read (2xx) and refuses every write with 403 in its envelope', async () => {
+      const { token } = await createToken({ name: 'viewer', scope: 'read' });
+      let reads = 0;
+      let writes = 0;
+      for (const route of routes) {
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const label = `${route.method} ${route.path}: ${answer.text.slice(0, 200)}`;
+        if (isTokenManagement(route)) {
+          assert.equal(answer.status, 403, label);
+          assert.equal(answer.text, catalogError('token management needs the admin token'), label);
+        } else if (isRead(route)) {
+          assert.ok(answer.status >= 200 && answer.status < 300, label);
+          reads += 1;
+        } else {
+          assert.equal(answer.status, 403, label);
+          assert.equal(answer.text, refusal(route, 403, 'token is read-only'), label);
+          writes += 1;
+        }
+      }
+      assert.ok(reads >= 8 && writes >= 10, `${reads} reads, ${writes} writes`);
+      // The refusals changed nothing.
+      const model = await send('GET', `/api/models/${ids.model}`, testApp.auth['x-api-token']!);
+      assert.equal(model.status, 200);
+    });
+
+    void it('lets a write token through every route but token management', async () => {
+      const { token } = await createToken({ name: 'ci', scope: 'write' });
+      for (const route of routes) {
+        // Ids that do not exist, so the writes pass the access check and then find nothing to change.
+        const answer = await send(route.method, urlOf(route, true), token, bodyFor(route));
+        const label = `${route.method} ${route.path}: ${answer.text.slice(0, 200)}`;
+        if (isTokenManagement(route)) {
+          assert.equal(answer.status, 403, label);
+          assert.equal(answer.text, catalogError('token management needs the admin token'), label);
+        } else {
+          assert.ok(![401, 403, 500].includes(answer.status), label);
+        }
+      }
+      const created = await send('POST', '/api/v1/materials', token, { name: 'By CI' });
+      assert.equal(created.status, 201, created.text);
+    });
+
+    void it('refuses a revoked token at once with 401 `invalid API token` on every route', async () => {
+      const { id, token } = await createToken({ name: 'soon revoked', scope: 'write' });
+      assert.equal((await send('GET', '/api/models', token)).status, 200);
+      const revoked = await send('DELETE', `/api/tokens/${id}`, testApp.auth['x-api-token']!);
+      assert.equal(revoked.status, 200, revoked.text);
+      assert.equal(revoked.text, JSON.stringify({ success: true, message: 'Token revoked' }));
+      for (const route of routes) {
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const label = `${route.method} ${route.path}`;
+        assert.equal(answer.status, 401, label);
+        assert.equal(answer.text, refusal(route, 401, 'invalid API token'), label);
+      }
+    });
+
+    void it('refuses an expired token with 401 `invalid API token` on every route', async () => {
+      const expiresAt = new Date(Date.now() + 1_000).toISOString();
+      const { token, expires_at } = await createToken({
+        name: 'brief',
+        scope: 'read',
+        expires_at: expiresAt,
+      });
+      assert.equal(expires_at, expiresAt);
+      assert.equal((await send('GET', '/api/models', token)).status, 200);
+      await sleep(Date.parse(expiresAt) - Date.now() + 20);
+      for (const route of routes) {
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const label = `${route.method} ${route.path}`;
+        assert.equal(answer.status, 401, label);
+        assert.equal(answer.text, refusal(route, 401, 'invalid API token'), label);
+      }
+    });
+
+    void it('shows a secret once, lists tokens without secrets and stores only digests', async () => {
+      const created = await createToken({ name: '  Customer preview  ', scope: 'read' });
+      assert.match(created.token, /^vt_[A-Za-z0-9_-]{43}$/);
+      const list = await send('GET', '/api/tokens', testApp.auth['x-api-token']!);
+      assert.equal(list.status, 200);
+      const listed = (list.json.data as Record<string, unknown>[]).find((entry) => entry.id === created.id);
+      assert.deepEqual(Object.keys(listed!).sort(), ['created_at', 'expires_at', 'id', 'name', 'scope']);
+      assert.equal(listed!.name, 'Customer preview');
+      assert.ok(!list.text.includes(created.token));
+      const stored = await testApp.database.db
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.token_hash, secretDigest(created.token));
+      assert.ok(!Object.values(stored).includes(created.token));
+    });
+
+    void it('refuses bad token requests with clear 400s and unknown ids with 404', async () => {
+      const admin = testApp.auth['x-api-token']!;
+      const cases: [object, string][] = [
+        [{ scope: 'read' }, 'name is required'],
+        [{ name: ' ', scope: 'read' }, 'name must be a string of 1 to 255 characters'],
+        [{ name: 'x', scope: 'admin' }, 'scope must be one of read, write'],
+        [{ name: 'x' }, 'scope is required'],
+        [{ name: 'x', scope: 'read', expires_at: 'tomorrow' }, 'expires_at must be a valid date-time'],
+        [
+          { name: 'x', scope: 'read', expires_at: '2001-01-01T00:00:00Z' },
+          'expires_at must be in the future',
+        ],
+      ];
+      for (const [body, message] of cases) {
+        const answer = await send('POST', '/api/tokens', admin, body);
+        assert.equal(answer.status, 400, JSON.stringify(body));
+        assert.equal(answer.text, catalogError(message), JSON.stringify(body));
+      }
+      const unknown = await send('DELETE', `/api/tokens/${randomUUID()}`, admin);
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.text, catalogError('Token not found'));
+      const malformed = await send('DELETE', '/api/tokens/nope', admin);
+      assert.equal(malformed.status, 400);
+      assert.equal(malformed.text, catalogError('Invalid token id'));
+      const noToken = await send('GET', '/api/tokens', '');
+      assert.equal(noToken.status, 401);
+      assert.equal(noToken.text, catalogError('missing API token'));
+      const elsewhere = await send('GET', '/api/tokens/nope/nothing', admin);
+      assert.equal(elsewhere.status, 404);
+      assert.equal(elsewhere.text, catalogError('Not found'));
+    });
+
+    void it('sends a read token on an unknown route to its 404, not a 403', async () => {
+      const { token } = await createToken({ name: 'reader', scope: 'read' });
+      const answer = await send('POST', '/api/v1/no-such-route', token);
+      assert.equal(answer.status, 404);
+      assert.equal(answer.text, errorText(404, 'not found'));
+    });
+  });
+}
+
+// Tests assert on the shape, so the parsed body stays loosely typed.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function safeJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
