@@ -9,6 +9,8 @@ import {
   unpartition,
   weld,
 } from '@gltf-transform/functions';
+import { conformAttributes } from './conform-attributes.ts';
+import { tidyExtensions } from './tidy-extensions.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -56,6 +58,13 @@ export async function cleanUp(
   for (const extension of root.listExtensionsUsed()) {
     if (COMPRESSION_EXTENSIONS.includes(extension.extensionName)) extension.dispose();
   }
+  const conformed = conformAttributes(document);
+  if (conformed.uvs > 0)
+    context.logger.debug(`${NAME}: ${conformed.uvs} three-component UV sets cut to u, v`);
+  if (conformed.weights > 0)
+    context.logger.warn(
+      `${NAME}: skin weights of ${conformed.weights} vertices did not sum to 1 and were scaled`,
+    );
   context.onProgress?.(0.2);
 
   // Strips and fans become lists so that every triangle primitive can be simplified and welded alike.
@@ -79,6 +88,9 @@ export async function cleanUp(
   context.onProgress?.(0.8);
   // Attributes unused by the material (extra UVs, vertex colours) are kept: the viewer may bind materials that use them.
   await document.transform(prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true }));
+  const undeclared = tidyExtensions(document);
+  if (undeclared.length > 0)
+    context.logger.debug(`${NAME}: unused extensions dropped: ${undeclared.join(', ')}`);
 
   // A GLB holds one buffer; importers may have made several, or left accessors without one.
   const buffer = root.listBuffers()[0] ?? document.createBuffer();
