@@ -35,6 +35,7 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
     error: row.error,
     model_url: lods.find((lod) => lod.level === 0)?.url ?? null,
     thumbnail_url: row.thumbnail_key ? urlFor(row.thumbnail_key) : null,
+    original_url: urlFor(row.source_key),
     lods,
     triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
     vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),

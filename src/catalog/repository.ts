@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
-import type { DatabaseHandle } from '../db/create-db.ts';
-import type { ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { DatabaseHandle, DialectName } from '../db/create-db.ts';
+import type { Database, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
-import type { ModelStatus } from './schemas.ts';
+import type { MODEL_SORT_FIELDS, ModelSort, ModelStatus } from './schemas.ts';
 
 /** A stored level of detail: the blob key of its GLB and what it holds. */
 export interface StoredLod {
@@ -24,6 +24,10 @@ export interface ModelListQuery {
   search?: string;
   status?: ModelStatus;
   format?: string;
+  /** Only models whose tags include this one, compared case-insensitively. */
+  tag?: string;
+  /** Order of the rows; `-created_at` (newest first) when absent. */
+  sort?: ModelSort;
   limit: number;
   offset: number;
 }
@@ -35,11 +39,42 @@ export interface ModelMetadata {
   tags?: string[];
 }
 
+/** A condition true when the JSON `tags` array holds `tag`, ignoring case. */
+function hasTag(dialect: DialectName, tag: string): RawBuilder<boolean> {
+  const wanted = tag.toLowerCase();
+  return dialect === 'postgres'
+    ? sql<boolean>`exists (select 1 from jsonb_array_elements_text(models.tags::jsonb) as t(value) where lower(t.value) = ${wanted})`
+    : sql<boolean>`exists (select 1 from json_each(models.tags) as t where t.type = 'text' and lower(t.value) = ${wanted})`;
+}
+
+/**
+ * Orders the list by `sort`, then by id in the same direction so pages never overlap. Names compare lower-cased in
+ * byte order on both databases (PostgreSQL with `COLLATE "C"`); a missing triangle count sorts last either way.
+ */
+function orderModels<Q extends SelectQueryBuilder<Database, 'models', ModelRow>>(
+  query: Q,
+  dialect: DialectName,
+  sort: ModelSort,
+): Q {
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const field = sort.replace(/^-/, '') as (typeof MODEL_SORT_FIELDS)[number];
+  let ordered = query as SelectQueryBuilder<Database, 'models', ModelRow>;
+  if (field === 'name') {
+    const key = dialect === 'postgres' ? sql`lower(name) collate "C"` : sql`lower(name)`;
+    ordered = ordered.orderBy(key, direction).orderBy('name', direction);
+  } else if (field === 'triangle_count') {
+    ordered = ordered.orderBy(sql`triangle_count is null`).orderBy('triangle_count', direction);
+  } else {
+    ordered = ordered.orderBy(field, direction);
+  }
+  return ordered.orderBy('id', direction) as Q;
+}
+
 /** The catalog's data access: the only code that queries models and parts. */
 export type ModelRepository = ReturnType<typeof createModelRepository>;
 
 /** Creates the repository over an open database. */
-export function createModelRepository({ db }: DatabaseHandle) {
+export function createModelRepository({ db, dialect }: DatabaseHandle) {
   return {
     /** Inserts a new model. */
     async create(row: Omit<NewModelRow, 'created_at' | 'updated_at'>): Promise<ModelRow> {
@@ -67,11 +102,9 @@ export function createModelRepository({ db }: DatabaseHandle) {
           sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(description) like ${pattern} escape '\\' or lower(original_filename) like ${pattern} escape '\\')`,
         );
       }
+      if (query.tag) base = base.where(hasTag(dialect, query.tag));
       const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
+        orderModels(base.selectAll(), dialect, query.sort ?? '-created_at')
           .limit(query.limit)
           .offset(query.offset)
           .execute(),

@@ -47,7 +47,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     {
       schema: {
         tags: CATALOG_TAGS,
-        summary: 'List models, newest first, with search, filters and offset paging',
+        summary: 'List models (newest first unless sorted) with search, filters, sort and offset paging',
         querystring: ListModelsQuery,
         response: {
           200: Type.Object({
@@ -60,10 +60,10 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
       },
     },
     async (request) => {
-      const { search, status, format } = request.query;
+      const { search, status, format, tag, sort } = request.query;
       const limit = request.query.limit || 20;
       const offset = request.query.offset || 0;
-      const { rows, total } = await models.list({ search, status, format, limit, offset });
+      const { rows, total } = await models.list({ search, status, format, tag, sort, limit, offset });
       const toWire = urlFor(request);
       return {
         success: true as const,

@@ -9,6 +9,16 @@ export type ModelStatus = (typeof MODEL_STATUSES)[number];
 /** Largest `limit` of the model list. */
 export const MAX_LIST_LIMIT = 100;
 
+/** Columns the model list can be ordered by. */
+export const MODEL_SORT_FIELDS = ['created_at', 'name', 'file_size', 'triangle_count'] as const;
+/** A list order: a field, ascending, or with a leading `-`, descending. */
+export type ModelSort = (typeof MODEL_SORT_FIELDS)[number] | `-${(typeof MODEL_SORT_FIELDS)[number]}`;
+/** Every accepted `sort` value. */
+export const MODEL_SORTS: readonly ModelSort[] = MODEL_SORT_FIELDS.flatMap((field) => [
+  field,
+  `-${field}` as const,
+]);
+
 const Vector3 = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
 const BoundsSchema = Type.Object(
   { min: Vector3, max: Vector3 },
@@ -38,6 +48,7 @@ export const ModelSchema = Type.Object({
   error: Type.Union([Type.String(), Type.Null()], { description: 'Why the conversion failed, else null.' }),
   model_url: Type.Union([Type.String(), Type.Null()], { description: 'LOD 0 once completed, else null.' }),
   thumbnail_url: Type.Union([Type.String(), Type.Null()]),
+  original_url: Type.String({ description: 'The upload as received, byte for byte, for download.' }),
   lods: Type.Array(LodSchema),
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
@@ -98,6 +109,22 @@ export const ListModelsQuery = Type.Object({
   // An enum rather than a union of literals, so a bad value is told the allowed ones, not "must be a string".
   status: Type.Optional(Type.Unsafe<ModelStatus>({ type: 'string', enum: [...MODEL_STATUSES] })),
   format: Type.Optional(Type.String({ maxLength: 16 })),
+  sort: Type.Optional(
+    Type.Unsafe<ModelSort>({
+      type: 'string',
+      enum: [...MODEL_SORTS],
+      description:
+        'Order: a field, ascending, or with a leading "-", descending. Default -created_at (newest first). ' +
+        'name compares case-insensitively; models without a triangle count come last either way.',
+    }),
+  ),
+  tag: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Only models carrying this tag (case-insensitive).',
+    }),
+  ),
   limit: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_LIST_LIMIT, description: '1–100; absent or 0 means 20.' }),
   ),

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
+import { launchChromium } from './support/chromium.ts';
 import {
   countPixels,
   decodePng,
@@ -31,7 +31,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const MODELS = resolve(HERE, '../../../shared/models');
 const TRUCK = join(MODELS, 'glb/CesiumMilkTruck.glb');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TOKEN = 'e2e-viewer-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-view.ts. */
 const BACKGROUND = hexToRgb('#262b36');
@@ -46,16 +45,6 @@ const SCREENSHOT_EXTRAS = [
   'fbx/cubes_with_names.fbx',
 ];
 const CONVERSION_TIMEOUT_MS = 240_000;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 let dataDir: string;
 let server: RunningServer | undefined;
@@ -183,15 +172,11 @@ async function modelScreenshot(): Promise<void> {
 
 void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-    );
     assert.ok(existsSync(TRUCK), `sample model missing: ${TRUCK}`);
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
     server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -33,6 +33,8 @@ export interface Model {
   error: string | null;
   model_url: string | null;
   thumbnail_url: string | null;
+  /** The upload as received, for download. */
+  original_url: string;
   lods: Lod[];
   triangle_count: number | null;
   vertex_count: number | null;
@@ -94,11 +96,24 @@ export interface GroupMaterial {
   material: Material;
 }
 
+/** Orders the catalog list accepts: a field, or with a leading `-` descending. */
+export type ModelSort =
+  | 'created_at'
+  | '-created_at'
+  | 'name'
+  | '-name'
+  | 'file_size'
+  | '-file_size'
+  | 'triangle_count'
+  | '-triangle_count';
+
 /** Query of the catalog list route. */
 export interface ModelQuery {
   search?: string;
   status?: ModelStatus | '';
   format?: string;
+  tag?: string;
+  sort?: ModelSort;
   limit?: number;
   offset?: number;
 }

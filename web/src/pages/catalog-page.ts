@@ -2,28 +2,29 @@
 import { MODEL_FORMATS } from '../../../src/pipeline/types.ts';
 import { listModels } from '../api/catalog-api.ts';
 import { MODEL_STATUSES } from '../api/types.ts';
-import type { Model, ModelQuery, ModelStatus } from '../api/types.ts';
+import type { Model, ModelSort, ModelStatus } from '../api/types.ts';
 import type { Page } from '../router.ts';
 import { h, replaceChildren, uid } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { notifyError } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
+import { catalogHash, emptyQuery, parseCatalogHash, SORT_CHOICES } from './catalog-query.ts';
+import type { CatalogQuery } from './catalog-query.ts';
 import { createUploadPanel } from './upload-panel.ts';
 
 const PAGE_SIZE = 24;
 /** How often the grid refreshes while one of its models is still converting. */
 const REFRESH_MS = 2000;
 
-/** Filters survive leaving the page, so returning from a model keeps the person's place. */
-const state: Required<Pick<ModelQuery, 'search' | 'format' | 'offset'>> & { status: ModelStatus | '' } = {
-  search: '',
-  status: '',
-  format: '',
-  offset: 0,
-};
+/**
+ * The last query shown. The hash carries it across reloads and links; this copy brings it back when the person
+ * returns through a plain `#/` link from a model page.
+ */
+let remembered: CatalogQuery = emptyQuery();
 
 /** Mounts the catalog page. */
 export const catalogPage: Page = (outlet) => {
+  const state: CatalogQuery = parseCatalogHash(location.hash) ?? { ...remembered };
   let serial = 0;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -31,19 +32,21 @@ export const catalogPage: Page = (outlet) => {
 
   const grid = h('ul', { class: 'model-grid', 'aria-label': 'Models' });
   const summary = h('p', { class: 'result-summary', role: 'status' }, 'Loading…');
-  const previous = h('button', { type: 'button', onclick: () => goTo(state.offset - PAGE_SIZE) }, 'Previous');
-  const next = h('button', { type: 'button', onclick: () => goTo(state.offset + PAGE_SIZE) }, 'Next');
+  const previous = h('button', { type: 'button', onclick: () => goTo(state.page - 1) }, 'Previous');
+  const next = h('button', { type: 'button', onclick: () => goTo(state.page + 1) }, 'Next');
   const pageLabel = h('span', { class: 'page-label' });
 
   const load = async (): Promise<void> => {
     const mine = ++serial;
     clearTimeout(refreshTimer);
+    remember();
     try {
-      const page = await listModels({ ...state, limit: PAGE_SIZE });
+      const { page: pageNumber, ...filters } = state;
+      const page = await listModels({ ...filters, offset: (pageNumber - 1) * PAGE_SIZE, limit: PAGE_SIZE });
       if (mine !== serial || left) return;
-      if (page.models.length === 0 && page.total > 0 && state.offset > 0) {
-        // The last page emptied (e.g. after a delete): step back instead of showing nothing.
-        state.offset = Math.max(0, state.offset - PAGE_SIZE);
+      if (page.models.length === 0 && page.total > 0 && state.page > 1) {
+        // The last page emptied (e.g. after a delete, or an old link): go to the last page that has models.
+        state.page = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
         return load();
       }
       render(page.models, page.total);
@@ -58,39 +61,53 @@ export const catalogPage: Page = (outlet) => {
   };
 
   const render = (models: Model[], total: number): void => {
-    const filtered = state.search || state.status || state.format;
+    const filtered = state.search || state.status || state.format || state.tag;
     summary.textContent =
       total === 0
         ? filtered
           ? 'No model matches these filters.'
           : 'No models yet: upload one above.'
         : `${formatCount(total)} model${total === 1 ? '' : 's'}`;
-    replaceChildren(grid, models.map(modelCard));
+    replaceChildren(
+      grid,
+      models.map((model) => modelCard(model, (tag) => filters.setTag(tag))),
+    );
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    pageLabel.textContent = `Page ${Math.floor(state.offset / PAGE_SIZE) + 1} of ${pages}`;
-    previous.disabled = state.offset === 0;
-    next.disabled = state.offset + PAGE_SIZE >= total;
+    pageLabel.textContent = `Page ${state.page} of ${pages}`;
+    previous.disabled = state.page <= 1;
+    next.disabled = state.page * PAGE_SIZE >= total;
   };
 
-  const goTo = (offset: number): void => {
-    state.offset = Math.max(0, offset);
+  /** Writes the query into the hash without a new history entry or a hashchange (which would rebuild the page). */
+  const remember = (): void => {
+    remembered = { ...state };
+    const hash = catalogHash(state);
+    if (location.hash !== hash && !(hash === '#/' && location.hash === '')) {
+      history.replaceState(history.state, '', hash);
+    }
+  };
+
+  const goTo = (page: number): void => {
+    state.page = Math.max(1, page);
     void load();
   };
 
   const upload = createUploadPanel(() => void load());
+  const filters = filterForm(
+    state,
+    () => goTo(1),
+    (delayed) => {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => goTo(1), delayed ? 300 : 0);
+    },
+  );
   outlet.append(
     h(
       'section',
       { class: 'catalog' },
       h('h1', {}, 'Models'),
       upload.element,
-      filterForm(
-        () => goTo(0),
-        (delayed) => {
-          clearTimeout(searchTimer);
-          searchTimer = setTimeout(() => goTo(0), delayed ? 300 : 0);
-        },
-      ),
+      filters.element,
       summary,
       grid,
       h('nav', { class: 'pager', 'aria-label': 'Catalog pages' }, previous, pageLabel, next),
@@ -105,10 +122,22 @@ export const catalogPage: Page = (outlet) => {
   };
 };
 
-function filterForm(apply: () => void, applySoon: (delayed: boolean) => void): HTMLElement {
+/** The filter form and a way to set its tag from outside (a tag clicked on a card). */
+interface FilterForm {
+  element: HTMLElement;
+  setTag: (tag: string) => void;
+}
+
+function filterForm(
+  state: CatalogQuery,
+  apply: () => void,
+  applySoon: (delayed: boolean) => void,
+): FilterForm {
   const searchId = uid('search');
   const statusId = uid('status');
   const formatId = uid('format');
+  const tagId = uid('tag');
+  const sortId = uid('sort');
   const search = h('input', {
     id: searchId,
     type: 'search',
@@ -141,21 +170,52 @@ function filterForm(apply: () => void, applySoon: (delayed: boolean) => void): H
     state.format = format.value;
     apply();
   });
+  const tag = h('input', {
+    id: tagId,
+    type: 'search',
+    value: state.tag,
+    placeholder: 'Any tag',
+    maxlength: 64,
+  });
+  tag.addEventListener('input', () => {
+    state.tag = tag.value.trim();
+    applySoon(true);
+  });
+  const sort = h(
+    'select',
+    { id: sortId },
+    SORT_CHOICES.map((choice) =>
+      h('option', { value: choice.value, selected: state.sort === choice.value }, choice.label),
+    ),
+  );
+  sort.addEventListener('change', () => {
+    state.sort = sort.value as ModelSort;
+    apply();
+  });
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': 'Filter models' },
     h('div', { class: 'field grow' }, h('label', { for: searchId }, 'Search'), search),
     h('div', { class: 'field' }, h('label', { for: statusId }, 'Status'), status),
     h('div', { class: 'field' }, h('label', { for: formatId }, 'Format'), format),
+    h('div', { class: 'field' }, h('label', { for: tagId }, 'Tag'), tag),
+    h('div', { class: 'field' }, h('label', { for: sortId }, 'Sort'), sort),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     applySoon(false);
   });
-  return form;
+  return {
+    element: form,
+    setTag: (value) => {
+      tag.value = value;
+      state.tag = value;
+      apply();
+    },
+  };
 }
 
-function modelCard(model: Model): HTMLElement {
+function modelCard(model: Model, onTag: (tag: string) => void): HTMLElement {
   const image = model.thumbnail_url
     ? h('img', { src: model.thumbnail_url, alt: '', loading: 'lazy', width: 256, height: 256 })
     : h('div', { class: 'thumb-placeholder', 'aria-hidden': 'true' }, model.format.toUpperCase());
@@ -175,6 +235,28 @@ function modelCard(model: Model): HTMLElement {
       statusBadge(model),
       h('span', { class: 'triangles' }, `${formatCount(model.triangle_count)} triangles`),
     ),
+    model.tags.length > 0
+      ? h(
+          'ul',
+          { class: 'tag-list', 'aria-label': 'Tags' },
+          model.tags.map((tag) =>
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'tag',
+                  title: `Show models tagged “${tag}”`,
+                  onclick: () => onTag(tag),
+                },
+                tag,
+              ),
+            ),
+          ),
+        )
+      : null,
     model.status === 'failed' && model.error ? h('p', { class: 'error-text small' }, model.error) : null,
   );
 }

@@ -3,10 +3,7 @@ import {
   Box3,
   Box3Helper,
   Color,
-  DirectionalLight,
   Group,
-  HemisphereLight,
-  PMREMGenerator,
   PerspectiveCamera,
   Raycaster,
   Scene,
@@ -17,9 +14,9 @@ import type { Material as ThreeMaterial, Mesh, Texture, Object3D } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
-import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import type { Material } from '../api/types.ts';
 import { frameCamera } from './frame-camera.ts';
+import { installLighting } from './lighting.ts';
 import { materialToThree } from './material-to-three.ts';
 import { collectPartMeshes, countTriangles, groupIdOf } from './part-meshes.ts';
 
@@ -54,6 +51,7 @@ export class ModelView {
   private renderQueued = false;
   private disposed = false;
   private pointerDown: { x: number; y: number } | null = null;
+  private readonly removeLighting: () => void;
 
   constructor(
     container: HTMLElement,
@@ -69,17 +67,7 @@ export class ModelView {
     container.appendChild(this.canvas);
 
     this.scene.background = new Color(VIEW_BACKGROUND);
-    const pmrem = new PMREMGenerator(this.renderer);
-    this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
-    // Reflections for metals, kept soft so bound colours read as themselves rather than washed out.
-    this.scene.environmentIntensity = 0.5;
-    pmrem.dispose();
-    this.scene.add(new HemisphereLight(0xffffff, 0x444455, 0.9));
-    // A light that follows the camera keeps the side facing the person lit from every angle.
-    const headlight = new DirectionalLight(0xffffff, 1.5);
-    headlight.position.set(0.5, 1, 0.5);
-    headlight.target.position.set(0, 0, -1);
-    this.camera.add(headlight, headlight.target);
+    this.removeLighting = installLighting(this.renderer, this.scene, this.camera);
     this.scene.add(this.camera, this.helpers);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
@@ -149,7 +137,7 @@ export class ModelView {
     this.resizeObserver.disconnect();
     this.controls.dispose();
     this.clearModel();
-    (this.scene.environment as Texture | null)?.dispose();
+    this.removeLighting();
     this.renderer.dispose();
     this.canvas.remove();
   }

@@ -1,0 +1,28 @@
+// Launches Debian's Chromium for the browser tests: software WebGL, no network chatter, no first-run UI.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+/** Path of the browser; `CHROMIUM_PATH` overrides Debian's. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Starts headless Chromium, failing with the install hint when it is missing. */
+export async function launchChromium(): Promise<Browser> {
+  assert.ok(
+    existsSync(CHROMIUM),
+    `Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}

@@ -1,0 +1,45 @@
+/** Physically based lighting of the view: an image-based room environment, one soft key light and a filmic tone map. */
+import { ACESFilmicToneMapping, DirectionalLight, PMREMGenerator, SRGBColorSpace } from 'three';
+import type { PerspectiveCamera, Scene, Texture, WebGLRenderer } from 'three';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+
+/**
+ * Exposure of the tone map. With the room environment at full strength a white, rough surface facing the key
+ * light lands just under 1.0 before tone mapping, so ACES rolls it off to a light grey instead of clipping it:
+ * white CAD parts keep their shading.
+ */
+const EXPOSURE = 0.8;
+/** The key light rides on the camera, so the side a person looks at always has some modelling. */
+const KEY_INTENSITY = 1.2;
+
+/** Sets tone mapping and sRGB output on `renderer`, and lights `scene` from a prefiltered room; returns the clean-up. */
+export function installLighting(
+  renderer: WebGLRenderer,
+  scene: Scene,
+  camera: PerspectiveCamera,
+): () => void {
+  renderer.outputColorSpace = SRGBColorSpace;
+  renderer.toneMapping = ACESFilmicToneMapping;
+  renderer.toneMappingExposure = EXPOSURE;
+
+  const pmrem = new PMREMGenerator(renderer);
+  const room = new RoomEnvironment();
+  const environment: Texture = pmrem.fromScene(room, 0.04).texture;
+  room.dispose();
+  pmrem.dispose();
+  scene.environment = environment;
+  scene.environmentIntensity = 0.8;
+
+  // Up and to the left of the eye, like a studio key light; the target sits in front of the camera.
+  const key = new DirectionalLight(0xffffff, KEY_INTENSITY);
+  key.position.set(-0.5, 1, 0.6);
+  key.target.position.set(0, 0, -1);
+  camera.add(key, key.target);
+
+  return () => {
+    camera.remove(key, key.target);
+    key.dispose();
+    scene.environment = null;
+    environment.dispose();
+  };
+}
