@@ -8,6 +8,7 @@ import { createModelRepository } from './catalog/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { createTokenChecker } from './http/auth.ts';
+import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -39,14 +40,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { config, database, apiToken, blobs, queue } = dependencies;
   const app = Fastify({
     loggerInstance: dependencies.logger as FastifyBaseLogger,
-    // Long enough for a slow client to finish a large upload; headers must still arrive promptly.
-    requestTimeout: 0,
-    connectionTimeout: 0,
+    serverFactory: limitedServerFactory(config),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  registerConnectionLimits(app, config);
   registerSecurityHeaders(app, {
     fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
   });

@@ -32,6 +32,12 @@ export interface Config {
   glbCompression: 'none' | 'meshopt';
   /** pino log level. */
   logLevel: string;
+  /** Time a client has to send a request's headers. */
+  headersTimeoutMs: number;
+  /** Time a client has to send a JSON body, and to send each 64 KiB of an upload. */
+  bodyTimeoutMs: number;
+  /** A connection on which nothing moves for this long is closed. */
+  idleTimeoutMs: number;
   /** Folder holding the built web viewer. */
   webDistDir: string;
 }
@@ -107,6 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
     logLevel,
+    headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
+    bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
