@@ -69,7 +69,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const tokens = createTokenRepository(database);
   const checkToken = createTokenChecker(apiToken, tokens.findByHash);
   await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken });
-  const materials = createMaterialRepository(database);
+  const materials = createMaterialRepository(database, {
+    onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
+  });
   await app.register(materialRoutes, { prefix: '/api/v1', repository: materials, checkToken });
   await app.register(catalogRoutes, {
     prefix: '/api/models',

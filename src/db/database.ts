@@ -25,11 +25,13 @@ export interface MaterialsTable {
   updated_at: Timestamp;
 }
 
-/** The `material_bindings` table: at most one material per `group_id`. */
+/**
+ * The `material_bindings` table: at most one material per `group_id` (its primary key). `material_id` has no
+ * foreign key; the material repository keeps the reference (see the 2026-11-23 migration).
+ */
 export interface MaterialBindingsTable {
-  id: Generated<number>;
-  material_id: number;
   group_id: string;
+  material_id: number;
   created_at: Timestamp;
 }
 

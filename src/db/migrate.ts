@@ -3,12 +3,14 @@ import type { Db } from './database.ts';
 import * as materials from './migrations/2026-11-22-01-materials.ts';
 import * as models from './migrations/2026-11-22-02-models.ts';
 import * as access from './migrations/2026-11-23-01-access.ts';
+import * as bindingsByGroup from './migrations/2026-11-23-02-material-bindings-by-group.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-01-materials': materials,
   '2026-11-22-02-models': models,
   '2026-11-23-01-access': access,
+  '2026-11-23-02-material-bindings-by-group': bindingsByGroup,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -27,8 +27,17 @@ export interface Page<T> {
 /** The material service's data access: the only code that queries materials and bindings. */
 export type MaterialRepository = ReturnType<typeof createMaterialRepository>;
 
+/** Options of {@link createMaterialRepository}. */
+export interface MaterialRepositoryOptions {
+  /** Told when a binding transaction failed on a PostgreSQL deadlock and is run again (none are expected). */
+  onDeadlockRetry?: (error: unknown) => void;
+}
+
 /** Creates the repository over an open database. */
-export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
+export function createMaterialRepository(
+  { db, dialect }: DatabaseHandle,
+  { onDeadlockRetry }: MaterialRepositoryOptions = {},
+) {
   const toMaterial = (row: MaterialRow): Material => ({
     ...row,
     id: Number(row.id),
@@ -37,6 +46,48 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
   });
 
   const chunkSize = idChunkSize(dialect);
+  // Every binding statement locks in one order, so a deadlock can only come from outside this repository (a
+  // model's deletion removing its bindings); the retry is the safety net, and the callback makes it visible.
+  const retryWrites = <T>(run: () => Promise<T>) => retryOnDeadlock(run, { onRetry: onDeadlockRetry });
+  const postgres = dialect === 'postgres';
+  // PostgreSQL's binding column compares in "C" (byte) order, and so must the ids it is sorted against.
+  const byteOrder = postgres ? sql` collate "C"` : sql``;
+
+  /**
+   * Whether the material exists, locking its row on PostgreSQL until the transaction ends: `key share` while
+   * binding (binds and unbinds run side by side, a delete waits), `update` to delete it. The material row is
+   * always the first lock a binding transaction takes; SQLite runs one writer at a time and needs none.
+   */
+  async function lockMaterial(trx: Db, id: number, mode: 'key share' | 'update'): Promise<boolean> {
+    let query = trx.selectFrom('materials').select('id').where('id', '=', id);
+    if (postgres) query = mode === 'update' ? query.forUpdate() : query.forKeyShare();
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Deletes the material's bindings of the given groups (all of them when `groupIds` is undefined) and returns the
+   * removed group ids. On PostgreSQL the rows are locked first in byte order of group id, the order a bind locks
+   * them in, since a plain DELETE visits them in whatever order its scan finds them.
+   */
+  async function deleteBindings(
+    trx: Db,
+    id: number,
+    groupIds: readonly string[] | undefined,
+  ): Promise<string[]> {
+    const inGroups = groupIds ? sql`and ${inStringSet('group_id', dialect, groupIds)}` : sql``;
+    const { rows } = postgres
+      ? await sql<{ group_id: string }>`
+          with doomed as (
+            select group_id from material_bindings where material_id = ${id} ${inGroups}
+            order by group_id for update
+          )
+          delete from material_bindings as b using doomed where b.group_id = doomed.group_id
+          returning b.group_id`.execute(trx)
+      : await sql<{ group_id: string }>`
+          delete from material_bindings where material_id = ${id} ${inGroups}
+          returning group_id`.execute(trx);
+    return rows.map((row) => row.group_id);
+  }
 
   return {
     /** Materials whose name contains `name` (case-insensitive, `%`/`_` literal), by id ascending. */
@@ -84,24 +135,32 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       return row && toMaterial(row);
     },
 
-    /** Deletes a material; its bindings go with it (ON DELETE CASCADE). False when it did not exist. */
+    /** Deletes a material and its bindings in one transaction. False when it did not exist. */
     async delete(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('materials').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return retryWrites(() =>
+        db.transaction().execute(async (trx) => {
+          // Waits for binds in flight to this material and keeps new ones out until the material is gone.
+          if (!(await lockMaterial(trx, id, 'update'))) return false;
+          await deleteBindings(trx, id, undefined);
+          await trx.deleteFrom('materials').where('id', '=', id).execute();
+          return true;
+        }),
+      );
     },
 
     /** Binds every group to the material, moving groups bound elsewhere; false when the material does not exist. */
     async bind(id: number, groupIds: readonly string[]): Promise<boolean> {
-      // Sorted so concurrent requests lock rows in one order and cannot deadlock each other.
-      const sorted = [...groupIds].sort();
-      return retryOnDeadlock(() =>
+      return retryWrites(() =>
         db.transaction().execute(async (trx) => {
-          if (!(await materialExists(trx, id))) return false;
+          if (!(await lockMaterial(trx, id, 'key share'))) return false;
           const now = nowIso();
-          for (const chunk of chunks(sorted, chunkSize)) {
+          for (const chunk of chunks(groupIds, chunkSize)) {
+            // Rows are inserted, and conflicting rows locked, in byte order of group id: the one order every
+            // binding statement locks in, so concurrent binds, unbinds and deletes wait but never deadlock.
             await sql`
-              insert into material_bindings (material_id, group_id, created_at)
-              select ${id}, ids.value, ${now} from (${stringSet(dialect, chunk)}) as ids where true
+              insert into material_bindings (group_id, material_id, created_at)
+              select ids.value, ${id}, ${now} from (${stringSet(dialect, chunk)}) as ids
+              order by ids.value${byteOrder}
               on conflict (group_id) do update set material_id = excluded.material_id, created_at = excluded.created_at
               where material_bindings.material_id <> excluded.material_id`.execute(trx);
           }
@@ -112,19 +171,12 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
 
     /** Removes the given groups' bindings to this material; returns the ids really removed, or undefined when it does not exist. */
     async unbind(id: number, groupIds: readonly string[]): Promise<Set<string> | undefined> {
-      const sorted = [...groupIds].sort();
-      return retryOnDeadlock(() =>
+      return retryWrites(() =>
         db.transaction().execute(async (trx) => {
-          if (!(await materialExists(trx, id))) return undefined;
+          if (!(await lockMaterial(trx, id, 'key share'))) return undefined;
           const removed = new Set<string>();
-          for (const chunk of chunks(sorted, chunkSize)) {
-            const rows = await trx
-              .deleteFrom('material_bindings')
-              .where('material_id', '=', id)
-              .where(inStringSet('group_id', dialect, chunk))
-              .returning('group_id')
-              .execute();
-            for (const row of rows) removed.add(row.group_id);
+          for (const chunk of chunks(groupIds, chunkSize)) {
+            for (const groupId of await deleteBindings(trx, id, chunk)) removed.add(groupId);
           }
           return removed;
         }),
@@ -134,13 +186,17 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
     /** The material's group ids in byte order, a page at a time; undefined when the material does not exist. */
     async groups(id: number, options: { offset: number; limit: number }): Promise<Page<string> | undefined> {
       return db.transaction().execute(async (trx) => {
-        if (!(await materialExists(trx, id))) return undefined;
-        const byBytes = dialect === 'postgres' ? sql`group_id collate "C"` : sql`group_id`;
+        const material = await trx
+          .selectFrom('materials')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!material) return undefined;
         const rows = await trx
           .selectFrom('material_bindings')
           .select('group_id')
           .where('material_id', '=', id)
-          .orderBy(byBytes)
+          .orderBy('group_id')
           .limit(options.limit)
           .offset(options.offset)
           .execute();
@@ -186,11 +242,4 @@ export function createMaterialRepository({ db, dialect }: DatabaseHandle) {
       return found;
     },
   };
-}
-
-/** Whether a material exists, read inside the caller's transaction. */
-async function materialExists(db: Db, id: number): Promise<boolean> {
-  return (
-    (await db.selectFrom('materials').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
-  );
 }
