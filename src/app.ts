@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import path from 'node:path';
+import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
@@ -84,6 +85,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
     publicBaseUrl: config.publicBaseUrl,
   });
+  const { publicBaseUrl, webDistDir: distDir } = config;
+  await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir });
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot);
   await registerViewer(app, { distDir: config.webDistDir });
 

@@ -11,8 +11,8 @@ export interface ApiFamilyOptions {
   errorBody: (statusCode: number, message: string) => object;
   /** Message of a 500, whose details stay in the log. */
   internalMessage: string;
-  /** Message of an unknown route under the family's prefix. */
-  notFoundMessage: string;
+  /** Message of an unknown route under the family's prefix; omitted by a plugin adding routes to a family whose 404 is set elsewhere. */
+  notFoundMessage?: string;
 }
 
 const TOKEN_MESSAGES: Record<Exclude<TokenCheck, TokenScope>, string> = {
@@ -45,5 +45,8 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
     return send(reply, statusCode, message);
   });
 
-  app.setNotFoundHandler((_request, reply) => send(reply, 404, options.notFoundMessage));
+  const { notFoundMessage } = options;
+  if (notFoundMessage !== undefined) {
+    app.setNotFoundHandler((_request, reply) => send(reply, 404, notFoundMessage));
+  }
 }

@@ -20,6 +20,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'models', description: 'Model catalog' },
         { name: 'materials', description: 'Materials and their bindings to group ids' },
+        { name: 'shares', description: 'Public links to one model, their page data and oEmbed' },
         { name: 'tokens', description: 'Scoped read and write tokens (admin token only)' },
         { name: 'health', description: 'Liveness' },
       ],

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { createModelRepository } from '../catalog/repository.ts';
+import type { DatabaseHandle } from '../db/create-db.ts';
+import type { TokenChecker } from '../http/auth.ts';
+import type { MaterialRepository } from '../materials/repository.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { oembedRoutes } from './oembed-routes.ts';
+import { createShareRepository } from './share-repository.ts';
+import { shareRoutes } from './share-routes.ts';
+import { sharedModelRoutes } from './shared-model-routes.ts';
+
+/** What share links need from the app. */
+export interface SharingOptions {
+  database: DatabaseHandle;
+  materials: MaterialRepository;
+  blobs: BlobStore;
+  checkToken: TokenChecker;
+  publicBaseUrl: string | undefined;
+  /** Folder of the viewer build holding `share.html`. */
+  distDir: string;
+}
+
+/**
+ * Share links: their management under `/api/models/:id/shares` (token), the public page and data at
+ * `/s/<secret>…` (no token, one model only) and `/oembed`.
+ */
+export async function registerSharing(app: FastifyInstance, options: SharingOptions): Promise<void> {
+  const { database, materials, blobs, checkToken, publicBaseUrl, distDir } = options;
+  const models = createModelRepository(database);
+  const shares = createShareRepository(database);
+  const fileOrigins = publicBaseUrl ? [new URL(publicBaseUrl).origin] : [];
+  await app.register(shareRoutes, { prefix: '/api/models', models, shares, checkToken, publicBaseUrl });
+  await app.register(sharedModelRoutes, {
+    prefix: '/s',
+    models,
+    materials,
+    shares,
+    blobs,
+    publicBaseUrl,
+    distDir,
+    fileOrigins,
+  });
+  await app.register(oembedRoutes, { prefix: '/oembed', models, shares, publicBaseUrl });
+}

@@ -1,0 +1,110 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ModelRepository } from '../catalog/repository.ts';
+import {
+  catalogEnvelope,
+  CatalogErrorSchema,
+  CatalogMessageSchema,
+  ModelIdParams,
+} from '../catalog/schemas.ts';
+import { ApiError } from '../http/api-error.ts';
+import { installApiFamily } from '../http/api-family.ts';
+import type { TokenChecker } from '../http/auth.ts';
+import type { ShareRepository, StoredShare } from './share-repository.ts';
+import { ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
+import { baseUrlOf, sharePageUrl } from './share-urls.ts';
+
+/** What the share management routes need from the app. */
+export interface ShareRoutesOptions {
+  models: ModelRepository;
+  shares: ShareRepository;
+  checkToken: TokenChecker;
+  /** Base of handed-out URLs; derived from the request when undefined. */
+  publicBaseUrl: string | undefined;
+}
+
+const tags = ['shares'];
+const errors = {
+  400: CatalogErrorSchema,
+  401: CatalogErrorSchema,
+  403: CatalogErrorSchema,
+  404: CatalogErrorSchema,
+};
+
+/**
+ * `/api/models/:id/shares`: create, list and revoke a model's public links, in the catalog's envelope. It sits
+ * beside the catalog plugin under the same prefix, so unknown paths still reach the catalog's 404.
+ */
+export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastify, options) => {
+  const { models, shares, checkToken, publicBaseUrl } = options;
+  installApiFamily(fastify, {
+    checkToken,
+    errorBody: (_status, error) => ({ success: false, error }),
+    internalMessage: 'Internal server error',
+  });
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const existing = async (id: string) => {
+    if (!(await models.get(id))) throw new ApiError(404, 'Model not found');
+  };
+  const toShare = (baseUrl: string, share: StoredShare): Share => ({
+    id: share.id,
+    url: sharePageUrl(baseUrl, share.secret),
+    created_at: share.created_at,
+  });
+
+  app.post(
+    '/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: 'Create a public link to the model: a page showing it, with no token, and nothing else',
+        params: ModelIdParams,
+        response: { 201: catalogEnvelope(ShareSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await existing(request.params.id);
+      const share = await shares.create(request.params.id);
+      return reply
+        .code(201)
+        .send({ success: true as const, data: toShare(baseUrlOf(publicBaseUrl, request), share) });
+    },
+  );
+
+  app.get(
+    '/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: "The model's public links, oldest first",
+        params: ModelIdParams,
+        response: { 200: catalogEnvelope(Type.Array(ShareSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      await existing(request.params.id);
+      const baseUrl = baseUrlOf(publicBaseUrl, request);
+      const list = await shares.list(request.params.id);
+      return { success: true as const, data: list.map((share) => toShare(baseUrl, share)) };
+    },
+  );
+
+  app.delete(
+    '/:id/shares/:share_id',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a public link: its page and every address under it answer 404 at once',
+        params: ShareIdParams,
+        response: { 200: CatalogMessageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, share_id } = request.params;
+      await existing(id);
+      if (!(await shares.delete(id, share_id))) throw new ApiError(404, 'Share link not found');
+      return { success: true as const, message: 'Share link revoked' };
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LodSchema, PartSchema } from '../catalog/schemas.ts';
+
+/** A share link as `/api/models/:id/shares` shows it. */
+export const ShareSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String({ description: 'The public page `/s/<secret>`; add `?embed=1` for the bare viewer.' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+/** A share link on the wire. */
+export type Share = Static<typeof ShareSchema>;
+
+/** `:id/shares/:share_id`. */
+export const ShareIdParams = Type.Object({
+  id: Type.String({ format: 'uuid', 'x-error-message': 'Invalid model id' }),
+  share_id: Type.String({ format: 'uuid', 'x-error-message': 'Invalid share id' }),
+});
+
+/**
+ * What a share link shows of its model: enough to draw it, no catalog internals (file names, sizes, tags, stored
+ * file addresses). Every URL goes through `/s/<secret>/…`, so revoking the link stops them too.
+ */
+export const SharedModelSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  lods: Type.Array(LodSchema),
+  thumbnail_url: Type.Union([Type.String(), Type.Null()]),
+  triangle_count: Type.Union([Type.Integer(), Type.Null()]),
+  vertex_count: Type.Union([Type.Integer(), Type.Null()]),
+  part_count: Type.Union([Type.Integer(), Type.Null()]),
+  bounds: Type.Union([
+    Type.Object({
+      min: Type.Tuple([Type.Number(), Type.Number(), Type.Number()]),
+      max: Type.Tuple([Type.Number(), Type.Number(), Type.Number()]),
+    }),
+    Type.Null(),
+  ]),
+});
+/** A shared model on the wire. */
+export type SharedModel = Static<typeof SharedModelSchema>;
+
+/** The parts of a shared model, each with its bound material, as the catalog lists them. */
+export const SharedPartsSchema = Type.Array(PartSchema);
+
+/** `/s/:secret…` path parameters. */
+export const SecretParams = Type.Object({ secret: Type.String() });
+
+/** `/s/:secret/models/:id…`: any text for the id, so a wrong one is a 404 like any other model. */
+export const SharedModelParams = Type.Object({
+  secret: Type.String(),
+  id: Type.String(),
+});
+
+/** `/s/:secret/models/:id/lod/:level`. */
+export const SharedLodParams = Type.Object({
+  secret: Type.String(),
+  id: Type.String(),
+  level: Type.String(),
+});

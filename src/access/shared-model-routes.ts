@@ -1,0 +1,212 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ModelRepository } from '../catalog/repository.ts';
+import { storedLods, toPart } from '../catalog/model-view.ts';
+import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
+import type { ModelRow } from '../db/database.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { MaterialRepository } from '../materials/repository.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { installPublicErrors } from './public-errors.ts';
+import { renderSharePage, sharePageCsp, SHARE_PAGE_GONE } from './share-page.ts';
+import type { ShareRepository } from './share-repository.ts';
+import {
+  SecretParams,
+  SharedLodParams,
+  SharedModelParams,
+  SharedModelSchema,
+  SharedPartsSchema,
+  type SharedModel,
+} from './share-schemas.ts';
+import { baseUrlOf, SHARE_PREFIX } from './share-urls.ts';
+
+/** What the public share routes need from the app. */
+export interface SharedModelRoutesOptions {
+  models: ModelRepository;
+  materials: MaterialRepository;
+  shares: ShareRepository;
+  blobs: BlobStore;
+  /** Base of handed-out URLs; derived from the request when undefined. */
+  publicBaseUrl: string | undefined;
+  /** Folder of the viewer build holding `share.html`. */
+  distDir: string;
+  /** Origins besides the service's own that the share page may load from. */
+  fileOrigins: string[];
+}
+
+/** A streamed file in the OpenAPI document. */
+const binary = (description: string) =>
+  Type.Unsafe<unknown>({ type: 'string', format: 'binary', description });
+
+/** Answer for an unknown or revoked secret, and for any model the secret does not open. */
+export const SHARE_NOT_FOUND = 'Share link not found';
+
+const tags = ['shares'];
+const errors = { 400: CatalogErrorSchema, 404: CatalogErrorSchema };
+// No token: the secret in the path is the credential.
+const security: [] = [];
+// Revoking must take effect at once, so nothing under a link may be reused without asking again.
+const NO_REUSE = 'private, no-cache';
+
+/**
+ * `/s/<secret>` and the routes under it: the public page of one shared model and the only data it reads. Each
+ * route resolves the secret first and answers only for that secret's model; a revoked secret, another model's
+ * id or an unknown path all answer 404. Nothing here reaches `/api`.
+ */
+export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = async (fastify, options) => {
+  const { models, materials, shares, blobs, publicBaseUrl } = options;
+  installPublicErrors(fastify, SHARE_NOT_FOUND);
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
+  const sharedModel = async (secret: string, id?: string): Promise<ModelRow> => {
+    const modelId = await shares.modelOf(secret);
+    if (!modelId || (id !== undefined && id !== modelId)) throw new ApiError(404, SHARE_NOT_FOUND);
+    const row = await models.get(modelId);
+    if (!row) throw new ApiError(404, SHARE_NOT_FOUND);
+    return row;
+  };
+  const toShared = (request: FastifyRequest, secret: string, row: ModelRow): SharedModel => {
+    const base = `${baseUrlOf(publicBaseUrl, request)}${SHARE_PREFIX}${secret}/models/${row.id}`;
+    const completed = row.status === 'completed';
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      status: row.status,
+      lods: completed
+        ? storedLods(row).map(({ level, triangle_count, size }) => ({
+            level,
+            url: `${base}/lod/${level}`,
+            triangle_count,
+            size,
+          }))
+        : [],
+      thumbnail_url: row.thumbnail_key ? `${base}/thumbnail` : null,
+      triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
+      vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
+      part_count: row.part_count,
+      bounds: row.bounds ? JSON.parse(row.bounds) : null,
+    };
+  };
+
+  app.get('/:secret', { schema: { hide: true, params: SecretParams } }, async (request, reply) => {
+    reply.header('content-security-policy', sharePageCsp(options.fileOrigins));
+    reply.header('cache-control', 'no-store');
+    const modelId = await shares.modelOf(request.params.secret);
+    const row = modelId ? await models.get(modelId) : undefined;
+    if (!row) return reply.code(404).type('text/html; charset=utf-8').send(SHARE_PAGE_GONE);
+    const html = await renderSharePage(options.distDir, {
+      title: row.name,
+      pageUrl: `${baseUrlOf(publicBaseUrl, request)}${request.url.split('?')[0]}`,
+      baseUrl: baseUrlOf(publicBaseUrl, request),
+    });
+    if (html === undefined) {
+      return reply.code(503).type('text/plain; charset=utf-8').send('The Vitrine web viewer is not built.\n');
+    }
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+
+  app.get(
+    '/:secret/models',
+    {
+      schema: {
+        tags,
+        summary: 'The one model a share link opens (as a list of one, like the catalog)',
+        security,
+        params: SecretParams,
+        response: { 200: catalogEnvelope(Type.Array(SharedModelSchema)), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { secret } = request.params;
+      reply.header('cache-control', NO_REUSE);
+      return { success: true as const, data: [toShared(request, secret, await sharedModel(secret))] };
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id',
+    {
+      schema: {
+        tags,
+        summary: 'The shared model; any other id answers 404',
+        security,
+        params: SharedModelParams,
+        response: { 200: catalogEnvelope(SharedModelSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { secret, id } = request.params;
+      reply.header('cache-control', NO_REUSE);
+      return { success: true as const, data: toShared(request, secret, await sharedModel(secret, id)) };
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id/parts',
+    {
+      schema: {
+        tags,
+        summary: "The shared model's parts with their bound materials",
+        security,
+        params: SharedModelParams,
+        response: { 200: catalogEnvelope(SharedPartsSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const row = await sharedModel(request.params.secret, request.params.id);
+      const parts = await models.parts(row.id);
+      const bound = await materials.lookup(parts.map((part) => part.group_id));
+      reply.header('cache-control', NO_REUSE);
+      return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id/lod/:level',
+    {
+      schema: {
+        tags,
+        summary: 'One level of detail of the shared model, as glTF binary',
+        security,
+        params: SharedLodParams,
+        response: { 200: binary('model/gltf-binary'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const row = await sharedModel(request.params.secret, request.params.id);
+      const lod =
+        row.status === 'completed'
+          ? storedLods(row).find((candidate) => String(candidate.level) === request.params.level)
+          : undefined;
+      if (!lod) throw new ApiError(404, 'Model not ready or not found');
+      const stream = await blobs.read(lod.key);
+      return reply.type('model/gltf-binary').header('cache-control', NO_REUSE).send(stream);
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id/thumbnail',
+    {
+      schema: {
+        tags,
+        summary: "The shared model's thumbnail image",
+        security,
+        params: SharedModelParams,
+        response: { 200: binary('image/png or image/jpeg'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const row = await sharedModel(request.params.secret, request.params.id);
+      const key = row.thumbnail_key;
+      if (!key) throw new ApiError(404, 'Thumbnail not found');
+      const stream = await blobs.read(key);
+      return reply
+        .type(key.endsWith('.png') ? 'image/png' : 'image/jpeg')
+        .header('cache-control', NO_REUSE)
+        .send(stream);
+    },
+  );
+};
