@@ -11,6 +11,7 @@ import type { DatabaseHandle } from './db/create-db.ts';
 import { createTokenChecker } from './http/auth.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';
+import { refuseNulText } from './http/refuse-nul.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerFileServing } from './http/serve-files.ts';
@@ -48,6 +49,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   app.setValidatorCompiler(createValidatorCompiler());
   registerConnectionLimits(app, config);
+  app.addHook('preHandler', refuseNulText);
   registerSecurityHeaders(app, {
     fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
   });

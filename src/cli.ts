@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === 'migrate') {
-    const database = createDb(config.databaseUrl);
+    const database = createDb(config.databaseUrl, config);
     try {
       const applied = await migrateToLatest(database.db);
       process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');

@@ -38,6 +38,10 @@ export interface Config {
   bodyTimeoutMs: number;
   /** A connection on which nothing moves for this long is closed. */
   idleTimeoutMs: number;
+  /** Opening a database connection (SQLite: waiting for the write lock) before answering 503. */
+  connectTimeoutMs: number;
+  /** One database statement before it is cancelled and the request answered 503. */
+  statementTimeoutMs: number;
   /** Folder holding the built web viewer. */
   webDistDir: string;
 }
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
+    statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_SECONDS', 30, 1, 86_400) * 1000,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);

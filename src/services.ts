@@ -20,7 +20,7 @@ export async function openServices(
   config: Config,
   queueOptions: Partial<EmbeddedQueueOptions> = {},
 ): Promise<Services> {
-  const database = createDb(config.databaseUrl);
+  const database = createDb(config.databaseUrl, config);
   try {
     await migrateToLatest(database.db);
   } catch (error) {

@@ -20,20 +20,31 @@ export interface DatabaseHandle {
 // int8 (COUNT, bigint ids) arrives as a string by default; every such value here fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Opens the database a `sqlite:` or `postgres://` URL names. */
-export function createDb(url: string): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  return openPostgres(url);
+/** How long the service waits on its database before it answers 503 instead. */
+export interface DatabaseTimeouts {
+  /** Opening a connection (PostgreSQL), or waiting for another writer's lock (SQLite). */
+  connectTimeoutMs: number;
+  /** One statement; PostgreSQL cancels it on the server, the driver gives up a little later if it hears nothing. */
+  statementTimeoutMs: number;
 }
 
-function openSqlite(file: string): DatabaseHandle {
+/** The defaults of {@link DatabaseTimeouts}. */
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
+
+/** Opens the database a `sqlite:` or `postgres://` URL names. */
+export function createDb(url: string, timeouts: DatabaseTimeouts = DATABASE_TIMEOUTS): DatabaseHandle {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), timeouts);
+  return openPostgres(url, timeouts);
+}
+
+function openSqlite(file: string, timeouts: DatabaseTimeouts): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the one writer; the busy timeout makes a second process wait, not fail.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${timeouts.connectTimeoutMs}`);
   // SQLite's own lower() folds ASCII only; the case-insensitive filters must match "Über" with "über" as PostgreSQL does.
   sqlite.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
@@ -42,10 +53,23 @@ function openSqlite(file: string): DatabaseHandle {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+function openPostgres(url: string, timeouts: DatabaseTimeouts): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    // The server cannot cancel anything when the network to it is gone; the driver then stops waiting itself.
+    query_timeout: timeouts.statementTimeoutMs + timeouts.connectTimeoutMs,
+    // A process that hangs inside a transaction must not hold its row locks for ever.
+    idle_in_transaction_session_timeout: 2 * timeouts.statementTimeoutMs,
+    keepAlive: true,
+  });
   // An idle connection that drops would otherwise crash the process; the next query reconnects and reports.
   pool.on('error', () => {});
+  // So would one that drops while checked out between two statements (inside a transaction): pg-pool listens
+  // only on idle clients. The statement that follows fails instead and the pool discards the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

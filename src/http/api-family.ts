@@ -42,6 +42,8 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
     const { statusCode, message, expected } = classifyError(error, options.internalMessage);
     if (expected) request.log.info({ statusCode, reason: message }, 'request rejected');
     else request.log.error({ err: error }, 'request failed');
+    // A database outage is brief; clients that honour Retry-After come back when it may be over.
+    if (statusCode === 503) reply.header('retry-after', '5');
     return send(reply, statusCode, message);
   });
 

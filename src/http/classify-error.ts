@@ -1,4 +1,5 @@
 import type { FastifyError } from 'fastify';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -38,5 +39,7 @@ export function classifyError(error: unknown, internalMessage: string): Classifi
       known ?? (error instanceof SyntaxError ? FASTIFY_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
     return { statusCode: status, message: message ?? fastifyError.message ?? 'bad request', expected: true };
   }
+  if (isDatabaseUnavailable(error))
+    return { statusCode: 503, message: DATABASE_UNAVAILABLE, expected: false };
   return { statusCode: 500, message: internalMessage, expected: false };
 }

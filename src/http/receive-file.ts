@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.ts';
+import { nulMessage } from './refuse-nul.ts';
 
 /** A file received from a multipart request, on local disk. */
 export interface ReceivedFile {
@@ -72,9 +73,12 @@ export async function receiveForm(
     });
     for await (const part of parts) {
       if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        if (typeof part.value !== 'string') continue;
+        if (part.value.includes('\0')) throw new ApiError(400, nulMessage(part.fieldname));
+        fields[part.fieldname] = part.value;
         continue;
       }
+      if (part.filename.includes('\0')) throw new ApiError(400, nulMessage(`${part.fieldname} name`));
       if (part.fieldname !== options.fileField || file) {
         part.file.resume();
         continue;

@@ -34,12 +34,16 @@ export interface TestApp {
 export async function createTestApp(
   dialect: DialectName,
   env: Record<string, string> = {},
+  options: {
+    /** Changes the address the app reaches its database at, e.g. through a proxy the test can cut. */
+    rewriteDatabaseUrl?: (url: string) => string;
+  } = {},
 ): Promise<TestApp> {
   const testDatabase: TestDatabase = await createTestDatabase(dialect);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-data-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
-    DATABASE_URL: testDatabase.url,
+    DATABASE_URL: options.rewriteDatabaseUrl?.(testDatabase.url) ?? testDatabase.url,
     API_TOKEN: TEST_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,

@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.ts';
+
+/** The answer to a text value holding U+0000, which PostgreSQL cannot store and SQLite would. */
+export function nulMessage(field: string): string {
+  return `${field} must not contain NUL characters`;
+}
+
+/**
+ * Names the first field of a parsed value (a body, a query, path parameters) whose text holds U+0000, or
+ * returns undefined. Arrays are named by their field (`group_ids`), nested objects by their path (`a.b`).
+ * Walks with an explicit stack, so a deeply nested body cannot overflow the call stack.
+ */
+export function fieldWithNul(value: unknown, name = 'body'): string | undefined {
+  const stack: [value: unknown, name: string][] = [[value, name]];
+  while (stack.length > 0) {
+    const [current, field] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\0')) return field;
+    } else if (Array.isArray(current)) {
+      for (const item of current) stack.push([item, field]);
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        stack.push([
+          item,
+          field === 'body' || field === 'query' || field === 'params' ? key : `${field}.${key}`,
+        ]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A `preHandler` hook refusing any path parameter, query value or JSON body string holding U+0000 with 400,
+ * so both databases treat text alike (PostgreSQL would fail the statement, SQLite would store it). It runs
+ * after the schemas, so a value they refuse anyway (a malformed id, a non-numeric limit) keeps its own message.
+ */
+export async function refuseNulText(request: FastifyRequest): Promise<void> {
+  const field =
+    fieldWithNul(request.params, 'params') ??
+    fieldWithNul(request.query, 'query') ??
+    fieldWithNul(request.body, 'body');
+  if (field) throw new ApiError(400, nulMessage(field));
+}

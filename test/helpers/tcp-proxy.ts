@@ -1,0 +1,45 @@
+import net from 'node:net';
+import { once } from 'node:events';
+
+/** A TCP forwarder a test can cut, to make a server unreachable without stopping it for everyone else. */
+export interface TcpProxy {
+  port: number;
+  /** Stops listening and drops every forwarded connection: the target now looks unreachable. */
+  cut(): Promise<void>;
+  /** Listens again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Forwards 127.0.0.1:<port> to host:targetPort. */
+export async function createTcpProxy(host: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, host);
+    track(client);
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as net.AddressInfo).port;
+  const stop = async () => {
+    for (const socket of sockets) socket.destroy();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    port,
+    cut: stop,
+    async restore() {
+      server.listen(port, '127.0.0.1');
+      await once(server, 'listening');
+    },
+    close: stop,
+  };
+}
