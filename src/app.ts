@@ -8,7 +8,9 @@ import { catalogRoutes } from './catalog/routes.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
+import { registerAccessLog } from './http/access-log.ts';
 import { createTokenChecker } from './http/auth.ts';
+import { registerCompression } from './http/compression.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';
 import { refuseNulText } from './http/refuse-nul.ts';
@@ -46,6 +48,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // One access-log line per request instead of two; see registerAccessLog.
+    disableRequestLogging: true,
   });
   app.setValidatorCompiler(createValidatorCompiler());
   registerConnectionLimits(app, config);
@@ -54,6 +58,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
   });
   registerJsonBodyParser(app);
+  registerAccessLog(app, dependencies.logger);
+  await registerCompression(app);
   await registerOpenApi(app);
 
   app.get(

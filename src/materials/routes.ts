@@ -2,11 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
+import { tagReply } from '../http/etag.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth.ts';
 import { clampPage } from './paging.ts';
 import { DEFAULT_MATERIAL } from './default-material.ts';
-import { lookupResponseJson } from './lookup-response.ts';
+import { lookupResponseBody } from './lookup-response.ts';
 import type { MaterialRepository } from './repository.ts';
 import {
   CreateMaterialBody,
@@ -98,6 +99,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         params: MaterialIdParams,
         response: { 200: envelope(MaterialSchema), ...errors },
       },
+      onSend: tagReply,
     },
     async (request) => ok(found(await repository.get(request.params.id))),
   );
@@ -212,15 +214,16 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
           ...errors,
         },
       },
+      onSend: tagReply,
     },
     async (request, reply) => {
       const groupIds = unique(request.body.group_ids);
       const bound = await repository.lookup(groupIds);
       const fallback = request.body.include_default === true ? DEFAULT_MATERIAL : undefined;
-      // Already JSON: a string with a JSON content type skips the schema serializer, which the reply type
-      // cannot express, hence the cast; the lookup tests compare the bytes with the schema's shape.
-      const json = lookupResponseJson(groupIds, bound, fallback) as unknown as LookupReply;
-      return reply.type('application/json; charset=utf-8').send(json);
+      // Already JSON: a buffer skips the schema serializer, which the reply type cannot express, hence the cast;
+      // the lookup tests compare the bytes with the schema's shape.
+      const body = lookupResponseBody(groupIds, bound, fallback) as unknown as LookupReply;
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 };
