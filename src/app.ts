@@ -6,6 +6,7 @@ import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createModelRepository } from './catalog/repository.ts';
+import { createExportRepository } from './exports/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { registerAccessLog } from './http/access-log.ts';
@@ -88,6 +89,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     materials,
     blobs,
     queue,
+    exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import type { AppLogger } from './logger.ts';
 import { createConvertModelJob } from './catalog/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
+import { createExportJob } from './exports/export-job.ts';
+import { exportInWorker } from './exports/export-in-worker.ts';
+import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import type { RenderThumbnail } from './catalog/thumbnails.ts';
 import type { Config } from './config.ts';
@@ -37,6 +40,13 @@ export function startJobWorker(
       compressLods: config.glbCompression,
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
+    [JobName.ExportModel]: createExportJob({
+      ...common,
+      exports: createExportRepository(services.database),
+      runExport: exportInWorker,
+      timeoutMs: config.conversionTimeoutMs,
+      maxMemoryMb: config.conversionMaxMemoryMb,
+    }),
   };
   return services.queue.startWorker(handlers, { concurrency: config.workerConcurrency });
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefau
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
 import type { TokenChecker } from '../http/auth.ts';
+import type { ExportRepository } from '../exports/repository.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -18,6 +19,8 @@ export interface CatalogRoutesOptions {
   blobs: BlobStore;
   queue: JobQueue;
   checkToken: TokenChecker;
+  /** State of the cached exports (`GET /:id/export`). */
+  exports: ExportRepository;
   /** Largest model upload in bytes. */
   maxUploadBytes: number;
   /** Folder for uploads while they stream in. */

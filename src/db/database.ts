@@ -124,6 +124,26 @@ export interface ModelSharesTable {
   created_at: Timestamp;
 }
 
+/** The `model_exports` table: the cached export of a model per format, level and material mode. */
+export interface ModelExportsTable {
+  model_id: string;
+  format: string;
+  lod: number;
+  /** `bound` or `source`. */
+  materials: string;
+  /** Hash of what the export is made from (the model's state and its parts' bindings). */
+  fingerprint: string;
+  /** `queued`, `running`, `ready` or `failed`. */
+  status: string;
+  job_id: string | null;
+  /** Blob key of the file once ready (kept while a newer export is made, then replaced). */
+  blob_key: string | null;
+  size: number | null;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Every table the service uses. */
 export interface Database {
   materials: MaterialsTable;
@@ -133,6 +153,7 @@ export interface Database {
   jobs: JobsTable;
   api_tokens: ApiTokensTable;
   model_shares: ModelSharesTable;
+  model_exports: ModelExportsTable;
 }
 
 /** The Kysely instance typed for this schema. */
@@ -152,6 +173,8 @@ export type NewModelRow = Insertable<ModelsTable>;
 export type ModelRowUpdate = Updateable<ModelsTable>;
 /** A part row as read. */
 export type ModelPartRow = Selectable<ModelPartsTable>;
+/** An export row as read. */
+export type ModelExportRow = Selectable<ModelExportsTable>;
 /** A job row as read. */
 export type JobRow = Selectable<JobsTable>;
 /** A scoped token row as read. */

@@ -4,6 +4,7 @@ import * as materials from './migrations/2026-11-22-01-materials.ts';
 import * as models from './migrations/2026-11-22-02-models.ts';
 import * as access from './migrations/2026-11-23-01-access.ts';
 import * as bindingsByGroup from './migrations/2026-11-23-02-material-bindings-by-group.ts';
+import * as modelExports from './migrations/2026-11-23-03-model-exports.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-02-models': models,
   '2026-11-23-01-access': access,
   '2026-11-23-02-material-bindings-by-group': bindingsByGroup,
+  '2026-11-23-03-model-exports': modelExports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

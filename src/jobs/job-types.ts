@@ -1,7 +1,10 @@
+import type { ExportKey } from '../exports/repository.ts';
+
 /** Names of the jobs the service runs; every name has exactly one handler, checked when a worker starts. */
 export const JobName = {
   ConvertModel: 'convert-model',
   RenderThumbnail: 'render-thumbnail',
+  ExportModel: 'export-model',
 } as const;
 
 /** One of {@link JobName}. */
@@ -11,6 +14,7 @@ export type JobName = (typeof JobName)[keyof typeof JobName];
 export interface JobPayloads {
   [JobName.ConvertModel]: { model_id: string };
   [JobName.RenderThumbnail]: { model_id: string; model_url: string };
+  [JobName.ExportModel]: ExportKey;
 }
 
 /** A claimed job as a handler sees it. */

@@ -26,6 +26,7 @@ function handlers(run: Run, failed: Failed = async () => {}): JobHandlers {
   return {
     [JobName.ConvertModel]: { run, failed },
     [JobName.RenderThumbnail]: { run, failed },
+    [JobName.ExportModel]: { run, failed },
   };
 }
 

@@ -1,0 +1,32 @@
+import { Logger } from '@gltf-transform/core';
+import { createNodeIO } from '../pipeline/create-io.ts';
+import { applyBoundMaterials, type BoundMaterial } from './bound-material.ts';
+import type { ExportFormat } from './export-formats.ts';
+import { flattenParts } from './flatten-parts.ts';
+import { writeGlb } from './write-glb.ts';
+import { writeStl } from './write-stl.ts';
+
+/** Options of {@link exportModel}. */
+export interface ExportModelOptions {
+  format: ExportFormat;
+  /** Material bound to each `group_id` that has one; empty for `materials=source`. */
+  bound: ReadonlyArray<readonly [string, BoundMaterial]>;
+  /** The model's name, written where a format keeps one (STL header, root prim, file names). */
+  title: string;
+}
+
+/** Reads a converted LOD, bakes the bound materials into it and writes it in the requested format. */
+export async function exportModel(glb: Uint8Array, options: ExportModelOptions): Promise<Uint8Array> {
+  const io = await createNodeIO();
+  // glTF-Transform's info lines (what prune removed) are routine here.
+  const document = (await io.readBinary(glb)).setLogger(new Logger(Logger.Verbosity.WARN));
+  applyBoundMaterials(document, new Map(options.bound));
+  switch (options.format) {
+    case 'glb':
+      return writeGlb(document);
+    case 'stl':
+      return writeStl(flattenParts(document), options.title);
+    default:
+      throw new Error(`export-model: ${options.format} is not written yet`);
+  }
+}

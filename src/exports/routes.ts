@@ -1,0 +1,152 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ModelRow } from '../db/database.ts';
+import { ApiError } from '../http/api-error.ts';
+import { JobName } from '../jobs/job-types.ts';
+import {
+  CATALOG_ERRORS,
+  CATALOG_TAGS,
+  MODEL_NOT_FOUND,
+  NOT_READY,
+  type CatalogApp,
+  type CatalogRouteContext,
+} from '../catalog/route-context.ts';
+import { catalogEnvelope, CatalogErrorSchema, ModelIdParams } from '../catalog/schemas.ts';
+import { EXPORT_FILES } from './export-formats.ts';
+import { exportFileName } from './export-job.ts';
+import { planExport } from './export-plan.ts';
+import type { ExportKey, ExportRepository } from './repository.ts';
+import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
+
+/** Seconds a client is told to wait before asking again while an export is being made. */
+export const EXPORT_RETRY_AFTER_SECONDS = 1;
+
+/** A client that asks for JSON gets the export's URL instead of its bytes (the viewer, scripts). */
+function wantsJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('application/json');
+}
+
+const fileResponses = Object.fromEntries(
+  Object.values(EXPORT_FILES).map(({ contentType }) => [
+    contentType,
+    { schema: { type: 'string', format: 'binary' } },
+  ]),
+);
+
+/**
+ * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source`: the first call queues an export
+ * job and answers 202 with its state; once the file is stored, the same call answers 200 with the file (or its
+ * URL, for `Accept: application/json`). The file is kept until the model or a binding of its parts changes.
+ */
+export function registerExportRoutes(
+  app: CatalogApp,
+  context: CatalogRouteContext,
+  exports: ExportRepository,
+): void {
+  const { blobs, queue, urlFor, completed } = context;
+
+  const state = (
+    request: FastifyRequest,
+    key: ExportKey,
+    model: ModelRow,
+    values: Pick<ExportState, 'status' | 'job_id'> & { blobKey?: string; size?: number },
+  ): ExportState => ({
+    format: key.format,
+    lod: key.lod,
+    materials: key.materials,
+    status: values.status,
+    job_id: values.job_id,
+    url: values.blobKey ? urlFor(request)(values.blobKey) : null,
+    file_name: exportFileName(model.name, key),
+    size: values.size ?? null,
+    content_type: EXPORT_FILES[key.format].contentType,
+  });
+
+  app.get(
+    '/:id/export',
+    {
+      schema: {
+        tags: CATALOG_TAGS,
+        summary: 'Export the model as GLB, USDZ, OBJ (zip), STL or 3MF with its bound materials baked in',
+        description:
+          'The first call queues an export job and answers 202 with its state (ask again after `Retry-After` ' +
+          'seconds). Once the file is made, the call answers 200 with the file as an attachment, or with ' +
+          '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes.',
+        params: ModelIdParams,
+        querystring: ExportQuery,
+        response: {
+          200: {
+            description: 'The file, or its state with `url` for `Accept: application/json`.',
+            content: {
+              'application/json': { schema: catalogEnvelope(ExportSchema) },
+              ...fileResponses,
+            },
+          },
+          202: catalogEnvelope(ExportSchema),
+          ...CATALOG_ERRORS,
+          422: CatalogErrorSchema,
+        },
+      },
+    },
+    async (request, reply: FastifyReply) => {
+      // The 200 answer has several media types, which the type provider cannot follow; the schema still validates.
+      const query = request.query as ExportQuery;
+      const key: ExportKey = {
+        model_id: (request.params as { id: string }).id,
+        format: query.format,
+        lod: Number(query.lod ?? 0) as ExportKey['lod'],
+        materials: query.materials ?? 'bound',
+      };
+      const model = await completed(key.model_id);
+      const plan = await planExport(context, model, key);
+      if (!plan) throw new ApiError(404, NOT_READY);
+      const row = await exports.get(key);
+      const current = row?.fingerprint === plan.fingerprint ? row : undefined;
+
+      if (current?.status === 'ready' && current.blob_key) {
+        const info = await blobs.head(current.blob_key);
+        if (info) {
+          if (wantsJson(request)) {
+            return {
+              success: true as const,
+              data: state(request, key, model, {
+                status: 'ready',
+                job_id: null,
+                blobKey: current.blob_key,
+                size: info.size,
+              }),
+            };
+          }
+          const fileName = exportFileName(model.name, key);
+          return reply
+            .header('content-type', EXPORT_FILES[key.format].contentType)
+            .header('content-disposition', `attachment; filename="${fileName}"`)
+            .header('content-length', info.size)
+            .header('cache-control', 'private, no-cache')
+            .send(await blobs.read(current.blob_key));
+        }
+      }
+      if (current?.status === 'failed')
+        throw new ApiError(422, `Export failed: ${current.error ?? 'unknown error'}`);
+
+      // A new fingerprint (first call, a changed binding or model), or a stored file that went missing.
+      if (!current || current.status === 'ready') {
+        if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
+      }
+      // Queued again on every call that finds no file: deduplicated while one waits, and a job that finds the file
+      // already made ends at once, so a lost job cannot leave an export waiting for ever.
+      const job = await queue.enqueue(JobName.ExportModel, key, {
+        subject: key.model_id,
+        dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}`,
+      });
+      await exports.setJob(key, job.id);
+      reply.code(202).header('retry-after', String(EXPORT_RETRY_AFTER_SECONDS));
+      return {
+        success: true as const,
+        data: state(request, key, model, {
+          status: current?.status === 'running' ? 'running' : 'queued',
+          job_id: job.id,
+        }),
+      };
+    },
+  );
+}

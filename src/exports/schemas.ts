@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  EXPORT_FORMATS,
+  EXPORT_MATERIAL_MODES,
+  type ExportFormat,
+  type ExportMaterialMode,
+} from './export-formats.ts';
+
+/** States of an export: waiting for the queue, being written, stored, or failed for good. */
+export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed'] as const;
+
+/** Query of `GET /api/models/:id/export`. */
+export const ExportQuery = Type.Object({
+  // Enums rather than unions of literals, so a bad value is told the allowed ones.
+  format: Type.Unsafe<ExportFormat>({
+    type: 'string',
+    enum: [...EXPORT_FORMATS],
+    description: 'File format.',
+  }),
+  lod: Type.Optional(
+    // Matched as text like `/lod/:level`: integer coercion would also take "1e0" or " 1".
+    Type.String({
+      pattern: '^[0-2]$',
+      description: 'Level of detail, 0 (default), 1 or 2.',
+      'x-error-message': 'lod must be 0, 1 or 2',
+    }),
+  ),
+  materials: Type.Optional(
+    Type.Unsafe<ExportMaterialMode>({
+      type: 'string',
+      enum: [...EXPORT_MATERIAL_MODES],
+      description:
+        '`bound` (default) bakes the material service bindings in; `source` keeps the model’s own.',
+    }),
+  ),
+});
+/** Parsed export query. */
+export type ExportQuery = Static<typeof ExportQuery>;
+
+/** The state of one export, as the 202 (and the JSON 200) answers it. */
+export const ExportSchema = Type.Object({
+  format: Type.Unsafe<ExportFormat>({ type: 'string', enum: [...EXPORT_FORMATS] }),
+  lod: Type.Integer({ minimum: 0, maximum: 2 }),
+  materials: Type.Unsafe<ExportMaterialMode>({ type: 'string', enum: [...EXPORT_MATERIAL_MODES] }),
+  status: Type.Union(EXPORT_STATUSES.map((status) => Type.Literal(status))),
+  job_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The job making the export, while queued.',
+  }),
+  url: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where the file is fetched once ready (no token).',
+  }),
+  file_name: Type.String(),
+  size: Type.Union([Type.Integer(), Type.Null()], { description: 'File size in bytes once ready.' }),
+  content_type: Type.String(),
+});
+/** An export's state on the wire. */
+export type ExportState = Static<typeof ExportSchema>;

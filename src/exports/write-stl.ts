@@ -1,0 +1,52 @@
+import type { FlatScene } from './flatten-parts.ts';
+import { flatTriangleCount } from './flatten-parts.ts';
+
+const HEADER_BYTES = 80;
+const TRIANGLE_BYTES = 50;
+
+/**
+ * Writes binary STL: every triangle of every part in world space, in metres with +Y up (the frame Vitrine reads
+ * STL in, so a round trip keeps size and orientation), each with its face normal. STL has no parts or colours.
+ */
+export function writeStl(scene: FlatScene, title: string): Uint8Array {
+  const count = flatTriangleCount(scene);
+  const bytes = new Uint8Array(HEADER_BYTES + 4 + count * TRIANGLE_BYTES);
+  const view = new DataView(bytes.buffer);
+  // A header starting with "solid" makes some readers take the file for ASCII STL.
+  const header = `Vitrine export: ${title}`.replace(/^solid/i, 'Solid').slice(0, HEADER_BYTES);
+  bytes.set(new TextEncoder().encode(header).subarray(0, HEADER_BYTES));
+  view.setUint32(HEADER_BYTES, count, true);
+  let offset = HEADER_BYTES + 4;
+  for (const part of scene.parts) {
+    for (const { positions: p, indices } of part.primitives) {
+      for (let t = 0; t < indices.length; t += 3) {
+        const a = indices[t] * 3;
+        const b = indices[t + 1] * 3;
+        const c = indices[t + 2] * 3;
+        const ux = p[b] - p[a];
+        const uy = p[b + 1] - p[a + 1];
+        const uz = p[b + 2] - p[a + 2];
+        const vx = p[c] - p[a];
+        const vy = p[c + 1] - p[a + 1];
+        const vz = p[c + 2] - p[a + 2];
+        const nx = uy * vz - uz * vy;
+        const ny = uz * vx - ux * vz;
+        const nz = ux * vy - uy * vx;
+        const length = Math.hypot(nx, ny, nz) || 1;
+        view.setFloat32(offset, nx / length, true);
+        view.setFloat32(offset + 4, ny / length, true);
+        view.setFloat32(offset + 8, nz / length, true);
+        offset += 12;
+        for (const corner of [a, b, c]) {
+          view.setFloat32(offset, p[corner], true);
+          view.setFloat32(offset + 4, p[corner + 1], true);
+          view.setFloat32(offset + 8, p[corner + 2], true);
+          offset += 12;
+        }
+        // Attribute byte count: unused.
+        offset += 2;
+      }
+    }
+  }
+  return bytes;
+}
