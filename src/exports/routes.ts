@@ -92,7 +92,7 @@ export function registerExportRoutes(
       const query = request.query as ExportQuery;
       const key: ExportKey = {
         model_id: (request.params as { id: string }).id,
-        format: query.format,
+        format: query.format ?? 'glb',
         lod: Number(query.lod ?? 0) as ExportKey['lod'],
         materials: query.materials ?? 'bound',
       };

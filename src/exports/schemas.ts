@@ -12,11 +12,13 @@ export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed'] as const
 /** Query of `GET /api/models/:id/export`. */
 export const ExportQuery = Type.Object({
   // Enums rather than unions of literals, so a bad value is told the allowed ones.
-  format: Type.Unsafe<ExportFormat>({
-    type: 'string',
-    enum: [...EXPORT_FORMATS],
-    description: 'File format.',
-  }),
+  format: Type.Optional(
+    Type.Unsafe<ExportFormat>({
+      type: 'string',
+      enum: [...EXPORT_FORMATS],
+      description: 'File format, glb by default.',
+    }),
+  ),
   lod: Type.Optional(
     // Matched as text like `/lod/:level`: integer coercion would also take "1e0" or " 1".
     Type.String({

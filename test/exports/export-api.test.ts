@@ -112,8 +112,8 @@ for (const dialect of testDialects()) {
         ],
       );
 
-      const cached = await exportCall('format=glb');
-      assert.equal(cached.statusCode, 200);
+      const cached = await exportCall('');
+      assert.equal(cached.statusCode, 200, 'glb is the default format');
       assert.equal(cached.headers['content-type'], 'model/gltf-binary');
       assert.equal(cached.headers['content-disposition'], 'attachment; filename="Two parts.glb"');
       assert.deepEqual(cached.rawPayload, glb);
@@ -177,7 +177,6 @@ for (const dialect of testDialects()) {
     void it('refuses bad queries and unknown or unconverted models in the catalog envelope', async () => {
       const cases: [string, number, string][] = [
         ['format=fbx', 400, 'format must be one of glb, usdz, obj, stl, 3mf'],
-        ['', 400, 'format is required'],
         ['format=glb&lod=3', 400, 'lod must be 0, 1 or 2'],
         ['format=glb&materials=mine', 400, 'materials must be one of bound, source'],
       ];
