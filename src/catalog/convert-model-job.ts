@@ -116,7 +116,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     for (const lod of result.lods) {
       const key = lodKey(modelId, lod.level, lod.glb);
       const { size } = await blobs.putBytes(key, lod.glb);
-      lods.push({ level: lod.level, key, triangle_count: lod.triangle_count, size });
+      lods.push({ level: lod.level, key, triangle_count: lod.triangle_count, size, error: lod.error });
     }
     return lods;
   }

@@ -16,11 +16,12 @@ export function storedLods(row: ModelRow): StoredLod[] {
 export function toModel(row: ModelRow, urlFor: UrlFor): Model {
   const completed = row.status === 'completed';
   const lods = completed
-    ? storedLods(row).map(({ level, key, triangle_count, size }) => ({
+    ? storedLods(row).map(({ level, key, triangle_count, size, error }) => ({
         level,
         url: urlFor(key),
         triangle_count,
         size,
+        error: error ?? null,
       }))
     : [];
   return {

@@ -11,6 +11,8 @@ export interface StoredLod {
   key: string;
   triangle_count: number;
   size: number;
+  /** Geometric error against LOD 0 relative to the model's diagonal; absent on models converted before it was measured. */
+  error?: number;
 }
 
 /** What a finished conversion records on its model: the pipeline's result with its LODs stored. */

@@ -31,6 +31,11 @@ export const LodSchema = Type.Object({
   url: Type.String(),
   triangle_count: Type.Integer(),
   size: Type.Integer({ description: 'GLB size in bytes.' }),
+  error: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description:
+      "Largest geometric error of this level against LOD 0, as a share of the model's bounding-box diagonal " +
+      '(0 for LOD 0); null for models converted before it was measured.',
+  }),
 });
 
 /** A model as every catalog route returns it. */

@@ -82,7 +82,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 
   const io = await createNodeIO();
   const lods: LodOutput[] = [
-    { level: 0, glb: await io.writeBinary(document), triangle_count: stats.triangle_count },
+    { level: 0, glb: await io.writeBinary(document), triangle_count: stats.triangle_count, error: 0 },
   ];
   const lodProgress = progress('lods');
   for await (const lod of makeLods(
@@ -101,8 +101,15 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
             { logger },
           )
         : lod.document;
-    lods.push({ level: lod.level, glb: await io.writeBinary(output), triangle_count: triangles });
-    logger.debug(`${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles`);
+    lods.push({
+      level: lod.level,
+      glb: await io.writeBinary(output),
+      triangle_count: triangles,
+      error: lod.error,
+    });
+    logger.debug(
+      `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,
+    );
   }
   progress('write')(1);
 

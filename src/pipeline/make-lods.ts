@@ -1,8 +1,8 @@
 import { Document, Primitive } from '@gltf-transform/core';
-import type { TypedArray } from '@gltf-transform/core';
+import type { Accessor, Mesh, Node, TypedArray, mat4 } from '@gltf-transform/core';
 import { cloneDocument, compactPrimitive, prune } from '@gltf-transform/functions';
 import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
-import { meshTriangleCount } from './measure-geometry.ts';
+import { emptyBox, listMeshNodes, meshTriangleCount, meshWorldBox, unionBox } from './measure-geometry.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -12,16 +12,24 @@ export const NAME = 'make-lods';
 export interface MakeLodsOptions {
   /** meshoptimizer's simplifier, awaited `ready` before use. */
   simplifier: typeof MeshoptSimplifier;
-  /** Share of LOD 0's triangles aimed at by LOD 1 and LOD 2. */
+  /** Share of LOD 0's triangles (and points) aimed at by LOD 1 and LOD 2. */
   ratios: readonly [number, number];
-  /** First error budget, relative to each mesh's extent; raised when the simplifier stops short of the target. */
-  error: number;
+  /**
+   * Largest geometric error of LOD 1 and LOD 2 against LOD 0, relative to the whole model's bounding-box
+   * diagonal: the simplifier stops there even short of its target, so a part keeps more triangles rather than
+   * losing its shape.
+   */
+  maxError: readonly [number, number];
+  /**
+   * Largest share of a primitive's surface area LOD 1 and LOD 2 may lose or add: a bounded error can still
+   * fold away a thin part (a leg, a fin) narrower than the bound, which this catches; the budget is then
+   * quartered until it holds, or the primitive stays as it was.
+   */
+  maxAreaChange: readonly [number, number];
   /** Keep open borders where they are, so parts that meet along an edge leave no gap. */
   lockBorder: boolean;
   /** Meshes with fewer triangles keep all of them: there is nothing worth removing. */
   minTriangles: number;
-  /** A level is reached when it keeps at most this multiple of its target triangle count. */
-  tolerance: number;
   /** Simplify the source document itself instead of a copy: saves memory once LOD 0 is written. */
   consumeSource: boolean;
 }
@@ -29,10 +37,10 @@ export interface MakeLodsOptions {
 /** Defaults for {@link MakeLodsOptions} (the simplifier must be given). */
 export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
   ratios: [0.5, 0.15],
-  error: 0.01,
+  maxError: [0.002, 0.004],
+  maxAreaChange: [0.02, 0.06],
   lockBorder: true,
   minTriangles: 64,
-  tolerance: 1.5,
   consumeSource: false,
 };
 
@@ -40,13 +48,29 @@ export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
 export interface LodDocument {
   level: 1 | 2;
   document: Document;
+  /** Largest geometric error of this level against LOD 0, relative to the model's bounding-box diagonal. */
+  error: number;
+}
+
+/** A primitive to simplify, with what it was at LOD 0. */
+interface Work {
+  primitive: Primitive;
+  /** Triangles (or points) at LOD 0. */
+  elements: number;
+  /** Surface area at LOD 0, in the mesh's own units. */
+  area: number;
+  /** Model diagonal in the mesh's own units: error budgets are shares of it. */
+  diagonal: number;
+  /** Absolute error already spent by earlier levels, in the mesh's own units. */
+  spent: number;
 }
 
 /**
- * Yields LOD 1 and then LOD 2 of `document`, keeping every node, transform and `extras.group_id` and
- * simplifying only triangle primitives (a shared mesh once). The levels cascade in one document: LOD 2
- * is simplified from LOD 1, which halves its work, so write each level before asking for the next.
- * That document is a copy, or with `consumeSource` the source itself (no copy once LOD 0 is written).
+ * Yields LOD 1 and then LOD 2 of `document`, keeping every node, transform and `extras.group_id`. Triangle
+ * primitives are simplified with an error bound measured against the whole model; point primitives are
+ * thinned by spatial subsampling, keeping their colours. The levels cascade in one document (LOD 2 from
+ * LOD 1, within the budget LOD 1 left), so write each level before asking for the next. That document is a
+ * copy, or with `consumeSource` the source itself (no copy once LOD 0 is written).
  */
 export async function* makeLods(
   document: Document,
@@ -56,37 +80,173 @@ export async function* makeLods(
   const settings: MakeLodsOptions = { ...MAKE_LODS_DEFAULTS, ...options };
   await settings.simplifier.ready;
   const lod = settings.consumeSource ? document : cloneDocument(document);
-  // Judged per mesh, not per primitive: a large mesh split into many small primitives must still shrink.
-  const primitives = lod
-    .getRoot()
-    .listMeshes()
-    .filter((mesh) => meshTriangleCount(mesh) >= settings.minTriangles)
-    .flatMap((mesh) => mesh.listPrimitives())
-    .filter(
-      (primitive) => primitive.getMode() === Primitive.Mode.TRIANGLES && primitive.getAttribute('POSITION'),
-    );
-  // Targets are shares of LOD 0, also when LOD 2 is made from LOD 1.
-  const sourceTriangles = new Map(primitives.map((primitive) => [primitive, indexCount(primitive) / 3]));
-  const total = [...sourceTriangles.values()].reduce((sum, triangles) => sum + triangles, 0) || 1;
+  const work = collectWork(lod, settings);
+  const total = work.reduce((sum, item) => sum + item.elements, 0) || 1;
 
   const levels = [1, 2] as const;
   for (const level of levels) {
-    const ratio = settings.ratios[level - 1];
     let done = 0;
-    let fallbacks = 0;
-    for (const primitive of primitives) {
-      const triangles = sourceTriangles.get(primitive)!;
-      if (simplifyPrimitive(primitive, triangles, ratio, settings) === 'sloppy') fallbacks++;
-      done += triangles;
+    let error = 0;
+    for (const item of work) {
+      const spent =
+        item.primitive.getMode() === Primitive.Mode.POINTS
+          ? thinPoints(item, settings.ratios[level - 1], settings)
+          : simplifyTriangles(item, level, settings);
+      error = Math.max(error, spent / item.diagonal);
+      done += item.elements;
       context.onProgress?.((level - 1 + done / total) / levels.length);
     }
-    if (fallbacks > 0) {
-      context.logger.warn(
-        `${NAME}: ${fallbacks} primitive(s) needed the sloppy simplifier to reach ${ratio * 100} %`,
-      );
-    }
     await tidy(lod);
-    yield { level, document: lod };
+    yield { level, document: lod, error };
+  }
+}
+
+/** Primitives worth simplifying, each with its LOD 0 size and the model's diagonal in its own units. */
+function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
+  // The whole model's box, and how much each mesh is scaled where it is placed (its largest placement).
+  const box = emptyBox();
+  const scales = new Map<Mesh, number>();
+  for (const { node, mesh } of listMeshNodes(document)) {
+    unionBox(box, meshWorldBox(mesh, node.getWorldMatrix()));
+    scales.set(mesh, Math.max(scales.get(mesh) ?? 0, placementScale(node)));
+  }
+  const diagonal = Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
+  if (!(diagonal > 0)) return [];
+
+  const work: Work[] = [];
+  for (const [mesh, scale] of scales) {
+    const triangles = meshTriangleCount(mesh) >= settings.minTriangles;
+    for (const primitive of mesh.listPrimitives()) {
+      const mode = primitive.getMode();
+      const position = primitive.getAttribute('POSITION');
+      if (!position || scale <= 0) continue;
+      if (mode === Primitive.Mode.TRIANGLES && triangles) {
+        const elements = indexCount(primitive) / 3;
+        const area = surfaceArea(floatPositions(position), uint32Indices(primitive));
+        work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0 });
+      } else if (mode === Primitive.Mode.POINTS && position.getCount() >= settings.minTriangles) {
+        work.push({
+          primitive,
+          elements: indexCount(primitive),
+          area: 0,
+          diagonal: diagonal / scale,
+          spent: 0,
+        });
+      }
+    }
+  }
+  return work;
+}
+
+/**
+ * How much a node's mesh is magnified where it is drawn: by its world matrix, or for a skinned mesh (whose
+ * node transform glTF ignores) by its joints' world matrices times their inverse bind matrices.
+ */
+function placementScale(node: Node): number {
+  const skin = node.getSkin();
+  if (!skin) return matrixScale(node.getWorldMatrix());
+  const inverseBind = skin.getInverseBindMatrices();
+  let scale = 0;
+  skin.listJoints().forEach((joint, index) => {
+    const bind = inverseBind ? (inverseBind.getElement(index, new Array<number>(16)) as mat4) : IDENTITY;
+    scale = Math.max(scale, matrixScale(multiply(joint.getWorldMatrix(), bind)));
+  });
+  return scale;
+}
+
+/** The largest axis scale of an affine matrix. */
+function matrixScale(m: mat4): number {
+  return Math.max(Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10]));
+}
+
+const IDENTITY: mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** a · b of column-major 4 × 4 matrices. */
+function multiply(a: mat4, b: mat4): mat4 {
+  const out = new Array<number>(16).fill(0) as mat4;
+  for (let column = 0; column < 4; column++) {
+    for (let row = 0; row < 4; row++) {
+      for (let k = 0; k < 4; k++) out[column * 4 + row] += a[k * 4 + row] * b[column * 4 + k];
+    }
+  }
+  return out;
+}
+
+/**
+ * Simplifies one indexed triangle list towards its level's share of LOD 0 within the level's error budget
+ * (less what earlier levels spent); returns the absolute error spent so far. Nothing goes past the budget:
+ * a primitive the simplifier cannot take to its target keeps the triangles it needs.
+ */
+function simplifyTriangles(item: Work, level: 1 | 2, settings: MakeLodsOptions): number {
+  const { simplifier } = settings;
+  const { primitive } = item;
+  const triangles = indexCount(primitive) / 3;
+  const target = Math.max(3, Math.floor(item.elements * settings.ratios[level - 1]) * 3);
+  if (triangles < 2 || triangles * 3 <= target) return item.spent;
+
+  const positions = floatPositions(primitive.getAttribute('POSITION')!);
+  const indices = uint32Indices(primitive);
+  const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder', 'ErrorAbsolute'] : ['ErrorAbsolute'];
+  let budget = settings.maxError[level - 1] * item.diagonal - item.spent;
+  const maxChange = settings.maxAreaChange[level - 1];
+  for (let attempt = 0; attempt < 3 && budget > 0; attempt++, budget /= 4) {
+    let [best, error] = simplifier.simplify(indices, positions, 3, target, budget, flags);
+    if (best.length > target * 1.5) {
+      // Attribute seams (UV or normal splits) can pin the mesh; letting edges cross them stays within the bound.
+      const [seams, seamsError] = simplifier.simplify(indices, positions, 3, target, budget, [
+        ...flags,
+        'Permissive',
+      ]);
+      if (seams.length < best.length) [best, error] = [seams, seamsError];
+    }
+    if (best.length === 0 || best.length >= indices.length) return item.spent;
+    const area = surfaceArea(positions, best);
+    if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
+    replaceIndices(primitive, best);
+    item.spent += error;
+    return item.spent;
+  }
+  return item.spent;
+}
+
+/**
+ * Keeps about `ratio` of a point primitive's LOD 0 points, spread evenly through its volume (and its colours,
+ * when it has them); returns the spacing of the kept points as the error spent.
+ */
+function thinPoints(item: Work, ratio: number, settings: MakeLodsOptions): number {
+  const { primitive } = item;
+  const position = primitive.getAttribute('POSITION')!;
+  const target = Math.max(1, Math.floor(item.elements * ratio));
+  if (position.getCount() <= target) return item.spent;
+  const positions = floatPositions(position);
+  const color = primitive.getAttribute('COLOR_0');
+  const colors = color ? floatColors(color) : undefined;
+  const kept = colors
+    ? settings.simplifier.simplifyPoints(positions, 3, target, colors, 3, 1)
+    : settings.simplifier.simplifyPoints(positions, 3, target);
+  if (kept.length === 0 || kept.length >= position.getCount()) return item.spent;
+  replaceIndices(primitive, kept);
+  // Evenly spread points each stand for a cell of the box; half its side is how far a dropped point may be.
+  const [min, max] = [position.getMin([0, 0, 0]), position.getMax([0, 0, 0])];
+  const volume = Math.max(1e-30, (max[0] - min[0]) * (max[1] - min[1]) * (max[2] - min[2]));
+  item.spent = Math.max(item.spent, Math.cbrt(volume / kept.length) / 2);
+  return item.spent;
+}
+
+/** Gives the primitive new indices and drops the vertices nothing refers to any more. */
+function replaceIndices(primitive: Primitive, indices: Uint32Array): void {
+  const previous = primitive.getIndices();
+  const next = Document.fromGraph(primitive.getGraph())!.createAccessor().setType('SCALAR');
+  primitive.setIndices(
+    next.setBuffer(previous?.getBuffer() ?? null).setArray(indices as Uint32Array<ArrayBuffer>),
+  );
+  if (previous && previous.listParents().length === 1) previous.dispose();
+  compactPrimitive(primitive);
+  // Points need no index once compacted: every vertex is drawn once.
+  if (primitive.getMode() === Primitive.Mode.POINTS) {
+    const sequential = primitive.getIndices();
+    primitive.setIndices(null);
+    if (sequential && sequential.listParents().length === 1) sequential.dispose();
   }
 }
 
@@ -101,68 +261,22 @@ async function tidy(document: Document): Promise<void> {
   );
 }
 
-/** How a primitive was treated. */
-type Outcome = 'kept' | 'simplified' | 'sloppy';
-
-/**
- * Simplifies one indexed triangle list towards `ratio` of its LOD 0 `sourceTriangles`, raising the error
- * budget, then relaxing seams and borders, and finally going sloppy if the target stays out of reach.
- */
-function simplifyPrimitive(
-  primitive: Primitive,
-  sourceTriangles: number,
-  ratio: number,
-  settings: MakeLodsOptions,
-): Outcome {
-  const { simplifier } = settings;
-  const triangles = indexCount(primitive) / 3;
-  const target = Math.max(3, Math.floor(sourceTriangles * ratio) * 3);
-  // Already there (small meshes, or a previous level that went further).
-  if (triangles < 2 || triangles * 3 <= target) return 'kept';
-
-  const position = primitive.getAttribute('POSITION')!;
-  const positions = floatPositions(position.getArray()!, position.getNormalized());
-  const indices = uint32Indices(primitive);
-  const reached = (count: number): boolean => count <= target * settings.tolerance;
-  const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder'] : [];
-
-  let best: Uint32Array = indices;
-  let outcome: Outcome = 'kept';
-  const attempts: [number, SimplifierFlags[]][] = [
-    [settings.error, flags],
-    // The simplifier removes the cheapest edges first, so an unbounded budget still stops at the target.
-    ...(settings.error < 1 ? [[1, flags] as [number, SimplifierFlags[]]] : []),
-    // Permissive lets edges collapse across attribute seams, which beats clustering when seams pin the mesh.
-    [1, [...flags, 'Permissive']],
-    // Then borders give way too: still better than the sloppy simplifier, which ignores topology.
-    ...(settings.lockBorder ? [[1, ['Permissive']] as [number, SimplifierFlags[]]] : []),
-  ];
-  for (const [error, attemptFlags] of attempts) {
-    const [result] = simplifier.simplify(indices, positions, 3, target, error, attemptFlags);
-    if (result.length > 0 && result.length < best.length) {
-      best = result;
-      outcome = 'simplified';
-    }
-    if (reached(best.length)) break;
+/** Area of an indexed triangle list. */
+function surfaceArea(positions: Float32Array, indices: Uint32Array): number {
+  let area = 0;
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = indices[t] * 3;
+    const b = indices[t + 1] * 3;
+    const c = indices[t + 2] * 3;
+    const ux = positions[b] - positions[a];
+    const uy = positions[b + 1] - positions[a + 1];
+    const uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a];
+    const vy = positions[c + 1] - positions[a + 1];
+    const vz = positions[c + 2] - positions[a + 2];
+    area += Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
   }
-  if (!reached(best.length)) {
-    // Locked borders and attribute seams can stop the topology-preserving simplifier; clustering cannot stop.
-    const [result] = simplifier.simplifySloppy(indices, positions, 3, null, target, 1);
-    if (result.length > 0 && result.length < best.length) {
-      best = result;
-      outcome = 'sloppy';
-    }
-  }
-  if (outcome === 'kept') return outcome;
-
-  const previous = primitive.getIndices();
-  const next = Document.fromGraph(primitive.getGraph())!.createAccessor().setType('SCALAR');
-  primitive.setIndices(
-    next.setBuffer(previous?.getBuffer() ?? null).setArray(best as Uint32Array<ArrayBuffer>),
-  );
-  if (previous && previous.listParents().length === 1) previous.dispose();
-  compactPrimitive(primitive);
-  return outcome;
+  return area;
 }
 
 /** Indices drawn by a primitive (vertices when it has no index). */
@@ -180,7 +294,23 @@ function uint32Indices(primitive: Primitive): Uint32Array {
 }
 
 /** Positions as packed float32, decoding quantized integers the way glTF defines them. */
-function floatPositions(array: TypedArray, normalized: boolean): Float32Array {
+function floatPositions(accessor: Accessor): Float32Array {
+  return floatArray(accessor.getArray()!, accessor.getNormalized());
+}
+
+/** Colours as packed float32 RGB, alpha dropped. */
+function floatColors(accessor: Accessor): Float32Array {
+  const count = accessor.getCount();
+  const result = new Float32Array(count * 3);
+  const element: number[] = [0, 0, 0, 0];
+  for (let i = 0; i < count; i++) {
+    accessor.getElement(i, element);
+    result.set([element[0], element[1], element[2]], i * 3);
+  }
+  return result;
+}
+
+function floatArray(array: TypedArray, normalized: boolean): Float32Array {
   if (array instanceof Float32Array) return array;
   const result = new Float32Array(array.length);
   const scale = !normalized

@@ -81,6 +81,8 @@ export interface LodOutput {
   level: 0 | 1 | 2;
   glb: Uint8Array;
   triangle_count: number;
+  /** Largest geometric error against LOD 0, as a share of the model's bounding-box diagonal (0 for LOD 0). */
+  error: number;
 }
 
 /** Everything the conversion of one model produces. */

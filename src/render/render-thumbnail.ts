@@ -34,6 +34,8 @@ export interface RenderOptions {
   background: [number, number, number, number];
   /** Colours bound to parts, keyed by the `group_id` in each mesh node's `extras`; they replace the part's own material. */
   materialOverrides: ReadonlyMap<string, MaterialOverride>;
+  /** Use this camera (e.g. another render's `camera`) instead of framing the scene: renders of different levels then line up. */
+  camera?: FramedCamera;
   /** Skip back faces of single-sided materials as glTF asks; off by default so meshes with flipped winding show no holes. */
   cullBackFaces: boolean;
 }
@@ -102,7 +104,7 @@ export async function renderThumbnailDetailed(
   if (!scene.bounds || scene.triangleCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles to draw`);
   }
-  const camera = frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY, scene.radius);
+  const camera = o.camera ?? frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY, scene.radius);
 
   const [r, g, b, a] = o.background;
   const alpha = clamp01(a);
