@@ -76,11 +76,12 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       description: row.description,
       status: row.status,
       lods: completed
-        ? storedLods(row).map(({ level, triangle_count, size }) => ({
+        ? storedLods(row).map(({ level, triangle_count, size, error }) => ({
             level,
             url: `${base}/lod/${level}`,
             triangle_count,
             size,
+            error: error ?? null,
           }))
         : [],
       thumbnail_url: row.thumbnail_key ? `${base}/thumbnail` : null,
