@@ -22,8 +22,14 @@ export interface Config {
   maxUploadBytes: number;
   /** Wall-clock limit of one conversion. */
   conversionTimeoutMs: number;
-  /** Heap limit of one conversion worker in MiB. */
+  /** Heap limit of each conversion thread, and the heap plus WebAssembly memory one conversion may reach, in MiB. */
   conversionMaxMemoryMb: number;
+  /** Silence after which a conversion that reports no progress fails (a wedged importer). */
+  conversionStallMs: number;
+  /** Most triangles a model may have; a bigger one fails with a message naming the limit. */
+  conversionMaxTriangles: number;
+  /** Jobs a conversion thread runs before it is replaced by a fresh one. */
+  conversionThreadMaxJobs: number;
   /** Jobs one worker process runs at the same time. */
   workerConcurrency: number;
   /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
@@ -113,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),
     conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
+    conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,
+    conversionMaxTriangles: int('CONVERSION_MAX_TRIANGLES', 50_000_000, 1, 1_000_000_000),
+    conversionThreadMaxJobs: int('CONVERSION_THREAD_MAX_JOBS', 100, 1, 1_000_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',

@@ -12,22 +12,30 @@ import type { Config } from './config.ts';
 import { JobName, type JobHandlers } from './jobs/job-types.ts';
 import type { JobWorker } from './jobs/queue.ts';
 import { createMaterialRepository } from './materials/repository.ts';
-import { renderThumbnailInWorker } from './render/render-in-worker.ts';
 import type { Services } from './services.ts';
+import { createConversionPool } from './threads/conversion-pool.ts';
 
-/** The renderer the worker uses unless told otherwise: the CPU rasterizer in a worker thread. */
-export const renderInWorkerThread: RenderThumbnail = (glb, overrides) =>
-  renderThumbnailInWorker(glb, { materialOverrides: overrides });
-
-/** Starts claiming conversion and thumbnail jobs; imports no HTTP code so it can run as its own process. */
+/**
+ * Starts claiming conversion and thumbnail jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
+ * that stops with the worker; imports no HTTP code so it can run as its own process. `render` replaces the
+ * pool's thumbnail renderer for regeneration jobs.
+ */
 export function startJobWorker(
   config: Config,
   services: Services,
   logger: AppLogger,
-  render: RenderThumbnail = renderInWorkerThread,
+  render?: RenderThumbnail,
 ): JobWorker {
   const workDir = path.join(config.dataDir, 'tmp', 'jobs');
   fs.mkdirSync(workDir, { recursive: true });
+  const pool = createConversionPool({
+    size: config.workerConcurrency,
+    timeoutMs: config.conversionTimeoutMs,
+    maxMemoryMb: config.conversionMaxMemoryMb,
+    stallMs: config.conversionStallMs,
+    recycleAfterJobs: config.conversionThreadMaxJobs,
+  });
+  render ??= (glb, overrides) => pool.render(glb, { materialOverrides: overrides });
   const models = createModelRepository(services.database);
   const materials = createMaterialRepository(services.database);
   const common = { models, materials, blobs: services.blobs, logger, render };
@@ -35,8 +43,8 @@ export function startJobWorker(
     [JobName.ConvertModel]: createConvertModelJob({
       ...common,
       workDir,
-      timeoutMs: config.conversionTimeoutMs,
-      maxMemoryMb: config.conversionMaxMemoryMb,
+      pool,
+      maxTriangles: config.conversionMaxTriangles,
       compressLods: config.glbCompression,
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
@@ -48,5 +56,11 @@ export function startJobWorker(
       maxMemoryMb: config.conversionMaxMemoryMb,
     }),
   };
-  return services.queue.startWorker(handlers, { concurrency: config.workerConcurrency });
+  const worker = services.queue.startWorker(handlers, { concurrency: config.workerConcurrency });
+  return {
+    async stop() {
+      await worker.stop();
+      await pool.close();
+    },
+  };
 }

@@ -4,13 +4,13 @@ import type { AppLogger } from '../logger.ts';
 import { Logger } from '@gltf-transform/core';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/compress-lod.ts';
-import { convertInWorker } from '../pipeline/convert-in-worker.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
+import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
 import { lodKey } from './lod-keys.ts';
 import { storedLods } from './model-view.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
-import { renderAndStoreThumbnail, thumbnailLevel, type ThumbnailDependencies } from './thumbnails.ts';
+import { boundColours, storeThumbnail, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the conversion job needs. */
 export interface ConvertJobDependencies extends ThumbnailDependencies {
@@ -18,8 +18,10 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   logger: AppLogger;
   /** Folder for per-job working copies. */
   workDir: string;
-  timeoutMs: number;
-  maxMemoryMb: number;
+  /** The warm conversion threads, which also render the thumbnail from the LOD they hold. */
+  pool: ConversionPool;
+  /** Most triangles a model may have (`CONVERSION_MAX_TRIANGLES`). */
+  maxTriangles: number;
   /** Compression of LOD 1 and 2 (`GLB_COMPRESSION`); LOD 0 is never compressed. */
   compressLods: LodCompression;
 }
@@ -36,7 +38,7 @@ function isSystemError(error: Error): boolean {
   return typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
-/** The handler of `convert-model` jobs: upload → conversion in a worker thread → stored LODs, parts, thumbnail. */
+/** The handler of `convert-model` jobs: upload → conversion and thumbnail in a pool thread → stored LODs, parts, thumbnail. */
 export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
   failed: FailureHandler<typeof JobName.ConvertModel>;
@@ -52,24 +54,25 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       try {
         const source = await fetchSource(model.source_key, model.original_filename, workDir);
         let lastWrite = 0;
-        const result = await convertInWorker({
+        const result = await deps.pool.convert({
           modelId,
           source,
-          timeoutMs: deps.timeoutMs,
-          maxMemoryMb: deps.maxMemoryMb,
           compressLods: deps.compressLods,
+          maxTriangles: deps.maxTriangles,
           signal,
           logger: new Logger(Logger.Verbosity.WARN),
-          onProgress: (percent) => {
+          thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
+          onProgress: (percent, stage) => {
             const now = Date.now();
-            if (now - lastWrite < PROGRESS_INTERVAL_MS) return;
+            if (now - lastWrite < PROGRESS_INTERVAL_MS && stage !== 'thumbnail') return;
             lastWrite = now;
-            // The last tenth is storing and the thumbnail.
-            models.setProgress(modelId, Math.min(90, Math.round(percent * 0.9))).catch(() => {});
+            // The conversion is the first 90 %, the thumbnail and storing the rest.
+            const overall = stage === 'thumbnail' ? 92 : Math.min(90, Math.round(percent * 0.9));
+            models.setProgress(modelId, overall).catch(() => {});
           },
         });
         const lods = await storeLods(modelId, result);
-        await models.setProgress(modelId, 95);
+        await models.setProgress(modelId, 96);
         const thumbnailKey = await thumbnail(modelId, result);
         const previous = (await models.get(modelId)) ?? model;
         const stored = await models.complete(modelId, { ...result, lods, thumbnail_key: thumbnailKey });
@@ -121,17 +124,13 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     return lods;
   }
 
-  async function thumbnail(modelId: string, result: ConversionResult): Promise<string | null> {
-    const level = thumbnailLevel(result.lods[0].triangle_count);
-    const lod = result.lods.find((candidate) => candidate.level === level) ?? result.lods[0];
-    try {
-      const groupIds = result.parts.map((part) => part.group_id);
-      return await renderAndStoreThumbnail(deps, modelId, lod.glb, groupIds);
-    } catch (error) {
+  async function thumbnail(modelId: string, result: PooledConversion): Promise<string | null> {
+    if (!result.thumbnail) {
       // A model without a thumbnail is still a good model; regeneration can try again.
-      logger.warn({ modelId, err: error }, 'thumbnail rendering failed');
+      logger.warn({ modelId, err: result.thumbnailError }, 'thumbnail rendering failed');
       return null;
     }
+    return storeThumbnail(blobs, modelId, result.thumbnail);
   }
 
   async function removeReplaced(

@@ -3,7 +3,7 @@ import type { MaterialRepository } from '../materials/repository.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 
-/** Renders a GLB to PNG bytes with the given part colours (the CPU renderer, in a worker thread). */
+/** Renders a GLB to PNG bytes with the given part colours (the CPU renderer, in a conversion thread). */
 export type RenderThumbnail = (
   glb: Uint8Array,
   overrides: ReadonlyMap<string, MaterialOverride>,
@@ -54,7 +54,12 @@ export async function renderAndStoreThumbnail(
   groupIds: readonly string[],
 ): Promise<string> {
   const png = await deps.render(glb, await boundColours(deps.materials, groupIds));
+  return storeThumbnail(deps.blobs, modelId, png);
+}
+
+/** Stores a rendered PNG thumbnail under its content-hashed key; returns the key. */
+export async function storeThumbnail(blobs: BlobStore, modelId: string, png: Uint8Array): Promise<string> {
   const key = thumbnailKey(modelId, png, 'png');
-  await deps.blobs.putBytes(key, png);
+  await blobs.putBytes(key, png);
   return key;
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Logger } from '@gltf-transform/core';
 import type { ILogger } from '@gltf-transform/core';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
@@ -10,6 +11,7 @@ import { extractParts } from './extract-parts.ts';
 import { importerFor } from './importers.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
+import { checkTriangleLimit } from './limits.ts';
 import { ConversionError } from './types.ts';
 import type { ConversionResult, ImportSource, LodOutput } from './types.ts';
 
@@ -33,7 +35,18 @@ export interface ConvertModelOptions {
   lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
   /** Compression of LOD 1 and 2, for smaller transfers; LOD 0, the download, is never compressed. */
   compressLods?: LodCompression;
+  /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
+  maxTriangles?: number;
+  /**
+   * Told before each stage how long it may run without reporting progress (a synchronous WebAssembly import,
+   * a simplification of a big mesh), from the size of the input; a watchdog allows that much silence.
+   */
+  onBusy?: (milliseconds: number) => void;
 }
+
+/** Silence allowed per megabyte of input while importing, and per million triangles in later stages. */
+const BUSY_MS_PER_MEGABYTE = 2_000;
+const BUSY_MS_PER_MILLION_TRIANGLES = 10_000;
 
 /** Where each stage starts and ends on the 0–100 progress scale. */
 const STAGE_SPANS: Record<ConversionStage, [number, number]> = {
@@ -63,9 +76,19 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   const importer = importerFor(options.source.format);
   if (!importer) throw new ConversionError(`Unsupported model format: ${options.source.format}`);
   progress('import')(0);
-  const imported = await importer.read(options.source, { logger, onProgress: progress('import') });
+  const { size } = await stat(options.source.file);
+  options.onBusy?.((size / 1e6) * BUSY_MS_PER_MEGABYTE);
+  const imported = await importer.read(options.source, {
+    logger,
+    onProgress: progress('import'),
+    maxTriangles: options.maxTriangles,
+  });
   const document = imported.document.setLogger(logger);
+  const importedTriangles = imported.sourceTriangleCount ?? computeStats(document).triangle_count;
+  checkTriangleLimit(importedTriangles, options.maxTriangles);
+  const busy = (): void => options.onBusy?.((importedTriangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES);
 
+  busy();
   await cleanUp(document, {}, { logger, onProgress: progress('clean-up') });
   const parts = extractParts(
     document,
@@ -81,6 +104,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   }
 
   const io = await createNodeIO();
+  busy();
   const lods: LodOutput[] = [
     { level: 0, glb: await io.writeBinary(document), triangle_count: stats.triangle_count, error: 0 },
   ];

@@ -53,6 +53,8 @@ export interface StepContext {
   logger: ILogger;
   /** Reports progress of the current step as a fraction 0–1. */
   onProgress?: (fraction: number) => void;
+  /** Most triangles an importer may produce; one that can tell from a header fails before reading on. */
+  maxTriangles?: number;
 }
 
 /** A pipeline step that turns one family of formats into a glTF-Transform document. */

@@ -6,7 +6,7 @@ import { MeshoptEncoder } from 'meshoptimizer';
 import validator from 'gltf-validator';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { compressLod } from '../../src/pipeline/compress-lod.ts';
-import { CONVERT_IN_WORKER_DEFAULTS, convertInWorker } from '../../src/pipeline/convert-in-worker.ts';
+import { createConversionPool } from '../../src/threads/conversion-pool.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
 import { MODELS, addSphere, emptyDocument, quietLogger, readGlb } from './documents.ts';
@@ -113,14 +113,11 @@ void test('compressLod compresses a copy unless told to consume its source', asy
   assert.ok(!(position() instanceof Float32Array), 'consumed in place: positions are quantized');
 });
 
-void test('the worker thread receives the compression setting', async () => {
-  const result = await convertInWorker({
-    ...CONVERT_IN_WORKER_DEFAULTS,
-    modelId: 'truck',
-    source: TRUCK,
-    logger: quietLogger,
-    compressLods: 'meshopt',
-  });
+void test('the conversion thread receives the compression setting', async () => {
+  const pool = createConversionPool();
+  const result = await pool
+    .convert({ modelId: 'truck', source: TRUCK, logger: quietLogger, compressLods: 'meshopt' })
+    .finally(() => pool.close());
   assert.deepEqual(
     result.lods.map(
       (lod) => glbJson(lod.glb).extensionsRequired?.includes('EXT_meshopt_compression') ?? false,

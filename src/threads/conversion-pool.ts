@@ -1,0 +1,377 @@
+import type { Worker } from 'node:worker_threads';
+import { Logger, type ILogger } from '@gltf-transform/core';
+import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
+import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
+import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
+import { startThread } from './start-thread.ts';
+import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
+
+/** Limits and sizing of a {@link ConversionPool}. */
+export interface ConversionPoolOptions {
+  /** Threads kept warm; jobs beyond it wait for a free thread (`WORKER_CONCURRENCY`). */
+  size: number;
+  /** Wall-clock limit of one conversion; the thread is terminated when it runs out. */
+  timeoutMs: number;
+  /** Wall-clock limit of one thumbnail render. */
+  renderTimeoutMs: number;
+  /** Heap limit of each thread, and the heap plus WebAssembly memory one job may reach, in MiB. */
+  maxMemoryMb: number;
+  /** Silence after which a job that reports no progress is failed and its thread replaced. */
+  stallMs: number;
+  /** Jobs a thread runs before it is replaced by a fresh one. */
+  recycleAfterJobs: number;
+  /** Memory a thread may keep after a job (WebAssembly memory never shrinks) before it is replaced, in MiB. */
+  recycleAboveMb: number;
+}
+
+/** Threads in a row that may die before they are ready before the pool stops replacing them. */
+const MAX_START_FAILURES = 3;
+
+/** Defaults of {@link ConversionPoolOptions}. */
+export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
+  size: 1,
+  timeoutMs: 600_000,
+  renderTimeoutMs: 60_000,
+  maxMemoryMb: 4096,
+  stallMs: 15_000,
+  recycleAfterJobs: 100,
+  recycleAboveMb: 384,
+};
+
+/** One conversion for the pool: the pipeline's options plus what the caller wants back. */
+export interface PoolConversionRequest extends Pick<
+  ConvertModelOptions,
+  'modelId' | 'source' | 'lods' | 'compressLods' | 'maxTriangles'
+> {
+  logger?: ILogger;
+  onProgress?: (percent: number, stage: ConversionStage | 'thumbnail') => void;
+  /** Aborting terminates the job's thread and rejects. */
+  signal?: AbortSignal;
+  /**
+   * When given, the thread renders the thumbnail from the LOD it already holds, with the colours this returns
+   * for the model's parts.
+   */
+  thumbnailColours?: (groupIds: string[]) => Promise<ReadonlyMap<string, MaterialOverride>>;
+}
+
+/** A conversion's result, with the thumbnail when one was asked for (or why it could not be rendered). */
+export interface PooledConversion extends ConversionResult {
+  thumbnail: Buffer | null;
+  thumbnailError: string | null;
+}
+
+/** What the pool is doing, for tests, health and benchmarks. */
+export interface PoolStats {
+  /** Threads alive now. */
+  threads: number;
+  /** Threads started since the pool was created (recycled and crashed ones are replaced). */
+  started: number;
+  /** Tasks waiting for a free thread. */
+  queued: number;
+}
+
+/** Long-lived conversion threads that run conversions and thumbnail renders, one task per thread at a time. */
+export interface ConversionPool {
+  /** Converts a model in a warm thread; rejects with a message fit for the user on any failure. */
+  convert(request: PoolConversionRequest): Promise<PooledConversion>;
+  /** Renders a thumbnail of a GLB in a warm thread. */
+  render(glb: Uint8Array, options?: Partial<RenderOptions>, signal?: AbortSignal): Promise<Buffer>;
+  stats(): PoolStats;
+  /** Rejects queued tasks, terminates every thread. */
+  close(): Promise<void>;
+}
+
+interface Task {
+  id: number;
+  /** The stage the thread last reported. */
+  stage?: string;
+  message: ParentMessage;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  logger: ILogger;
+  onProgress?: PoolConversionRequest['onProgress'];
+  thumbnailColours?: PoolConversionRequest['thumbnailColours'];
+  resolve(message: ThreadMessage): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  jobs: number;
+  task?: Task;
+  /** Ends the running task's timers. */
+  disarm?: () => void;
+  /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
+  feed?: (busyMs?: number) => void;
+}
+
+/**
+ * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
+ * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job,
+ * and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
+ * queue goes on with the next job on a fresh thread.
+ */
+export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
+  const options = { ...CONVERSION_POOL_DEFAULTS, ...overrides };
+  const threads = new Set<Thread>();
+  const queue: Task[] = [];
+  let started = 0;
+  let nextId = 1;
+  let closed = false;
+  let startFailures = 0;
+
+  function spawn(): void {
+    const thread: Thread = {
+      worker: startThread(import.meta.url, 'conversion-thread', {
+        resourceLimits: { maxOldGenerationSizeMb: options.maxMemoryMb },
+      }),
+      ready: false,
+      jobs: 0,
+    };
+    started++;
+    threads.add(thread);
+    thread.worker.on('message', (message: ThreadMessage) => onMessage(thread, message));
+    thread.worker.on('error', (error: Error & { code?: string }) => {
+      const outOfMemory =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(error.message);
+      retire(
+        thread,
+        outOfMemory
+          ? new ConversionError(
+              `The conversion needs more memory than the limit of ${options.maxMemoryMb} MB ` +
+                '(CONVERSION_MAX_MEMORY_MB): it ran out of heap',
+            )
+          : new Error(`Conversion crashed: ${error.message}`),
+      );
+    });
+    thread.worker.on('exit', (code) =>
+      retire(thread, new Error(`Conversion stopped unexpectedly (exit code ${code})`)),
+    );
+  }
+
+  /** Removes a thread for good, failing its task, and starts a replacement when the pool is still open. */
+  function retire(thread: Thread, error?: Error): void {
+    if (!threads.delete(thread)) return;
+    const task = thread.task;
+    thread.task = undefined;
+    thread.disarm?.();
+    void thread.worker.terminate();
+    if (task && error) task.reject(error);
+    if (closed) return;
+    // A thread that dies before it is ready would die again: after a few in a row, the queue fails instead of
+    // spinning, and the next task tries again.
+    startFailures = thread.ready ? 0 : startFailures + 1;
+    if (startFailures >= MAX_START_FAILURES && threads.size === 0) {
+      const cause = error?.message ?? 'unknown error';
+      for (const queued of queue.splice(0))
+        queued.reject(new Error(`Conversion threads cannot start: ${cause}`));
+      return;
+    }
+    spawn();
+    dispatch();
+  }
+
+  function dispatch(): void {
+    for (const thread of threads) {
+      if (queue.length === 0) return;
+      if (!thread.ready || thread.task) continue;
+      run(thread, queue.shift()!);
+    }
+  }
+
+  function run(thread: Thread, task: Task): void {
+    thread.task = task;
+    thread.jobs++;
+    let silenceMs = options.stallMs;
+    const fail = (error: Error) => retire(thread, error);
+    const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
+    let watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
+    const onAbort = () => fail(abortError());
+    task.signal?.addEventListener('abort', onAbort, { once: true });
+    thread.disarm = () => {
+      clearTimeout(timer);
+      clearTimeout(watchdog);
+      task.signal?.removeEventListener('abort', onAbort);
+      thread.disarm = undefined;
+      thread.feed = undefined;
+    };
+    thread.feed = (busyMs?: number) => {
+      if (busyMs !== undefined) silenceMs = Math.max(options.stallMs, busyMs);
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
+    };
+    thread.worker.postMessage(task.message);
+  }
+
+  function onMessage(thread: Thread, message: ThreadMessage): void {
+    if (message.type === 'ready') {
+      thread.ready = true;
+      dispatch();
+      return;
+    }
+    const task = thread.task;
+    if (!task || task.id !== message.id) return;
+    thread.feed?.(message.type === 'busy' ? message.ms : undefined);
+    switch (message.type) {
+      case 'progress':
+        task.stage = message.stage;
+        task.onProgress?.(message.percent, message.stage as ConversionStage);
+        return;
+      case 'busy':
+        return;
+      case 'log':
+        task.logger[message.level](message.text);
+        return;
+      case 'colours':
+        void (task.thumbnailColours?.(message.groupIds) ?? Promise.resolve(new Map()))
+          .catch(() => new Map<string, MaterialOverride>())
+          .then((overrides) => {
+            if (thread.task !== task) return;
+            const reply: ParentMessage = { type: 'colours', id: task.id, overrides: [...overrides] };
+            thread.worker.postMessage(reply);
+          });
+        return;
+      default: {
+        thread.disarm?.();
+        thread.task = undefined;
+        const recycle =
+          thread.jobs >= options.recycleAfterJobs || message.memory.retainedMb > options.recycleAboveMb;
+        if (message.type === 'failed') {
+          task.reject(
+            message.name === 'ConversionError'
+              ? new ConversionError(message.message)
+              : new Error(`Conversion failed: ${message.message}`),
+          );
+        } else {
+          task.resolve(message);
+        }
+        if (recycle) retire(thread);
+        else dispatch();
+      }
+    }
+  }
+
+  function submit(
+    build: (id: number) => ParentMessage,
+    settings: Omit<Task, 'id' | 'message' | 'resolve' | 'reject'>,
+  ): Promise<ThreadMessage> {
+    if (closed) return Promise.reject(new Error('The conversion pool is closed'));
+    if (settings.signal?.aborted) return Promise.reject(abortError());
+    return new Promise<ThreadMessage>((resolve, reject) => {
+      const id = nextId++;
+      const task: Task = { ...settings, id, message: build(id), resolve, reject };
+      // A task cancelled while it waits leaves the queue without costing a thread.
+      settings.signal?.addEventListener(
+        'abort',
+        () => {
+          const index = queue.indexOf(task);
+          if (index >= 0) {
+            queue.splice(index, 1);
+            reject(abortError());
+          }
+        },
+        { once: true },
+      );
+      queue.push(task);
+      if (threads.size === 0) {
+        startFailures = 0;
+        for (let i = 0; i < options.size; i++) spawn();
+      }
+      dispatch();
+    });
+  }
+
+  for (let i = 0; i < options.size; i++) spawn();
+
+  return {
+    async convert(request) {
+      const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
+      const reply = await submit(
+        (id) => ({
+          type: 'convert',
+          id,
+          input: {
+            modelId: request.modelId,
+            source: request.source,
+            lods: request.lods,
+            compressLods: request.compressLods,
+            maxTriangles: request.maxTriangles,
+            logLevel: verbosityOf(logger),
+            thumbnail: request.thumbnailColours !== undefined,
+            maxMemoryMb: options.maxMemoryMb,
+          },
+        }),
+        {
+          timeoutMs: options.timeoutMs,
+          signal: request.signal,
+          logger,
+          onProgress: request.onProgress,
+          thumbnailColours: request.thumbnailColours,
+        },
+      );
+      if (reply.type !== 'converted')
+        throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
+      const thumbnail = reply.thumbnail
+        ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
+        : null;
+      return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError };
+    },
+
+    async render(glb, renderOptions = {}, signal) {
+      const reply = await submit((id) => ({ type: 'render', id, glb, options: renderOptions }), {
+        timeoutMs: options.renderTimeoutMs,
+        signal,
+        logger: new Logger(Logger.Verbosity.WARN),
+      });
+      if (reply.type !== 'rendered')
+        throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
+      return Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
+    },
+
+    stats() {
+      return { threads: threads.size, started, queued: queue.length };
+    },
+
+    async close() {
+      closed = true;
+      for (const task of queue.splice(0)) task.reject(new Error('The conversion pool is closed'));
+      const workers = [...threads].map((thread) => thread.worker);
+      for (const thread of [...threads]) retire(thread, abortError());
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+function verbosityOf(logger: ILogger): number {
+  return logger instanceof Logger ? (logger as unknown as { verbosity: number }).verbosity : 3;
+}
+
+function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(3));
+}
+
+function timeoutError(task: Task): Error {
+  const what = task.message.type === 'render' ? 'Thumbnail rendering' : 'Conversion';
+  return new ConversionError(`${what} timed out after ${seconds(task.timeoutMs)} s`);
+}
+
+function stallError(task: Task, ms: number): Error {
+  if (task.message.type === 'render')
+    return new ConversionError(`Thumbnail rendering stopped making progress for ${seconds(ms)} s`);
+  if (task.stage === undefined || task.stage === 'import') {
+    return new ConversionError(
+      `The importer stopped making progress for ${seconds(ms)} s: the file is probably damaged or truncated`,
+    );
+  }
+  return new ConversionError(
+    `The conversion stopped making progress for ${seconds(ms)} s (stage ${task.stage})`,
+  );
+}
+
+/** The rejection of a cancelled task. */
+function abortError(): Error {
+  const error = new Error('Conversion was cancelled');
+  error.name = 'AbortError';
+  return error;
+}

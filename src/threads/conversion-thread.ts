@@ -1,0 +1,104 @@
+// Entry of a conversion thread (started by conversion-pool.ts): loads the pipeline and the renderer once, then
+// runs conversions and thumbnails one at a time for as long as the pool keeps it.
+import { parentPort } from 'node:worker_threads';
+import type { ILogger } from '@gltf-transform/core';
+import { thumbnailLevel } from '../catalog/thumbnails.ts';
+import { convertModel } from '../pipeline/convert-model.ts';
+import { ConversionError } from '../pipeline/types.ts';
+import { renderThumbnail, type MaterialOverride } from '../render/render-thumbnail.ts';
+import type {
+  ConvertTask,
+  ParentMessage,
+  RenderTask,
+  ThreadMemory,
+  ThreadMessage,
+} from './thread-protocol.ts';
+
+const MIB = 1024 * 1024;
+const port = parentPort!;
+const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []): void =>
+  port.postMessage(message, transfer);
+const colourRequests = new Map<number, (overrides: Map<string, MaterialOverride>) => void>();
+
+/** Heap and external memory of this thread (WebAssembly memories count as external). */
+function memory(): ThreadMemory {
+  const usage = process.memoryUsage();
+  return { retainedMb: Math.round((usage.heapTotal + usage.external) / MIB) };
+}
+
+function loggerFor(id: number, level: number): ILogger {
+  const log =
+    (name: 'debug' | 'info' | 'warn' | 'error', threshold: number) =>
+    (text: string): void => {
+      if (level <= threshold) post({ type: 'log', id, level: name, text });
+    };
+  return { debug: log('debug', 1), info: log('info', 2), warn: log('warn', 3), error: log('error', 4) };
+}
+
+/** A copy in its own buffer, safe to transfer (a small Buffer may share Node's pool with others). */
+function ownBytes(png: Buffer): Uint8Array {
+  return new Uint8Array(png);
+}
+
+async function convert(task: ConvertTask): Promise<void> {
+  const { id, input } = task;
+  const checkMemory = (): void => {
+    const { retainedMb } = memory();
+    if (retainedMb > input.maxMemoryMb) {
+      throw new ConversionError(
+        `The conversion needs more memory than the limit of ${input.maxMemoryMb} MB ` +
+          `(CONVERSION_MAX_MEMORY_MB): it reached ${retainedMb} MB`,
+      );
+    }
+  };
+  const result = await convertModel({
+    ...input,
+    logger: loggerFor(id, input.logLevel),
+    onProgress: (percent, stage) => {
+      checkMemory();
+      post({ type: 'progress', id, percent, stage });
+    },
+    onBusy: (ms) => post({ type: 'busy', id, ms }),
+  });
+  checkMemory();
+  let thumbnail: Uint8Array | null = null;
+  let thumbnailError: string | null = null;
+  if (input.thumbnail) {
+    post({ type: 'progress', id, percent: 100, stage: 'thumbnail' });
+    const level = thumbnailLevel(result.lods[0].triangle_count);
+    const lod = result.lods.find((candidate) => candidate.level === level) ?? result.lods[0];
+    try {
+      const overrides = await new Promise<Map<string, MaterialOverride>>((resolve) => {
+        colourRequests.set(id, resolve);
+        post({ type: 'colours', id, groupIds: result.parts.map((part) => part.group_id) });
+      });
+      thumbnail = ownBytes(await renderThumbnail(lod.glb, { materialOverrides: overrides }));
+    } catch (error) {
+      // A model without a thumbnail is still a good model; regeneration can try again.
+      thumbnailError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  // Transferred, not copied: LOD buffers can be hundreds of megabytes.
+  const transfer = new Set(result.lods.map((lod) => lod.glb.buffer as ArrayBuffer));
+  if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);
+  post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory() }, [...transfer]);
+}
+
+async function render(task: RenderTask): Promise<void> {
+  const bytes = ownBytes(await renderThumbnail(task.glb, task.options));
+  post({ type: 'rendered', id: task.id, png: bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+}
+
+port.on('message', (message: ParentMessage) => {
+  if (message.type === 'colours') {
+    colourRequests.get(message.id)?.(new Map(message.overrides));
+    colourRequests.delete(message.id);
+    return;
+  }
+  const run = message.type === 'convert' ? convert(message) : render(message);
+  run.catch((error: unknown) => {
+    const { name, message: text } = error instanceof Error ? error : new Error(String(error));
+    post({ type: 'failed', id: message.id, name, message: text, memory: memory() });
+  });
+});
+post({ type: 'ready' });

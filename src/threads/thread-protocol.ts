@@ -1,0 +1,57 @@
+import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
+import type { ConversionResult } from '../pipeline/types.ts';
+import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
+
+/** A conversion as the parent hands it to a conversion thread. */
+export interface ConvertTask {
+  type: 'convert';
+  id: number;
+  input: Pick<ConvertModelOptions, 'modelId' | 'source' | 'lods' | 'compressLods' | 'maxTriangles'> & {
+    /** glTF-Transform verbosity: DEBUG 1, INFO 2, WARN 3, ERROR 4. */
+    logLevel: number;
+    /** Renders a thumbnail from the LOD the thread holds, asking the parent for the parts' colours first. */
+    thumbnail: boolean;
+    /** Heap plus WebAssembly memory the job may reach, in MiB; above it the job fails naming the limit. */
+    maxMemoryMb: number;
+  };
+}
+
+/** A thumbnail of an already converted model. */
+export interface RenderTask {
+  type: 'render';
+  id: number;
+  glb: Uint8Array;
+  options: Partial<RenderOptions>;
+}
+
+/** The parent's answer to {@link ThreadMessage} `colours`: the materials bound to the model's parts. */
+export interface ColoursReply {
+  type: 'colours';
+  id: number;
+  overrides: [string, MaterialOverride][];
+}
+
+/** What the parent posts to a conversion thread. */
+export type ParentMessage = ConvertTask | RenderTask | ColoursReply;
+
+/** Memory the thread holds after a task (its heap plus external memory, WebAssembly included), in MiB. */
+export type ThreadMemory = { retainedMb: number };
+
+/** What a conversion thread posts to the parent. */
+export type ThreadMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; id: number; percent: number; stage: string }
+  /** The thread enters a synchronous step that reports nothing for up to `ms` (a WebAssembly import). */
+  | { type: 'busy'; id: number; ms: number }
+  | { type: 'log'; id: number; level: 'debug' | 'info' | 'warn' | 'error'; text: string }
+  | { type: 'colours'; id: number; groupIds: string[] }
+  | {
+      type: 'converted';
+      id: number;
+      result: ConversionResult;
+      thumbnail: Uint8Array | null;
+      thumbnailError: string | null;
+      memory: ThreadMemory;
+    }
+  | { type: 'rendered'; id: number; png: Uint8Array; memory: ThreadMemory }
+  | { type: 'failed'; id: number; name: string; message: string; memory: ThreadMemory };

@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { ImportSource } from '../../src/pipeline/types.ts';
+import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
+import { createConversionPool, type ConversionPool } from '../../src/threads/conversion-pool.ts';
+import { MODELS, quietLogger, readGlb, tempDir, validationErrors } from '../pipeline/documents.ts';
+import { decodeRgba } from '../render/silhouette.ts';
+
+let scratch: Awaited<ReturnType<typeof tempDir>>;
+before(async () => void (scratch = await tempDir()));
+after(() => scratch.remove());
+
+const truck: ImportSource = {
+  file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
+  dir: path.join(MODELS, 'glb'),
+  format: 'glb',
+};
+
+/** A tiny model the pool converts in a fraction of a second. */
+async function tinyStl(name: string): Promise<ImportSource> {
+  const file = path.join(scratch.dir, name);
+  await writeFile(
+    file,
+    'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n',
+  );
+  return { file, dir: scratch.dir, format: 'stl' };
+}
+
+void describe('the conversion pool', () => {
+  let pool: ConversionPool;
+  before(() => void (pool = createConversionPool({ size: 1 })));
+  after(() => pool.close());
+
+  void it('converts in a warm thread, forwarding progress, and renders the thumbnail there with the parts colours', async () => {
+    const progress: number[] = [];
+    let asked: string[] = [];
+    const result = await pool.convert({
+      modelId: 'truck',
+      source: truck,
+      logger: quietLogger,
+      onProgress: (percent) => progress.push(percent),
+      thumbnailColours: (groupIds) => {
+        asked = groupIds;
+        return Promise.resolve(
+          new Map([[groupIds[0], { color: [1, 0, 0] as [number, number, number], alpha: 1 }]]),
+        );
+      },
+    });
+    assert.equal(result.lods.length, 3);
+    for (const lod of result.lods) assert.deepEqual(await validationErrors(lod.glb), []);
+    const lod2 = await readGlb(result.lods[2].glb);
+    assert.equal(
+      lod2
+        .getRoot()
+        .listNodes()
+        .filter((node) => typeof node.getExtras().group_id === 'string').length,
+      result.parts.length,
+    );
+    assert.deepEqual(
+      asked,
+      result.parts.map((part) => part.group_id),
+    );
+    assert.equal(result.thumbnailError, null);
+    assert.equal(result.thumbnail?.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.equal(progress.at(-1), 100);
+  });
+
+  void it('renders the same picture as in-process, and rejects with the renderer’s own error', async () => {
+    const glb = new Uint8Array(await readFile(path.join(MODELS, 'glb/MultiUVTest.glb')));
+    const options = {
+      width: 96,
+      height: 64,
+      materialOverrides: new Map([['none', { color: [1, 0, 0] as [number, number, number], alpha: 1 }]]),
+    };
+    const inThread = await decodeRgba(await pool.render(glb, options));
+    const inProcess = await decodeRgba(await renderThumbnail(glb, options));
+    assert.deepEqual([inThread.width, inThread.height], [96, 64]);
+    assert.deepEqual(inThread.data, inProcess.data);
+    await assert.rejects(pool.render(new Uint8Array(64)), { message: /not a GLB file/ });
+  });
+
+  void it('keeps its threads between jobs', async () => {
+    const before = pool.stats().started;
+    await pool.convert({ modelId: 'a', source: await tinyStl('a.stl'), logger: quietLogger });
+    await pool.convert({ modelId: 'b', source: await tinyStl('b.stl'), logger: quietLogger });
+    assert.equal(pool.stats().started, before);
+    assert.equal(pool.stats().threads, 1);
+  });
+
+  void it('bad input fails with the conversion error message', async () => {
+    const empty = path.join(scratch.dir, 'empty.glb');
+    await writeFile(empty, '');
+    await assert.rejects(
+      pool.convert({
+        modelId: 'e',
+        source: { file: empty, dir: scratch.dir, format: 'glb' },
+        logger: quietLogger,
+      }),
+      { name: 'ConversionError', message: 'The file is empty' },
+    );
+  });
+
+  void it('aborting a job terminates its thread and the next job runs on a fresh one', async () => {
+    const controller = new AbortController();
+    const running = pool.convert({
+      modelId: 'a',
+      source: truck,
+      logger: quietLogger,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 20);
+    await assert.rejects(running, { name: 'AbortError', message: 'Conversion was cancelled' });
+    const result = await pool.convert({ modelId: 'n', source: await tinyStl('n.stl'), logger: quietLogger });
+    assert.equal(result.triangle_count, 1);
+    assert.equal(pool.stats().threads, 1);
+  });
+});
+
+void it('a thread recycled mid-queue loses no job', async () => {
+  const pool = createConversionPool({ size: 1, recycleAfterJobs: 2 });
+  try {
+    const jobs = await Promise.all(
+      ['r1', 'r2', 'r3', 'r4', 'r5'].map(async (id) =>
+        pool.convert({ modelId: id, source: await tinyStl(`${id}.stl`), logger: quietLogger }),
+      ),
+    );
+    assert.deepEqual(
+      jobs.map((job) => job.parts[0].group_id),
+      ['r1:0', 'r2:0', 'r3:0', 'r4:0', 'r5:0'],
+    );
+    // One thread at start, replaced after jobs 2 and 4.
+    assert.equal(pool.stats().started, 3);
+    assert.equal(pool.stats().threads, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('a job over its time limit fails, and the queued job after it still converts', async () => {
+  const pool = createConversionPool({ size: 1, timeoutMs: 50 });
+  try {
+    const slow = pool.convert({ modelId: 't', source: truck, logger: quietLogger });
+    const next = pool.convert({ modelId: 'n', source: await tinyStl('t.stl'), logger: quietLogger });
+    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 0.05 s' });
+    // 50 ms is too short for anything on a fresh thread too; what matters is that it ran and ended cleanly.
+    await assert.rejects(next, { message: 'Conversion timed out after 0.05 s' });
+    assert.equal(pool.stats().threads, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('a job that exceeds the memory limit fails its model, and the pool recovers', async () => {
+  const big = path.join(scratch.dir, 'big.stl');
+  await writeFile(big, binaryStl(400_000));
+  const pool = createConversionPool({ size: 1, maxMemoryMb: 160 });
+  try {
+    await assert.rejects(
+      pool.convert({
+        modelId: 'm',
+        source: { file: big, dir: scratch.dir, format: 'stl' },
+        logger: quietLogger,
+      }),
+      {
+        name: 'ConversionError',
+        message: /more memory than the limit of 160 MB \(CONVERSION_MAX_MEMORY_MB\)/,
+      },
+    );
+    const result = await pool.convert({ modelId: 's', source: await tinyStl('s.stl'), logger: quietLogger });
+    assert.equal(result.triangle_count, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('the watchdog fails a job that stops making progress within seconds, and the pool goes on', async () => {
+  // A pipe nobody writes to: the importer's read waits forever, as a wedged importer would.
+  const fifo = path.join(scratch.dir, 'stuck.stl');
+  execFileSync('mkfifo', [fifo]);
+  const pool = createConversionPool({ size: 1, stallMs: 1_000 });
+  const started = Date.now();
+  try {
+    await assert.rejects(
+      pool.convert({
+        modelId: 'w',
+        source: { file: fifo, dir: scratch.dir, format: 'stl' },
+        logger: quietLogger,
+      }),
+      {
+        name: 'ConversionError',
+        message: 'The importer stopped making progress for 1 s: the file is probably damaged or truncated',
+      },
+    );
+    assert.ok(Date.now() - started < 5_000);
+    const result = await pool.convert({ modelId: 'n', source: await tinyStl('w.stl'), logger: quietLogger });
+    assert.equal(result.triangle_count, 1);
+  } finally {
+    // Unblocks the read the terminated thread left waiting on the pipe (when nobody reads it, opening fails).
+    await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then(
+      (handle) => handle.close(),
+      () => {},
+    );
+    await pool.close();
+  }
+});
+
+void it('starts its threads when the process runs under the tsx command line', async () => {
+  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+  const script = fileURLToPath(new URL('./pool-from-tsx-cli.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, [tsxCli, script], { timeout: 60_000 });
+  assert.deepEqual(JSON.parse(stdout), { signature: 'PNG' });
+});
+
+/** A binary STL of `triangles` small triangles in a row. */
+function binaryStl(triangles: number): Buffer {
+  const bytes = Buffer.alloc(84 + triangles * 50);
+  bytes.writeUInt32LE(triangles, 80);
+  for (let t = 0; t < triangles; t++) {
+    const at = 84 + t * 50 + 12;
+    const x = t % 1000;
+    const y = Math.floor(t / 1000);
+    const corners = [x, y, 0, x + 1, y, 0, x, y + 1, 0];
+    corners.forEach((value, index) => bytes.writeFloatLE(value, at + index * 4));
+  }
+  return bytes;
+}
