@@ -1,17 +1,25 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { noteJsonText } from './refuse-nul.ts';
+import { parseJsonYielding, YIELDING_PARSE_DEFAULTS } from './parse-json-yielding.ts';
 
 /**
- * Parses JSON bodies as Fastify does, except that an empty body counts as no body: many clients send
- * `Content-Type: application/json` on every request, including a bare DELETE. Routes that need a body still
- * refuse the missing one through their schema (`body must be a JSON object`).
+ * Parses JSON bodies like Fastify's own parser (same grammar, prototype-poisoning keys refused), with two
+ * differences. An empty body counts as no body: many clients send `Content-Type: application/json` on every
+ * request, including a bare DELETE; routes that need a body still refuse the missing one through their schema
+ * (`body must be a JSON object`). And the parse yields to the event loop and refuses deep nesting early, so a
+ * 32 MiB bulk body cannot hold other clients up (see parse-json-yielding.ts).
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    // The default parser answers through `done`; its return value carries nothing.
-    void parseJson(request, text, done);
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    async (request: FastifyRequest, body: string | Buffer) => {
+      const text = String(body);
+      // Looks for the first non-blank character instead of copying the whole body with trim().
+      if (!/\S/.test(text)) return undefined;
+      noteJsonText(request, text);
+      return parseJsonYielding(text, YIELDING_PARSE_DEFAULTS);
+    },
+  );
 }
