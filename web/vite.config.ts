@@ -14,6 +14,8 @@ export default defineConfig({
     emptyOutDir: true,
     // three.js alone is ~600 KB minified; one hashed chunk cached for a year is fine for a viewer.
     chunkSizeWarningLimit: 1000,
+    // The share page (/s/<secret>) is its own entry: it reuses the 3D view but none of the catalog.
+    rollupOptions: { input: { main: `${root}index.html`, share: `${root}share.html` } },
   },
   server: {
     proxy: {
@@ -21,6 +23,9 @@ export default defineConfig({
       '/files': target,
       '/health': target,
       '/docs': target,
+      '/oembed': target,
+      // A pattern, not a prefix: a plain '/s' would also catch Vite's own '/src/…'.
+      '^/s/': target,
     },
   },
 });

@@ -16,7 +16,9 @@ function newestMtime(path: string): number {
 export function viewerBuildIsStale(repoDir: string): boolean {
   const built = join(repoDir, 'web', 'dist', 'index.html');
   if (!existsSync(built)) return true;
-  const sources = ['src', 'index.html', 'vite.config.ts'].map((name) => join(repoDir, 'web', name));
+  const sources = ['src', 'index.html', 'share.html', 'vite.config.ts'].map((name) =>
+    join(repoDir, 'web', name),
+  );
   return Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
 }
 

@@ -2,6 +2,7 @@
 import { getLods, getModel, getParts } from '../api/catalog-api.ts';
 import type { Model } from '../api/types.ts';
 import { navigate } from '../router.ts';
+import { createSharePanel } from '../share/share-panel.ts';
 import type { Page } from '../router.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
@@ -58,6 +59,7 @@ export function modelPage(id: string): Page {
         });
         cleanups.push(details.dispose);
         sidebar.append(h('section', { class: 'card' }, h('h2', {}, 'Details'), details.element));
+        sidebar.append(createSharePanel(model));
         if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
         else {
           cleanups.push(

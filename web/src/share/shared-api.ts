@@ -1,0 +1,54 @@
+/** Client of one share link's routes (`/s/<secret>/…`): no token, nothing outside the link. */
+import type { Lod, Part } from '../api/types.ts';
+
+/** A shared model as `/s/<secret>/models` shows it. */
+export interface SharedModel {
+  id: string;
+  name: string;
+  description: string;
+  status: string;
+  lods: Lod[];
+  thumbnail_url: string | null;
+  triangle_count: number | null;
+  part_count: number | null;
+}
+
+/** Thrown when the link is revoked or unknown. */
+export class LinkGoneError extends Error {
+  override readonly name = 'LinkGoneError';
+}
+
+/** `/s/<secret>` of the page being shown, from its address. */
+export function shareBasePath(pathname: string = location.pathname): string {
+  const match = /^\/s\/[^/]+/.exec(pathname);
+  if (!match) throw new LinkGoneError('This page is not a share link.');
+  return match[0];
+}
+
+async function read<T>(path: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'omit', cache: 'no-store' });
+  } catch {
+    throw new Error('Cannot reach the server.');
+  }
+  if (response.status === 404) throw new LinkGoneError('This link is not available.');
+  const body = (await response.json().catch(() => undefined)) as
+    { success: true; data: T } | { success: false; error: string } | undefined;
+  if (!response.ok || !body || !body.success) {
+    throw new Error(body && !body.success ? body.error : `The server answered ${response.status}.`);
+  }
+  return body.data;
+}
+
+/** The one model the link opens. */
+export async function getSharedModel(base: string): Promise<SharedModel> {
+  const [model] = await read<SharedModel[]>(`${base}/models`);
+  if (!model) throw new LinkGoneError('This link is not available.');
+  return model;
+}
+
+/** The shared model's parts, each with its bound material. */
+export function getSharedParts(base: string, id: string): Promise<Part[]> {
+  return read<Part[]>(`${base}/models/${encodeURIComponent(id)}/parts`);
+}
