@@ -2,33 +2,21 @@
 // context with no token opens it and sees the model painted with its bound materials (red and green pixels),
 // also embedded in an iframe of another origin; revoking the link on the model page makes the page say it is gone.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
+import { launchChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { countPixels, decodePng, isGreen, isRed, type Pixels } from './support/pixels.ts';
 import { freePort, startServer, type RunningServer } from './support/server-process.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TOKEN = 'e2e-share-token-0123456789';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 /** A painted cube covers far more than this many pixels of the view. */
 const PAINTED_PIXELS = 1500;
 
@@ -110,14 +98,10 @@ async function untilPainted(where: Page | Frame, selector: string): Promise<Pixe
 
 void describe('share links end to end', { timeout: 10 * 60_000 }, () => {
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-    );
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-share-'));
     server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await ownerContext.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
     owner = await ownerContext.newPage();

@@ -5,6 +5,7 @@ import { h } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
 import { ModelView } from '../viewer/model-view.ts';
+import { nextSelection } from '../viewer/next-selection.ts';
 import { createLodSwitcher } from './lod-switcher.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createPartsTree } from './parts-tree.ts';
@@ -35,12 +36,7 @@ export function mountModelWorkspace(
   const partsByGroup = new Map(parts.map((part) => [part.group_id, part]));
 
   const select = (groupId: string | null, additive: boolean): void => {
-    const next = new Set(additive ? selection : []);
-    if (groupId !== null) {
-      if (additive && next.has(groupId)) next.delete(groupId);
-      else next.add(groupId);
-    }
-    selection = next;
+    selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
     tree.setSelection(selection);
     materials.selectionChanged();

@@ -5,6 +5,7 @@ import { createPartsTree } from '../pages/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { ModelView } from '../viewer/model-view.ts';
+import { nextSelection } from '../viewer/next-selection.ts';
 import {
   getSharedModel,
   getSharedParts,
@@ -43,12 +44,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   const triangles = h('output', { class: 'triangle-count', 'aria-live': 'polite' });
   const select = (groupId: string | null, additive: boolean): void => {
     if (embed) return;
-    const next = new Set(additive ? selection : []);
-    if (groupId !== null) {
-      if (additive && next.has(groupId)) next.delete(groupId);
-      else next.add(groupId);
-    }
-    selection = next;
+    selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
     tree.setSelection(selection);
   };
