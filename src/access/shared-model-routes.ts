@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { storedLods, toPart } from '../catalog/model-view.ts';
+import { storedLods, toModel, toPart } from '../catalog/model-view.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -69,21 +69,14 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
   };
   const toShared = (request: FastifyRequest, secret: string, row: ModelRow): SharedModel => {
     const base = `${baseUrlOf(publicBaseUrl, request)}${SHARE_PREFIX}${secret}/models/${row.id}`;
-    const completed = row.status === 'completed';
+    // The catalog's own LOD view, so new LOD fields appear here too, with the addresses moved under the link.
+    const lods = toModel(row, () => '').lods.map((lod) => ({ ...lod, url: `${base}/lod/${lod.level}` }));
     return {
       id: row.id,
       name: row.name,
       description: row.description,
       status: row.status,
-      lods: completed
-        ? storedLods(row).map(({ level, triangle_count, size, error }) => ({
-            level,
-            url: `${base}/lod/${level}`,
-            triangle_count,
-            size,
-            error: error ?? null,
-          }))
-        : [],
+      lods,
       thumbnail_url: row.thumbnail_key ? `${base}/thumbnail` : null,
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
