@@ -10,6 +10,7 @@ import { embedWebImages, indexFolder, readImageResources } from './import-assimp
 import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';
 import { toMetresYUp } from './import-frame.ts';
+import { linearizeVertexColors } from './linear-vertex-colors.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from './triangulate-obj.ts';
 import { ConversionError } from './types.ts';
@@ -125,7 +126,8 @@ async function readWithAssimp(
   }
   // Counted before anything else touches the model: what assimp read is the reference.
   const sourceTriangleCount = countTriangles(json);
-  if (sourceTriangleCount === 0) throw fail('no geometry found');
+  // A scan without faces is a point cloud: assimp hands its vertices over as a POINTS primitive.
+  if (sourceTriangleCount === 0 && !hasPoints(json)) throw fail('no geometry found');
   dropUnknownExtensions(json);
 
   let document: Document;
@@ -142,6 +144,8 @@ async function readWithAssimp(
   await embedWebImages(document, options.loadSharp, logger, NAME);
   const repaired = repairNormals(document);
   if (repaired > 0) logger.warn(`${NAME}: ${repaired} normals were not unit length and were repaired`);
+  // PLY colours are display values, which assimp passes on as they are.
+  if (source.format === 'ply') linearizeVertexColors(document);
   nameUnnamedRoots(document, path.basename(source.file).replace(/\.[^.]+$/, ''));
   toMetresYUp(document, frame.metresPerUnit, frame.remainingUpAxis);
 
@@ -237,6 +241,13 @@ function countTriangles(json: GLTF.IGLTF): number {
     }
   }
   return triangles;
+}
+
+/** Whether any mesh draws points. */
+function hasPoints(json: GLTF.IGLTF): boolean {
+  return (json.meshes ?? []).some((mesh) =>
+    mesh.primitives.some((primitive) => primitive.mode === 0 && primitive.attributes.POSITION !== undefined),
+  );
 }
 
 /** assimp marks polygons with `FB_ngon_encoding`, which only matters for exporting back to n-gons. */

@@ -54,4 +54,6 @@ export interface DrawPrimitive {
   specular: number;
   /** World-space centre of the primitive, to sort blended primitives back to front. */
   center: [number, number, number];
+  /** A point primitive (glTF POINTS): `indices` is empty and each vertex is drawn as a splat in its own colour. */
+  points: boolean;
 }

@@ -16,6 +16,7 @@ import {
   projectVertices,
   rasterizePrimitive,
 } from './rasterize.ts';
+import { rasterizePoints } from './rasterize-points.ts';
 import { shadeVisible } from './shade-visible.ts';
 
 /**
@@ -42,8 +43,14 @@ export function drawScene(
   // front faces, against a coarse depth map that rejects most of them (all, on closed meshes)
   // before any per-sample work; culling them instead would punch holes in badly wound meshes.
   let backFaces = false;
+  // Points are splats about 1/256 of the image wide, whatever the resolution, drawn opaque.
+  const splat = Math.max(1, Math.round(fb.width / 256 / supersample)) * supersample;
   for (let i = 0; i < primitives.length; i++) {
     const p = primitives[i];
+    if (p.points) {
+      rasterizePoints(fb, screens[i], i, splat);
+      continue;
+    }
     if (p.alphaMode === ALPHA_BLEND) continue;
     const mode = p.alphaMode === ALPHA_MASK ? RASTER_ALPHA_TEST : RASTER_VISIBILITY;
     const faces = p.doubleSided ? FACES_ALL : FACES_FRONT;
@@ -54,7 +61,7 @@ export function drawScene(
     const hiZ = buildDepthTiles(fb);
     for (let i = 0; i < primitives.length; i++) {
       const p = primitives[i];
-      if (p.alphaMode === ALPHA_BLEND || p.doubleSided) continue;
+      if (p.alphaMode === ALPHA_BLEND || p.doubleSided || p.points) continue;
       const mode = p.alphaMode === ALPHA_MASK ? RASTER_ALPHA_TEST : RASTER_VISIBILITY;
       rasterizePrimitive(fb, p, screens[i], i, mode, FACES_BACK, hiZ, light, texel, shaded);
     }
@@ -71,7 +78,7 @@ export function drawScene(
     (p.center[0] - ex) ** 2 + (p.center[1] - ey) ** 2 + (p.center[2] - ez) ** 2;
   const blended = primitives
     .map((p, i) => ({ i, d: distance(p) }))
-    .filter(({ i }) => primitives[i].alphaMode === ALPHA_BLEND)
+    .filter(({ i }) => primitives[i].alphaMode === ALPHA_BLEND && !primitives[i].points)
     .sort((a, b) => b.d - a.d);
   for (const { i } of blended) {
     const faces = cullBackFaces && !primitives[i].doubleSided ? FACES_FRONT : FACES_ALL;

@@ -39,6 +39,8 @@ export interface FlatScene {
   radius: number;
   /** Triangles across all primitives. */
   triangleCount: number;
+  /** Points across all point primitives. */
+  pointCount: number;
   /** Things drawn differently from the file (undecodable textures, skipped points and lines). */
   warnings: string[];
 }
@@ -59,8 +61,9 @@ interface PendingPrimitive {
   override: MaterialOverride | undefined;
 }
 
-/** glTF draw modes made of triangles; points and lines do not belong in a thumbnail. */
-const TRIANGLE_MODES = new Set([4, 5, 6]);
+/** glTF draw modes drawn: points, and the three made of triangles; lines do not belong in a thumbnail. */
+const DRAWN_MODES = new Set([0, 4, 5, 6]);
+const POINTS = 0;
 
 /**
  * Walks the default scene (or the first one), bakes every triangle primitive into world space
@@ -81,7 +84,7 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     const skin = node.getSkin();
     const worlds = skin ? [node.getWorldMatrix()] : instanceMatrices(node);
     for (const primitive of mesh.listPrimitives()) {
-      if (!TRIANGLE_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) {
+      if (!DRAWN_MODES.has(primitive.getMode()) || !primitive.getAttribute('POSITION')) {
         skipped++;
         continue;
       }
@@ -96,7 +99,7 @@ export async function flattenScene(document: Document, options: FlattenOptions):
       if (texture && !textures.has(texture)) textures.set(texture, decodeTexture(texture, options.sharp));
     }
   }
-  if (skipped > 0) warnings.push(`${skipped} primitive(s) without triangles (points or lines) not drawn`);
+  if (skipped > 0) warnings.push(`${skipped} primitive(s) without triangles or points (lines) not drawn`);
   const decoded = new Map<Texture, DecodedTexture | null>();
   for (const [texture, promise] of textures) {
     const image = await promise;
@@ -113,17 +116,19 @@ export async function flattenScene(document: Document, options: FlattenOptions):
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   let triangleCount = 0;
+  let pointCount = 0;
   const usedVertices: Uint8Array[] = [];
   for (const item of pending) {
     const baked = bakePrimitive(item, decoded, min, max);
     if (!baked) continue;
     primitives.push(baked.draw);
     usedVertices.push(baked.used);
-    triangleCount += baked.draw.indices.length / 3;
+    if (baked.draw.points) pointCount += baked.used.reduce((sum, used) => sum + used, 0);
+    else triangleCount += baked.draw.indices.length / 3;
   }
   const bounds = min[0] <= max[0] ? { min, max } : null;
   const radius = bounds ? sphereRadius(primitives, usedVertices, bounds) : 0;
-  return { primitives, bounds, radius, triangleCount, warnings };
+  return { primitives, bounds, radius, triangleCount, pointCount, warnings };
 }
 
 function bakePrimitive(
@@ -137,8 +142,11 @@ function bakePrimitive(
   const skinned = skin ? applySkin(primitive, skin) : null;
   const m = world;
   const mirrored = skinned ? skinned.mirrored : determinant3(m) < 0;
-  const indices = triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), mirrored);
-  if (indices.length === 0) return null;
+  const points = primitive.getMode() === POINTS;
+  const indices = points
+    ? new Uint32Array(0)
+    : triangleList(primitive.getIndices(), vertexCount, primitive.getMode(), mirrored);
+  if (indices.length === 0 && !points) return null;
 
   // The common identity transform needs no copy: drawing never writes to these arrays.
   const identity = isIdentity(m);
@@ -146,6 +154,14 @@ function bakePrimitive(
   const positions = skinned ? skinned.positions : identity ? local! : transformPositions(local!, m);
   const used = new Uint8Array(vertexCount);
   for (let i = 0; i < indices.length; i++) used[indices[i]] = 1;
+  if (points) {
+    const pointIndices = primitive.getIndices()?.getArray();
+    if (pointIndices) {
+      for (const index of pointIndices) if (index < vertexCount) used[index] = 1;
+    } else {
+      used.fill(1);
+    }
+  }
   const center = growBounds(positions, used, min, max);
   const normalAccessor = primitive.getAttribute('NORMAL');
   const normals = skinned
@@ -179,6 +195,7 @@ function bakePrimitive(
     shininess: 0,
     specular: 0,
     center,
+    points,
   };
   const roughness = material ? material.getRoughnessFactor() : 1;
   draw.shininess = 4 + (1 - roughness) * (1 - roughness) * 124;

@@ -101,8 +101,8 @@ export async function renderThumbnailDetailed(
 
   const document = await readGlb(glb);
   const scene = await flattenScene(document, { materialOverrides: o.materialOverrides, sharp });
-  if (!scene.bounds || scene.triangleCount === 0) {
-    throw new Error(`${NAME}: the scene has no triangles to draw`);
+  if (!scene.bounds || scene.triangleCount + scene.pointCount === 0) {
+    throw new Error(`${NAME}: the scene has no triangles or points to draw`);
   }
   const camera = o.camera ?? frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY, scene.radius);
 

@@ -18,6 +18,10 @@ export function shadeFragment(
   texel: Float32Array,
   out: Float32Array,
 ): void {
+  if (p.points) {
+    shadePoint(p, t, out);
+    return;
+  }
   const indices = p.indices;
   const i0 = indices[t * 3];
   const i1 = indices[t * 3 + 1];
@@ -145,4 +149,13 @@ export function shadeFragment(
   out[0] = r * (ground[0] + (sky[0] - ground[0]) * h + kc[0] * ndk + fc[0] * ndf) + spec * kc[0] + er;
   out[1] = g * (ground[1] + (sky[1] - ground[1]) * h + kc[1] * ndk + fc[1] * ndf) + spec * kc[1] + eg;
   out[2] = b * (ground[2] + (sky[2] - ground[2]) * h + kc[2] * ndk + fc[2] * ndf) + spec * kc[2] + eb;
+}
+
+/** A point's colour, base colour × vertex colour, unlit: points carry no normal, and scans carry their light in their colours. */
+function shadePoint(p: DrawPrimitive, v: number, out: Float32Array): void {
+  const colors = p.colors;
+  out[0] = p.baseColor[0] * (colors === null ? 1 : colors[v * 4]);
+  out[1] = p.baseColor[1] * (colors === null ? 1 : colors[v * 4 + 1]);
+  out[2] = p.baseColor[2] * (colors === null ? 1 : colors[v * 4 + 2]);
+  out[3] = p.baseColor[3] * (colors === null ? 1 : colors[v * 4 + 3]);
 }

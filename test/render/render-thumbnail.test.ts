@@ -413,8 +413,8 @@ void describe('renderThumbnail on documents built in code', () => {
       .setType('VEC3')
       .setArray(new Float32Array([0, 0, 0]))
       .setBuffer(document.getRoot().listBuffers()[0]);
-    const points = document.createPrimitive().setMode(0).setAttribute('POSITION', positions);
-    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(points)));
+    const lines = document.createPrimitive().setMode(1).setAttribute('POSITION', positions);
+    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(lines)));
     const result = await renderThumbnailDetailed(await toGlb(document), {
       width: 128,
       height: 128,
@@ -423,7 +423,7 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.deepEqual(pixel(await decodeRgba(result.png), 64, 64), [0, 0, 255, 255]);
     assert.equal(result.warnings.length, 2);
     assert.match(result.warnings.join('\n'), /texture "broken" \(image\/png\) could not be decoded/);
-    assert.match(result.warnings.join('\n'), /1 primitive\(s\) without triangles/);
+    assert.match(result.warnings.join('\n'), /1 primitive\(s\) without triangles or points \(lines\)/);
   });
 
   void it('reports the camera it framed and the triangles it drew', async () => {
@@ -436,23 +436,69 @@ void describe('renderThumbnail on documents built in code', () => {
   });
 });
 
+void describe('renderThumbnail drawing points', () => {
+  void it('draws a point cloud in its vertex colours, hidden where a surface is in front', async () => {
+    const document = new Document();
+    const buffer = document.createBuffer();
+    // A 40 × 40 grid of points one unit behind the origin, red on the left half, green on the right.
+    const positions: number[] = [];
+    const colours: number[] = [];
+    for (let i = 0; i < 40; i++)
+      for (let j = 0; j < 40; j++) {
+        positions.push(-1 + i / 19.5, -1 + j / 19.5, -1);
+        colours.push(i < 20 ? 1 : 0, i < 20 ? 0 : 1, 0);
+      }
+    const accessor = (array: number[]) =>
+      document.createAccessor().setType('VEC3').setArray(new Float32Array(array)).setBuffer(buffer);
+    const cloud = document
+      .createPrimitive()
+      .setMode(0)
+      .setAttribute('POSITION', accessor(positions))
+      .setAttribute('COLOR_0', accessor(colours));
+    sceneOf(document).addChild(
+      document.createNode('Scan').setMesh(document.createMesh().addPrimitive(cloud)),
+    );
+    const result = await renderThumbnailDetailed(await toGlb(document), {
+      width: 128,
+      height: 128,
+      ...FRONT,
+    });
+    assert.equal(result.triangleCount, 0);
+    const image = await decodeRgba(result.png);
+    assert.ok(coverage(image) > 0.05, `coverage ${coverage(image)}`);
+    // Covered pixels are red on the left half of the image and green on the right.
+    const mean = (fromX: number, toX: number) => {
+      const sum = [0, 0, 0];
+      for (let y = 0; y < 128; y++)
+        for (let x = fromX; x < toX; x++) {
+          const [r, g, b, a] = pixel(image, x, y);
+          if (a < 255) continue;
+          sum[0] += r;
+          sum[1] += g;
+          sum[2] += b;
+        }
+      return sum;
+    };
+    const [lr, lg] = mean(0, 60);
+    const [rr, rg] = mean(68, 128);
+    assert.ok(lr > 10 * lg && rg > 10 * rr, `left ${lr}/${lg}, right ${rr}/${rg}`);
+
+    // A blue quad in front of the middle hides the points behind it.
+    addQuad(document, { size: 0.3, material: unlitMaterial(document, [0, 0, 1, 1]) });
+    const covered = await decodeRgba(
+      (await renderThumbnailDetailed(await toGlb(document), { width: 128, height: 128, ...FRONT })).png,
+    );
+    assert.deepEqual(pixel(covered, 64, 64), [0, 0, 255, 255]);
+  });
+});
+
 void describe('renderThumbnail on bad input', () => {
   void it('rejects a scene without meshes with a clear Error', async () => {
     const document = new Document();
     sceneOf(document).addChild(document.createNode('empty'));
-    await assert.rejects(renderThumbnail(await toGlb(document)), { message: /no triangles to draw/ });
-  });
-
-  void it('rejects a scene with only points', async () => {
-    const document = new Document();
-    const positions = document
-      .createAccessor()
-      .setType('VEC3')
-      .setArray(new Float32Array([0, 0, 0, 1, 1, 1]))
-      .setBuffer(document.createBuffer());
-    const points = document.createPrimitive().setMode(0).setAttribute('POSITION', positions);
-    sceneOf(document).addChild(document.createNode().setMesh(document.createMesh().addPrimitive(points)));
-    await assert.rejects(renderThumbnail(await toGlb(document)), { message: /no triangles to draw/ });
+    await assert.rejects(renderThumbnail(await toGlb(document)), {
+      message: /no triangles or points to draw/,
+    });
   });
 
   void it('rejects bytes that are not a GLB, and a truncated GLB', async () => {
