@@ -9,7 +9,7 @@ import { createModelRepository } from './catalog/repository.ts';
 import { createExportRepository } from './exports/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
-import { registerAccessLog } from './http/access-log.ts';
+import { AccessLogController } from './http/access-log.ts';
 import { createTokenChecker } from './http/auth.ts';
 import { registerCompression } from './http/compression.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
@@ -49,8 +49,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // One access-log line per request instead of two; see registerAccessLog.
-    disableRequestLogging: true,
+    logController: new AccessLogController(),
   });
   app.setValidatorCompiler(createValidatorCompiler());
   registerConnectionLimits(app, config);
@@ -59,7 +58,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
   });
   registerJsonBodyParser(app);
-  registerAccessLog(app, dependencies.logger);
   await registerCompression(app);
   await registerOpenApi(app);
 

@@ -46,6 +46,8 @@ export function createMaterialRepository(
   });
 
   const chunkSize = idChunkSize(dialect);
+  // The hot path of single reads: built and compiled once, run with each id (SQLite also keeps it prepared).
+  const selectById = db.selectFrom('materials').selectAll().where('id', '=', 0).compile();
   // Every binding statement locks in one order, so a deadlock can only come from outside this repository (a
   // model's deletion removing its bindings); the retry is the safety net, and the callback makes it visible.
   const retryWrites = <T>(run: () => Promise<T>) => retryOnDeadlock(run, { onRetry: onDeadlockRetry });
@@ -120,8 +122,8 @@ export function createMaterialRepository(
 
     /** One material, or undefined. */
     async get(id: number): Promise<Material | undefined> {
-      const row = await db.selectFrom('materials').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && toMaterial(row);
+      const { rows } = await db.executeQuery<MaterialRow>({ ...selectById, parameters: [id] });
+      return rows[0] && toMaterial(rows[0]);
     },
 
     /** Changes the given fields only and bumps `updated_at`; undefined when the material does not exist. */

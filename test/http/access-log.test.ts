@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { AccessLogController } from '../../src/http/access-log.ts';
+
+/** An app with one route whose log lines are collected, at the given level. */
+function appLoggingAt(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const app = Fastify({ loggerInstance: logger, logController: new AccessLogController() });
+  app.get('/thing', async () => ({ ok: true }));
+  return { app, lines };
+}
+
+void describe('access log', () => {
+  void it('writes one line per request at info, with method, URL, status and time', async () => {
+    const { app, lines } = appLoggingAt('info');
+    await app.inject({ url: '/thing?x=1' });
+    await app.inject({ url: '/missing' });
+    const requests = lines.filter((line) => line.msg === 'request completed');
+    assert.equal(lines.length, 2, JSON.stringify(lines));
+    assert.deepEqual(
+      requests.map(({ method, url, statusCode }) => ({ method, url, statusCode })),
+      [
+        { method: 'GET', url: '/thing?x=1', statusCode: 200 },
+        { method: 'GET', url: '/missing', statusCode: 404 },
+      ],
+    );
+    assert.equal(typeof requests[0]!.responseTime, 'number');
+  });
+
+  void it('writes none at warn', async () => {
+    const { app, lines } = appLoggingAt('warn');
+    for (let i = 0; i < 5; i++) await app.inject({ url: '/thing' });
+    assert.deepEqual(lines, []);
+  });
+});
