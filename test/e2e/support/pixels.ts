@@ -45,11 +45,14 @@ export function isGreen([r, g, b]: [number, number, number]): boolean {
   return g > 90 && g - r > 60 && g - b > 60;
 }
 
-/** How many pixels satisfy `predicate`. */
-export function countPixels(pixels: Pixels, predicate: (rgb: [number, number, number]) => boolean): number {
+/** How many pixels satisfy `predicate`, which also gets the pixel's position. */
+export function countPixels(
+  pixels: Pixels,
+  predicate: (rgb: [number, number, number], x: number, y: number) => boolean,
+): number {
   let count = 0;
   for (let y = 0; y < pixels.height; y += 1) {
-    for (let x = 0; x < pixels.width; x += 1) if (predicate(pixelAt(pixels, x, y))) count += 1;
+    for (let x = 0; x < pixels.width; x += 1) if (predicate(pixelAt(pixels, x, y), x, y)) count += 1;
   }
   return count;
 }

@@ -8,6 +8,7 @@ import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
 import { followConversion } from './conversion-status.ts';
+import { createDownloads } from './downloads-card.ts';
 import { createModelDetails } from './model-details.ts';
 import { mountModelWorkspace } from './model-workspace.ts';
 
@@ -19,8 +20,13 @@ export function modelPage(id: string): Page {
     const title = h('h1', {}, 'Loading model…');
     const badgeSlot = h('span', { class: 'badge-slot' });
     const statusBox = h('div', { class: 'status-box', role: 'status' });
-    const viewerColumn = h('div', { class: 'viewer-column' });
+    // Until the model is converted, its place in the view column holds the conversion state, not a blank.
+    const pending = h('div', { class: 'pending-view' }, statusBox);
+    const viewerColumn = h('div', { class: 'viewer-column' }, pending);
     const sidebar = h('div', { class: 'sidebar' });
+    /** Page-level actions beside the title (export menu, share button): append a button here. */
+    const actions = h('div', { class: 'model-actions' });
+    const downloads = h('section', { class: 'card downloads' }, h('h2', {}, 'Downloads'));
     outlet.append(
       h(
         'section',
@@ -31,8 +37,8 @@ export function modelPage(id: string): Page {
           h('a', { href: '#/', class: 'back-link' }, '← Models'),
           title,
           badgeSlot,
+          actions,
         ),
-        statusBox,
         h('div', { class: 'model-layout' }, viewerColumn, sidebar),
       ),
     );
@@ -46,7 +52,12 @@ export function modelPage(id: string): Page {
     const openViewer = async (model: Model): Promise<void> => {
       const [parts, lods] = await Promise.all([getParts(model.id), getLods(model.id)]);
       if (left) return;
+      showDownloads(model, lods);
       cleanups.push(mountModelWorkspace(model, parts, lods, { viewerColumn, sidebar }));
+    };
+
+    const showDownloads = (model: Model, lods: Model['lods']): void => {
+      downloads.replaceChildren(h('h2', {}, 'Downloads'), createDownloads(model, lods));
     };
 
     getModel(id)
@@ -58,10 +69,16 @@ export function modelPage(id: string): Page {
           onDeleted: () => navigate('/'),
         });
         cleanups.push(details.dispose);
-        sidebar.append(h('section', { class: 'card' }, h('h2', {}, 'Details'), details.element));
-        sidebar.append(createSharePanel(model));
+        sidebar.append(
+          h('section', { class: 'card' }, h('h2', {}, 'Details'), details.element),
+          downloads,
+          createSharePanel(model),
+        );
+        showDownloads(model, []);
         if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
         else {
+          if (model.thumbnail_url)
+            pending.prepend(h('img', { src: model.thumbnail_url, alt: '', class: 'pending-thumb' }));
           cleanups.push(
             followConversion(statusBox, model, {
               onUpdate: showHeading,

@@ -6,9 +6,29 @@ import { formatCount } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
 import { ModelView } from '../viewer/model-view.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { createAnimationControls } from './animation-controls.ts';
 import { createLodSwitcher } from './lod-switcher.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
+import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
+import { createSectionControls } from './section-controls.ts';
+import { createVisibilityTools } from './visibility-tools.ts';
+
+/** Esc in these fields belongs to the field (clearing a search box), not to the selection. */
+function isTextEntry(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (
+    target.isContentEditable ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  ) {
+    return true;
+  }
+  return (
+    target instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'radio', 'range', 'submit'].includes(target.type)
+  );
+}
 
 /** Where the workspace goes: the view column and the top of the tool column. */
 export interface WorkspaceSlots {
@@ -29,6 +49,7 @@ export function mountModelWorkspace(
   const { viewerColumn, sidebar } = slots;
   let disposed = false;
   let selection = new Set<string>();
+  let hidden = new Set<string>();
   let paint = new Map<string, Material>();
   const viewport = h('div', { class: 'viewer', 'data-state': 'loading' });
   const triangleLabel = h('output', { class: 'triangle-count', 'aria-live': 'polite' }, 'Loading…');
@@ -40,6 +61,8 @@ export function mountModelWorkspace(
     view.setSelection(selection);
     tree.setSelection(selection);
     materials.selectionChanged();
+    visibility.update(selection.size, hidden.size);
+    viewport.dataset.selected = String(selection.size);
     const names = [...selection].map((id) => partsByGroup.get(id)?.name || id);
     selectionLabel.textContent =
       names.length === 0
@@ -58,12 +81,37 @@ export function mountModelWorkspace(
     viewport.dataset.paint = String(paint.size);
   };
 
+  const setHidden = (next: Set<string>): void => {
+    hidden = next;
+    view.setHidden(hidden);
+    tree.setHidden(hidden);
+    visibility.update(selection.size, hidden.size);
+    viewport.dataset.hidden = String(hidden.size);
+  };
+
+  const animationSlot = h('div', { class: 'animation-slot' });
+  let stopAnimationControls = (): void => undefined;
+  /** Rebuilds the animation controls for the level just loaded (clips belong to the loaded file). */
+  const showAnimation = (): void => {
+    stopAnimationControls();
+    const player = view.animation;
+    if (!player) {
+      animationSlot.replaceChildren();
+      stopAnimationControls = () => undefined;
+      return;
+    }
+    const controls = createAnimationControls(player, () => view.animationChanged());
+    animationSlot.replaceChildren(controls.element);
+    stopAnimationControls = controls.dispose;
+  };
+
   const loadLevel = async (url: string, level: number): Promise<void> => {
     viewport.dataset.state = 'loading';
     triangleLabel.textContent = `Loading LOD ${level}…`;
     try {
       const { triangles } = await view.load(url);
       if (disposed) return;
+      showAnimation();
       viewport.dataset.state = 'ready';
       viewport.dataset.lod = String(level);
       triangleLabel.textContent = `LOD ${level}: ${formatCount(triangles)} triangles shown`;
@@ -80,13 +128,26 @@ export function mountModelWorkspace(
     `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,
   );
   const tree = createPartsTree(parts, select);
+  const visibility = createVisibilityTools({
+    isolate: () => setHidden(new Set(parts.map((part) => part.group_id).filter((id) => !selection.has(id)))),
+    hide: () => setHidden(new Set([...hidden, ...selection])),
+    showAll: () => setHidden(new Set()),
+    setXray: (on) => {
+      view.setXray(on);
+      viewport.dataset.xray = String(on);
+    },
+  });
+  const measure = createMeasureControls(view);
   const materials = createMaterialsPanel({
     binding: { selected: () => [...selection], boundMaterialId: (groupId) => paint.get(groupId)?.id },
     onChanged: () => attempt('Repainting the parts', refreshPaint),
   });
-  viewport.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') select(null, false);
-  });
+  // On the whole page, so Esc also clears a selection made in the parts tree (where the focus then is).
+  const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented || isTextEntry(event.target)) return;
+    if (!measure.cancel()) select(null, false);
+  };
+  document.addEventListener('keydown', onKeyDown);
 
   const levels = lods.length > 0 ? lods : [];
   viewerColumn.replaceChildren(
@@ -112,10 +173,13 @@ export function mountModelWorkspace(
         h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
       ),
     ),
+    h('div', { class: 'viewer-tools' }, visibility.element, measure.element, animationSlot),
+    createSectionControls(view),
     h(
       'p',
       { class: 'hint' },
-      'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears.',
+      'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears. ' +
+        'Measure: click two points (a vertex within 10 px is snapped to); distances are in metres.',
     ),
   );
   sidebar.prepend(
@@ -129,6 +193,8 @@ export function mountModelWorkspace(
   attempt('Loading bound materials', refreshPaint);
   return () => {
     disposed = true;
+    document.removeEventListener('keydown', onKeyDown);
+    stopAnimationControls();
     view.dispose();
   };
 }

@@ -1,7 +1,7 @@
 /** The parts of a model as a tree following their node paths, selectable like the view. */
 import type { Material, Part } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
-import { h } from '../ui/dom.ts';
+import { h, uid } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 
 /** The rendered tree and the updates the model page pushes into it. */
@@ -9,6 +9,8 @@ export interface PartsTree {
   element: HTMLElement;
   setSelection: (selection: Set<string>) => void;
   setMaterials: (paint: Map<string, Material>) => void;
+  /** Marks hidden parts, which stay in the tree (dimmed) so they can be selected and shown again. */
+  setHidden: (hidden: Set<string>) => void;
 }
 
 interface Folder {
@@ -83,18 +85,38 @@ export function createPartsTree(
       folder.parts.map(partItem),
     );
 
-  const element = h(
+  const box = h(
     'div',
     { class: 'parts-tree' },
     parts.length === 0 ? h('p', {}, 'This model has no parts.') : folderList(root),
   );
+  const searchId = uid('part-search');
+  const search = h('input', {
+    id: searchId,
+    type: 'search',
+    placeholder: 'Name or path',
+    autocomplete: 'off',
+  });
+  const matches = h('small', { class: 'part-matches', 'aria-live': 'polite' });
+  search.addEventListener('input', () => filterTree(box, search.value, matches, parts.length));
+  const element = h(
+    'div',
+    { class: 'parts-browser' },
+    parts.length > 0
+      ? h('div', { class: 'field part-search' }, h('label', { for: searchId }, 'Find part'), search, matches)
+      : null,
+    box,
+  );
   return {
     element,
+    setHidden: (hidden) => {
+      for (const [groupId, button] of buttons) button.classList.toggle('hidden-part', hidden.has(groupId));
+    },
     setSelection: (selection) => {
       for (const [groupId, button] of buttons)
         button.setAttribute('aria-pressed', String(selection.has(groupId)));
       const first = [...selection].map((id) => buttons.get(id)).find(Boolean);
-      if (first) revealInside(element, first);
+      if (first) revealInside(box, first);
     },
     setMaterials: (paint) => {
       for (const [groupId, swatch] of swatches) {
@@ -115,4 +137,37 @@ function revealInside(box: HTMLElement, item: HTMLElement): void {
   const bottom = top + item.offsetHeight;
   if (top < box.scrollTop) box.scrollTop = top;
   else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+}
+
+/**
+ * Shows only the parts whose name or folder path contains `text` (case-insensitive), with the folders leading to
+ * them opened; an empty text shows everything again.
+ */
+function filterTree(box: HTMLElement, text: string, matches: HTMLElement, total: number): void {
+  const wanted = text.trim().toLowerCase();
+  let shown = 0;
+  for (const item of Array.from(box.querySelectorAll<HTMLElement>('li:has(> .part-button)'))) {
+    const button = item.querySelector('.part-button');
+    const path = folderPath(item, box);
+    const name = button?.querySelector('.part-name')?.textContent ?? '';
+    const hit = !wanted || `${path}/${name}`.toLowerCase().includes(wanted);
+    item.hidden = !hit;
+    if (hit) shown += 1;
+  }
+  // A folder stays when something under it does; bottom-up, so nested folders are settled before their parents.
+  for (const folder of Array.from(box.querySelectorAll<HTMLElement>('li:has(> details)')).reverse()) {
+    const any = folder.querySelector('li:has(> .part-button):not([hidden])') !== null;
+    folder.hidden = !any;
+    if (any && wanted) folder.querySelector('details')?.setAttribute('open', '');
+  }
+  matches.textContent = wanted ? `${shown} of ${total} parts` : '';
+}
+
+/** The folder names from the tree's top down to `item`, joined by "/". */
+function folderPath(item: HTMLElement, box: HTMLElement): string {
+  const names: string[] = [];
+  for (let node = item.parentElement; node && node !== box; node = node.parentElement) {
+    if (node.tagName === 'DETAILS') names.unshift(node.querySelector(':scope > summary')?.textContent ?? '');
+  }
+  return names.join('/');
 }

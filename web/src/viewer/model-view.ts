@@ -1,33 +1,42 @@
-/** The three.js view of one model: loading a GLB, orbiting, picking parts, painting and highlighting them. */
+/** The three.js view of one model: loading a GLB, orbiting, picking parts, painting, styling, playing, measuring and cutting it. */
 import {
   Box3,
-  Box3Helper,
+  Clock,
   Color,
-  Group,
   PerspectiveCamera,
   Raycaster,
   Scene,
   Vector2,
+  Vector3,
   WebGLRenderer,
 } from 'three';
-import type { Material as ThreeMaterial, Mesh, Texture, Object3D } from 'three';
+import type { Intersection, Material as ThreeMaterial, Mesh, Texture, Object3D } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { Material } from '../api/types.ts';
+import { AnimationPlayer } from './animation-player.ts';
 import { frameCamera } from './frame-camera.ts';
 import { installLighting } from './lighting.ts';
 import { materialToThree } from './material-to-three.ts';
+import { MeasureOverlay, snapToSurface } from './measure-tool.ts';
+import type { MeasurePoint } from './measure-tool.ts';
 import { collectPartMeshes, countTriangles, groupIdOf } from './part-meshes.ts';
+import { PartStyles } from './part-styles.ts';
+import { SectionPlanes } from './section-planes.ts';
+import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
 export type PickHandler = (groupId: string | null, additive: boolean) => void;
+/** Called with each point placed while measuring. */
+export type MeasureHandler = (point: MeasurePoint) => void;
 
 /** Background of the view; the end-to-end test tells the model from the background by it. */
 export const VIEW_BACKGROUND = '#262b36';
-const SELECTION_COLOR = 0xffc400;
 /** A pointer that moved further than this between down and up was orbiting, not clicking. */
 const CLICK_TOLERANCE_PX = 5;
+/** Measure markers are this share of the model's size across. */
+const MARKER_SHARE = 0.012;
 
 /** A WebGL view bound to a container element; call {@link ModelView.dispose} when leaving the page. */
 export class ModelView {
@@ -38,20 +47,26 @@ export class ModelView {
   private readonly controls: OrbitControls;
   // LOD 1 and 2 may be meshopt-compressed (GLB_COMPRESSION=meshopt); LOD 0 never is.
   private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
-  private readonly helpers = new Group();
+  private readonly styles = new PartStyles();
+  private readonly measure = new MeasureOverlay();
+  private readonly sections = new SectionPlanes();
+  private readonly clock = new Clock();
   private readonly resizeObserver: ResizeObserver;
+  private readonly removeLighting: () => void;
   private root: Object3D | null = null;
+  private bounds = new Box3();
+  private player: AnimationPlayer | null = null;
   private partMeshes = new Map<string, Mesh[]>();
   private originals = new Map<Mesh, ThreeMaterial | ThreeMaterial[]>();
   private painted: ThreeMaterial[] = [];
   private paint = new Map<string, Material>();
-  private selection = new Set<string>();
+  private byMaterial = new Map<number, ThreeMaterial>();
+  private measureHandler: MeasureHandler | null = null;
   private framed = false;
   private loadSerial = 0;
   private renderQueued = false;
   private disposed = false;
   private pointerDown: { x: number; y: number } | null = null;
-  private readonly removeLighting: () => void;
 
   constructor(
     container: HTMLElement,
@@ -68,7 +83,7 @@ export class ModelView {
 
     this.scene.background = new Color(VIEW_BACKGROUND);
     this.removeLighting = installLighting(this.renderer, this.scene, this.camera);
-    this.scene.add(this.camera, this.helpers);
+    this.scene.add(this.camera, this.styles.overlays, this.measure.group);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
@@ -92,20 +107,29 @@ export class ModelView {
       disposeObject(gltf.scene);
       return { triangles: countTriangles(gltf.scene) };
     }
+    const previous = this.player;
     this.clearModel();
     this.root = gltf.scene;
     this.scene.add(this.root);
+    this.bounds = new Box3().setFromObject(this.root);
+    this.sections.setBounds(this.bounds);
     this.partMeshes = collectPartMeshes(this.root);
     this.originals = new Map();
     for (const meshes of this.partMeshes.values()) {
       for (const mesh of meshes) this.originals.set(mesh, mesh.material);
     }
+    this.player = gltf.animations.length > 0 ? new AnimationPlayer(this.root, gltf.animations) : null;
+    // Another level of the same model carries the same clips: keep playing where it was.
+    if (previous && this.player) {
+      this.player.setPlaying(previous.isPlaying);
+      this.player.seek(previous.time);
+    }
+    previous?.dispose();
     if (!this.framed) {
       frameCamera(this.camera, this.controls, this.root);
       this.framed = true;
     }
     this.applyPaint();
-    this.updateHighlights();
     this.requestRender();
     return { triangles: countTriangles(this.root) };
   }
@@ -117,10 +141,52 @@ export class ModelView {
     this.requestRender();
   }
 
-  /** Outlines the selected parts. */
+  /** Highlights the selected parts, drawn over everything so an inner part still shows. */
   setSelection(selection: Set<string>): void {
-    this.selection = new Set(selection);
-    this.updateHighlights();
+    this.styles.setSelection(selection);
+    this.restyle();
+  }
+
+  /** Hides the given parts and shows every other one. */
+  setHidden(hidden: Set<string>): void {
+    this.styles.setHidden(hidden);
+    this.restyle();
+  }
+
+  /** Ghosts the parts outside the selection. */
+  setXray(on: boolean): void {
+    this.styles.setXray(on);
+    this.restyle();
+  }
+
+  /** The animation of the loaded level, or null when it has none. */
+  get animation(): AnimationPlayer | null {
+    return this.player;
+  }
+
+  /** Asks for frames while an animation plays (the view otherwise draws only on change). */
+  animationChanged(): void {
+    this.clock.getDelta();
+    this.requestRender();
+  }
+
+  /** While a handler is set, clicks place measure points instead of selecting parts. */
+  setMeasuring(handler: MeasureHandler | null): void {
+    this.measureHandler = handler;
+    this.canvas.classList.toggle('measuring', handler !== null);
+  }
+
+  /** Draws the measured points (zero to two) and the line between two. */
+  showMeasure(points: Vector3[]): void {
+    const size = Math.max(this.bounds.isEmpty() ? 1 : this.bounds.getSize(new Vector3()).length(), 1e-6);
+    this.measure.show(points, size * MARKER_SHARE);
+    this.requestRender();
+  }
+
+  /** Cuts the model along `axis` at `fraction` (0–1) of its extent, or stops cutting along it (null). */
+  setSection(axis: Axis, fraction: number | null): void {
+    this.sections.set(axis, fraction);
+    this.renderer.clippingPlanes = this.sections.active();
     this.requestRender();
   }
 
@@ -137,6 +203,9 @@ export class ModelView {
     this.resizeObserver.disconnect();
     this.controls.dispose();
     this.clearModel();
+    this.player?.dispose();
+    this.styles.dispose();
+    this.measure.dispose();
     this.removeLighting();
     this.renderer.dispose();
     this.canvas.remove();
@@ -147,56 +216,77 @@ export class ModelView {
     this.pointerDown = null;
     if (!start || !this.root) return;
     if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > CLICK_TOLERANCE_PX) return;
-    const rect = this.canvas.getBoundingClientRect();
-    const pointer = new Vector2(
-      ((event.clientX - rect.left) / rect.width) * 2 - 1,
-      -((event.clientY - rect.top) / rect.height) * 2 + 1,
-    );
-    const raycaster = new Raycaster();
-    raycaster.setFromCamera(pointer, this.camera);
-    const hit = raycaster.intersectObject(this.root, true).find((entry) => entry.object.visible);
+    const hit = this.hitAt(event.clientX, event.clientY);
+    if (this.measureHandler) {
+      if (hit) this.measureHandler(this.snap(hit, event.clientX, event.clientY));
+      return;
+    }
     this.onPick(hit ? groupIdOf(hit.object) : null, event.shiftKey || event.ctrlKey || event.metaKey);
   }
 
-  private applyPaint(): void {
-    for (const material of this.painted) material.dispose();
-    this.painted = [];
-    const byMaterial = new Map<number, ThreeMaterial>();
-    for (const [groupId, meshes] of this.partMeshes) {
-      const bound = this.paint.get(groupId);
-      let replacement: ThreeMaterial | undefined;
-      if (bound) {
-        replacement = byMaterial.get(bound.id);
-        if (!replacement) {
-          replacement = materialToThree(bound);
-          byMaterial.set(bound.id, replacement);
-          this.painted.push(replacement);
-        }
-      }
-      for (const mesh of meshes) mesh.material = replacement ?? this.originals.get(mesh) ?? mesh.material;
-    }
+  /** The nearest visible, unclipped surface under a viewport point. */
+  private hitAt(clientX: number, clientY: number): Intersection | undefined {
+    const rect = this.canvas.getBoundingClientRect();
+    const pointer = new Vector2(
+      ((clientX - rect.left) / rect.width) * 2 - 1,
+      -((clientY - rect.top) / rect.height) * 2 + 1,
+    );
+    const raycaster = new Raycaster();
+    raycaster.setFromCamera(pointer, this.camera);
+    const planes = this.sections.active();
+    return raycaster
+      .intersectObject(this.root as Object3D, true)
+      .find(
+        (entry) =>
+          isShown(entry.object) &&
+          !this.styles.isGhost(entry.object) &&
+          planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
+      );
   }
 
-  private updateHighlights(): void {
-    for (const helper of this.helpers.children) (helper as Box3Helper).dispose();
-    this.helpers.clear();
-    for (const groupId of this.selection) {
-      const meshes = this.partMeshes.get(groupId);
-      if (!meshes) continue;
-      const box = new Box3();
-      for (const mesh of meshes) box.expandByObject(mesh);
-      if (!box.isEmpty()) this.helpers.add(new Box3Helper(box, SELECTION_COLOR));
+  private snap(hit: Intersection, clientX: number, clientY: number): MeasurePoint {
+    const rect = this.canvas.getBoundingClientRect();
+    const toScreen = (world: Vector3): { x: number; y: number } => {
+      const ndc = world.clone().project(this.camera);
+      return { x: ((ndc.x + 1) / 2) * rect.width, y: ((1 - ndc.y) / 2) * rect.height };
+    };
+    const depth = hit.point.clone().applyMatrix4(this.camera.matrixWorldInverse).z * -1;
+    const worldPerPixel = (2 * depth * Math.tan((this.camera.fov * Math.PI) / 360)) / rect.height;
+    return snapToSurface(hit, { x: clientX - rect.left, y: clientY - rect.top }, toScreen, worldPerPixel);
+  }
+
+  private applyPaint(): void {
+    const previous = this.byMaterial;
+    this.byMaterial = new Map();
+    for (const [groupId] of this.partMeshes) {
+      const bound = this.paint.get(groupId);
+      if (!bound || this.byMaterial.has(bound.id)) continue;
+      this.byMaterial.set(bound.id, materialToThree(bound));
     }
+    this.painted = [...this.byMaterial.values()];
+    this.restyle();
+    for (const material of previous.values()) material.dispose();
+  }
+
+  /** Re-applies paint, visibility, x-ray and highlight to every part. */
+  private restyle(): void {
+    this.styles.apply(this.partMeshes, (mesh) => {
+      const bound = this.paint.get(groupIdOf(mesh) ?? '');
+      return (bound && this.byMaterial.get(bound.id)) || (this.originals.get(mesh) ?? mesh.material);
+    });
+    this.requestRender();
   }
 
   private clearModel(): void {
     if (!this.root) return;
+    this.styles.apply(new Map(), () => []);
     this.scene.remove(this.root);
     // Put the loaded materials back first so disposal reaches them, not only the painted ones.
     for (const [mesh, original] of this.originals) mesh.material = original;
     disposeObject(this.root);
     for (const material of this.painted) material.dispose();
     this.painted = [];
+    this.byMaterial = new Map();
     this.root = null;
     this.partMeshes = new Map();
     this.originals = new Map();
@@ -219,9 +309,21 @@ export class ModelView {
     this.renderQueued = true;
     requestAnimationFrame(() => {
       this.renderQueued = false;
-      if (!this.disposed) this.renderer.render(this.scene, this.camera);
+      if (this.disposed) return;
+      const delta = this.clock.getDelta();
+      if (this.player?.isPlaying) {
+        this.player.advance(delta);
+        this.requestRender();
+      }
+      this.renderer.render(this.scene, this.camera);
     });
   }
+}
+
+/** True when the object and all its ancestors are visible. */
+function isShown(object: Object3D): boolean {
+  for (let node: Object3D | null = object; node; node = node.parent) if (!node.visible) return false;
+  return true;
 }
 
 /** Releases geometries, materials and textures of a subtree. */

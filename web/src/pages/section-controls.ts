@@ -1,0 +1,40 @@
+/** One section plane per axis: a switch and a slider each, cutting the model away above the slider's position. */
+import { h, uid } from '../ui/dom.ts';
+import type { ModelView } from '../viewer/model-view.ts';
+import { AXES } from '../viewer/section-planes.ts';
+
+/** Slider steps across the model's extent. */
+const STEPS = 1000;
+
+/** Builds the section controls bound to `view`. */
+export function createSectionControls(view: ModelView): HTMLElement {
+  const rows = AXES.map((axis) => {
+    const switchId = uid(`section-${axis}`);
+    const sliderId = uid(`section-${axis}-at`);
+    const enabled = h('input', { id: switchId, type: 'checkbox' });
+    const slider = h('input', {
+      id: sliderId,
+      type: 'range',
+      min: 0,
+      max: STEPS,
+      step: 1,
+      value: STEPS / 2,
+      disabled: true,
+    });
+    const apply = (): void => {
+      slider.disabled = !enabled.checked;
+      view.setSection(axis, enabled.checked ? Number(slider.value) / STEPS : null);
+    };
+    enabled.addEventListener('change', apply);
+    slider.addEventListener('input', apply);
+    return h(
+      'div',
+      { class: 'section-row' },
+      enabled,
+      h('label', { for: switchId }, `Cut ${axis.toUpperCase()}`),
+      h('label', { for: sliderId, class: 'visually-hidden' }, `${axis.toUpperCase()} section position`),
+      slider,
+    );
+  });
+  return h('fieldset', { class: 'section-controls' }, h('legend', {}, 'Section'), rows);
+}

@@ -1,0 +1,49 @@
+/** One section plane per axis: each keeps the part of the model below its position on that axis. */
+import { Box3, Plane, Vector3 } from 'three';
+
+/** The three axes a section can cut along. */
+export type Axis = 'x' | 'y' | 'z';
+/** Every axis, in order. */
+export const AXES: readonly Axis[] = ['x', 'y', 'z'];
+
+const NORMALS: Record<Axis, Vector3> = {
+  x: new Vector3(-1, 0, 0),
+  y: new Vector3(0, -1, 0),
+  z: new Vector3(0, 0, -1),
+};
+
+/** The enabled planes and their positions as fractions 0–1 of the model's extent on each axis. */
+export class SectionPlanes {
+  private readonly planes = new Map<Axis, { plane: Plane; fraction: number }>();
+  private bounds = new Box3();
+
+  /** The box the fractions are measured in (the model's bounds). */
+  setBounds(bounds: Box3): void {
+    this.bounds = bounds.clone();
+    for (const [axis, entry] of this.planes) this.place(axis, entry.plane, entry.fraction);
+  }
+
+  /** Turns the plane of `axis` on at `fraction` of the extent, moves it, or (null) turns it off. */
+  set(axis: Axis, fraction: number | null): void {
+    if (fraction === null) {
+      this.planes.delete(axis);
+      return;
+    }
+    const entry = this.planes.get(axis) ?? { plane: new Plane(NORMALS[axis].clone(), 0), fraction };
+    entry.fraction = Math.min(Math.max(fraction, 0), 1);
+    this.place(axis, entry.plane, entry.fraction);
+    this.planes.set(axis, entry);
+  }
+
+  /** The active planes, for the renderer's global clipping. */
+  active(): Plane[] {
+    return [...this.planes.values()].map((entry) => entry.plane);
+  }
+
+  private place(axis: Axis, plane: Plane, fraction: number): void {
+    const min = this.bounds.isEmpty() ? 0 : this.bounds.min[axis];
+    const max = this.bounds.isEmpty() ? 0 : this.bounds.max[axis];
+    // A point p is kept when normal·p + constant >= 0: with normal -axis, when p[axis] <= the cut.
+    plane.constant = min + (max - min) * fraction;
+  }
+}
