@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Entry, ZipFile } from 'yauzl';
-import { archiveEntries, openArchive } from './read-archive.ts';
+import { archiveEntries, MAX_ARCHIVE_ENTRIES, openArchive, tooManyEntries } from './read-archive.ts';
 import { ConversionError } from './types.ts';
 
 /** Step name used in logs and errors. */
@@ -24,7 +24,7 @@ export interface ExtractArchiveOptions {
 
 /** Defaults for {@link ExtractArchiveOptions}. */
 export const EXTRACT_ARCHIVE_DEFAULTS: Required<ExtractArchiveOptions> = {
-  maxEntries: 10_000,
+  maxEntries: MAX_ARCHIVE_ENTRIES,
   maxBytes: 2 * 1024 ** 3,
   maxRatio: 200,
   ratioGraceBytes: 1024 ** 2,
@@ -51,11 +51,7 @@ export async function extractArchive(
   const written: string[] = [];
   let total = 0;
   try {
-    if (zip.entryCount > limits.maxEntries) {
-      throw new ConversionError(
-        `Archive holds ${zip.entryCount} entries, more than the limit of ${limits.maxEntries}`,
-      );
-    }
+    if (zip.entryCount > limits.maxEntries) throw tooManyEntries(zip.entryCount, limits.maxEntries);
     for await (const entry of archiveEntries(zip)) {
       const target = safeTarget(root, entry.name);
       if (entry.symlink) throw new ConversionError(`Archive entry "${entry.name}" is a symbolic link`);

@@ -52,12 +52,31 @@ export async function* archiveEntries(zip: ZipFile): AsyncGenerator<ArchiveEntry
   }
 }
 
-/** Lists the entries of a zip from its central directory, without inflating anything. */
-export async function listArchive(zipPath: string): Promise<ArchiveEntry[]> {
+/** Most entries an archive may hold; the extraction refuses more too. */
+export const MAX_ARCHIVE_ENTRIES = 10_000;
+
+/** The refusal of an archive holding more than `limit` entries. */
+export function tooManyEntries(count: number, limit: number): ConversionError {
+  return new ConversionError(`Archive holds ${count} entries, more than the limit of ${limit}`);
+}
+
+/**
+ * Lists the entries of a zip from its central directory, without inflating anything. An archive of more than
+ * `maxEntries` is refused from the count its directory declares, before a single entry is read (listing a
+ * million entries took 35–50 s and a gigabyte), and the count is checked again while listing.
+ */
+export async function listArchive(
+  zipPath: string,
+  maxEntries = MAX_ARCHIVE_ENTRIES,
+): Promise<ArchiveEntry[]> {
   const zip = await openArchive(zipPath);
   try {
+    if (zip.entryCount > maxEntries) throw tooManyEntries(zip.entryCount, maxEntries);
     const entries: ArchiveEntry[] = [];
-    for await (const entry of archiveEntries(zip)) entries.push(entry);
+    for await (const entry of archiveEntries(zip)) {
+      if (entries.length >= maxEntries) throw tooManyEntries(entries.length + 1, maxEntries);
+      entries.push(entry);
+    }
     return entries;
   } finally {
     zip.close();
