@@ -11,6 +11,7 @@ import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';
 import { toMetresYUp } from './import-frame.ts';
 import { linearizeVertexColors } from './linear-vertex-colors.ts';
+import { colladaNames, nameParts } from './name-parts.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from './triangulate-obj.ts';
 import { ConversionError } from './types.ts';
@@ -146,7 +147,9 @@ async function readWithAssimp(
   if (repaired > 0) logger.warn(`${NAME}: ${repaired} normals were not unit length and were repaired`);
   // PLY colours are display values, which assimp passes on as they are.
   if (source.format === 'ply') linearizeVertexColors(document);
-  nameUnnamedRoots(document, path.basename(source.file).replace(/\.[^.]+$/, ''));
+  const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
+  nameUnnamedRoots(document, fileName);
+  nameParts(document, fileName, source.format === 'dae' ? colladaNames(bytes) : undefined);
   toMetresYUp(document, frame.metresPerUnit, frame.remainingUpAxis);
 
   logger.debug(
