@@ -3,8 +3,11 @@ import { createNodeIO } from '../pipeline/create-io.ts';
 import { applyBoundMaterials, type BoundMaterial } from './bound-material.ts';
 import type { ExportFormat } from './export-formats.ts';
 import { flattenParts } from './flatten-parts.ts';
+import { write3mf } from './write-3mf.ts';
 import { writeGlb } from './write-glb.ts';
+import { writeObjZip } from './write-obj.ts';
 import { writeStl } from './write-stl.ts';
+import { writeUsdz } from './write-usdz.ts';
 
 /** Options of {@link exportModel}. */
 export interface ExportModelOptions {
@@ -26,7 +29,11 @@ export async function exportModel(glb: Uint8Array, options: ExportModelOptions):
       return writeGlb(document);
     case 'stl':
       return writeStl(flattenParts(document), options.title);
-    default:
-      throw new Error(`export-model: ${options.format} is not written yet`);
+    case 'obj':
+      return writeObjZip(flattenParts(document), options.title);
+    case '3mf':
+      return write3mf(flattenParts(document), options.title);
+    case 'usdz':
+      return writeUsdz(flattenParts(document), options.title);
   }
 }

@@ -174,6 +174,19 @@ for (const dialect of testDialects()) {
       assert.equal(cached.headers['content-type'], 'model/stl');
     });
 
+    void it('writes OBJ (zip), 3MF and USDZ through the same job, each with its media type', async () => {
+      for (const [format, type] of [
+        ['obj', 'application/zip'],
+        ['3mf', 'model/3mf'],
+        ['usdz', 'model/vnd.usdz+zip'],
+      ] as const) {
+        const bytes = await exported(`format=${format}&lod=1`, true);
+        assert.equal(bytes.subarray(0, 4).toString('latin1'), 'PK\x03\x04', `${format} is a zip package`);
+        const cached = await exportCall(`format=${format}&lod=1`);
+        assert.equal(cached.headers['content-type'], type);
+      }
+    });
+
     void it('refuses bad queries and unknown or unconverted models in the catalog envelope', async () => {
       const cases: [string, number, string][] = [
         ['format=fbx', 400, 'format must be one of glb, usdz, obj, stl, 3mf'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Logger, type Document } from '@gltf-transform/core';
+import type { BufferGeometry, Group, Mesh, MeshPhysicalMaterial } from 'three';
 import yauzl from 'yauzl';
 import type { BoundMaterial } from '../../src/exports/bound-material.ts';
 import { cleanUp } from '../../src/pipeline/clean-up.ts';
@@ -141,4 +142,60 @@ export function boundMaterial(id: number, rgb: [number, number, number], alpha =
     roughness: 0.6,
     reflectance: 0.5,
   };
+}
+
+/** One mesh three.js built from a USDZ: the prim holding it (the part), its colour (linear) and whether it has a map. */
+export interface ThreeMesh {
+  part: string;
+  colour: [number, number, number];
+  opacity: number;
+  textured: boolean;
+}
+
+/**
+ * Loads a USDZ with three.js's USDZLoader, as a web page would, and lists its meshes and triangles. Node has no DOM,
+ * so a stand-in image element that loads at once lets the loader's texture promises settle.
+ */
+export async function loadWithThree(bytes: Uint8Array): Promise<{ triangles: number; meshes: ThreeMesh[] }> {
+  const { USDZLoader } = await import('three/examples/jsm/loaders/USDZLoader.js');
+  const globals = globalThis as { document?: unknown };
+  globals.document ??= {
+    createElementNS: () => {
+      const listeners: Record<string, (event: unknown) => void> = {};
+      return {
+        addEventListener: (name: string, listener: (event: unknown) => void) =>
+          void (listeners[name] = listener),
+        removeEventListener: () => {},
+        set src(_url: string) {
+          setTimeout(() => listeners.load?.({}));
+        },
+      };
+    },
+  };
+  const warn = console.warn;
+  // The loader announces that USDZLoader is now an alias of USDLoader; that line is not a finding.
+  console.warn = () => {};
+  try {
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const group = await new Promise<Group>((resolve, reject) =>
+      new USDZLoader().parse(buffer, '', resolve, reject),
+    );
+    let triangles = 0;
+    const meshes: ThreeMesh[] = [];
+    group.traverse((object) => {
+      const mesh = object as Mesh<BufferGeometry, MeshPhysicalMaterial>;
+      if (!mesh.isMesh) return;
+      const geometry = mesh.geometry;
+      triangles += (geometry.index ? geometry.index.count : geometry.attributes.position.count) / 3;
+      meshes.push({
+        part: mesh.parent?.name ?? '',
+        colour: mesh.material.color.toArray() as [number, number, number],
+        opacity: mesh.material.opacity,
+        textured: mesh.material.map !== null && mesh.material.map !== undefined,
+      });
+    });
+    return { triangles, meshes };
+  } finally {
+    console.warn = warn;
+  }
 }
