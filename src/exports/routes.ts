@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
+import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
 import { JobName } from '../jobs/job-types.ts';
 import {
@@ -16,6 +17,9 @@ import { exportFileName } from './export-job.ts';
 import { planExport } from './export-plan.ts';
 import type { ExportKey, ExportRepository } from './repository.ts';
 import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
+
+/** How long an export's job may go unheard of before a call queues it again (it may have been lost). */
+export const EXPORT_JOB_QUIET_MS = 30_000;
 
 /** Seconds a client is told to wait before asking again while an export is being made. */
 export const EXPORT_RETRY_AFTER_SECONDS = 1;
@@ -128,23 +132,31 @@ export function registerExportRoutes(
       if (current?.status === 'failed')
         throw new ApiError(422, `Export failed: ${current.error ?? 'unknown error'}`);
 
-      // A new fingerprint (first call, a changed binding or model), or a stored file that went missing.
-      if (!current || current.status === 'ready') {
-        if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
+      // A job noted in the last moments is left to do its work; otherwise (first call, a new fingerprint, a file that
+      // went missing, or a job not heard of for a while) one is queued. Enqueueing is deduplicated while one waits, and
+      // a job that finds the file already made ends at once, so a lost job cannot leave an export waiting for ever.
+      let jobId = current?.job_id ?? null;
+      const waiting =
+        (current?.status === 'queued' || current?.status === 'running') &&
+        jobId !== null &&
+        Date.now() - Date.parse(toIso(current.updated_at)) < EXPORT_JOB_QUIET_MS;
+      if (!waiting) {
+        if (!current || current.status === 'ready') {
+          if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
+        }
+        const job = await queue.enqueue(JobName.ExportModel, key, {
+          subject: key.model_id,
+          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}`,
+        });
+        await exports.setJob(key, job.id);
+        jobId = job.id;
       }
-      // Queued again on every call that finds no file: deduplicated while one waits, and a job that finds the file
-      // already made ends at once, so a lost job cannot leave an export waiting for ever.
-      const job = await queue.enqueue(JobName.ExportModel, key, {
-        subject: key.model_id,
-        dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}`,
-      });
-      await exports.setJob(key, job.id);
       reply.code(202).header('retry-after', String(EXPORT_RETRY_AFTER_SECONDS));
       return {
         success: true as const,
         data: state(request, key, model, {
           status: current?.status === 'running' ? 'running' : 'queued',
-          job_id: job.id,
+          job_id: jobId,
         }),
       };
     },
