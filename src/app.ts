@@ -5,6 +5,7 @@ import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { createCatalogService } from './catalog/catalog-service.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import { createExportRepository } from './exports/repository.ts';
 import type { Config } from './config.ts';
@@ -87,6 +88,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     materials,
     blobs,
     queue,
+    catalog: createCatalogService({ database, blobs, queue, logger: dependencies.logger }),
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,

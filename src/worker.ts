@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import type { AppLogger } from './logger.ts';
+import { createCatalogService } from './catalog/catalog-service.ts';
 import { createConvertModelJob } from './catalog/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
 import { createExportJob } from './exports/export-job.ts';
@@ -38,7 +39,13 @@ export function startJobWorker(
   render ??= (glb, overrides) => pool.render(glb, { materialOverrides: overrides });
   const models = createModelRepository(services.database);
   const materials = createMaterialRepository(services.database);
-  const common = { models, materials, blobs: services.blobs, logger, render };
+  const catalog = createCatalogService({
+    database: services.database,
+    blobs: services.blobs,
+    queue: services.queue,
+    logger,
+  });
+  const common = { models, materials, blobs: services.blobs, catalog, logger, render };
   const handlers: JobHandlers = {
     [JobName.ConvertModel]: createConvertModelJob({
       ...common,

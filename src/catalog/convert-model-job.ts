@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { ModelRow } from '../db/database.ts';
 import type { AppLogger } from '../logger.ts';
 import { Logger } from '@gltf-transform/core';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
@@ -7,14 +8,18 @@ import type { LodCompression } from '../pipeline/compress-lod.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
 import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
-import { lodKey } from './lod-keys.ts';
-import { storedLods } from './model-view.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { CatalogService } from './catalog-service.ts';
+import { lodKey, modelPrefix } from './lod-keys.ts';
+import { storedLods, uploadFormat } from './model-view.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
-import { boundColours, storeThumbnail, type ThumbnailDependencies } from './thumbnails.ts';
+import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the conversion job needs. */
 export interface ConvertJobDependencies extends ThumbnailDependencies {
   models: ModelRepository;
+  blobs: BlobStore;
+  catalog: CatalogService;
   logger: AppLogger;
   /** Folder for per-job working copies. */
   workDir: string;
@@ -43,7 +48,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
   failed: FailureHandler<typeof JobName.ConvertModel>;
 } {
-  const { models, blobs, logger } = deps;
+  const { models, blobs, catalog, logger } = deps;
   return {
     async run(job, signal) {
       const modelId = job.payload.model_id;
@@ -52,7 +57,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       await models.setStatus(modelId, 'processing', 0);
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
-        const source = await fetchSource(model.source_key, model.original_filename, workDir);
+        const source = await fetchSource(model, workDir);
         let lastWrite = 0;
         const result = await deps.pool.convert({
           modelId,
@@ -73,17 +78,18 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         });
         const lods = await storeLods(modelId, result);
         await models.setProgress(modelId, 96);
-        const thumbnailKey = await thumbnail(modelId, result);
+        // Set before completing, so a client that sees `completed` sees the new thumbnail too.
+        await replaceThumbnail(modelId, job.id, result);
         const previous = (await models.get(modelId)) ?? model;
-        const stored = await models.complete(modelId, { ...result, lods, thumbnail_key: thumbnailKey });
+        const stored = await models.complete(modelId, { ...result, lods });
         if (!stored) {
           // Deleted during conversion: drop what was just written.
-          await blobs.deletePrefix(`models/${modelId}/`);
+          await blobs.deletePrefix(modelPrefix(modelId));
           return;
         }
-        await removeReplaced(previous.thumbnail_key, storedLods(previous), thumbnailKey, lods);
+        await removeReplacedLods(storedLods(previous), lods);
         logger.info(
-          { modelId, triangles: result.triangle_count, parts: result.parts.length },
+          { model_id: modelId, job_id: job.id, triangles: result.triangle_count, parts: result.parts.length },
           'model converted',
         );
       } catch (error) {
@@ -98,7 +104,10 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       const modelId = job.payload.model_id;
       if (isSystemError(error)) {
         // Its message names server paths or hosts: the user is told what to do, the log keeps the details.
-        logger.error({ modelId, err: error }, 'conversion failed on a storage or system error');
+        logger.error(
+          { model_id: modelId, job_id: job.id, err: error },
+          'conversion failed on a storage or system error',
+        );
         await models.setStatus(modelId, 'failed', 0, SYSTEM_FAILURE);
         return;
       }
@@ -106,12 +115,15 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     },
   };
 
-  /** Copies the upload into the job's folder and, for a zip, extracts it safely; returns the model file to read. */
-  async function fetchSource(key: string, originalName: string, workDir: string): Promise<ImportSource> {
-    const local = path.join(workDir, 'upload', path.basename(key));
+  /**
+   * Copies the upload into the job's folder and, for a zip, extracts it safely; returns the model file to read,
+   * of the format the upload was judged to be.
+   */
+  async function fetchSource(model: ModelRow, workDir: string): Promise<ImportSource> {
+    const local = path.join(workDir, 'upload', path.basename(model.source_key));
     await fsp.mkdir(path.dirname(local), { recursive: true });
-    await blobs.download(key, local);
-    return prepareSource({ file: local, originalName, workDir });
+    await blobs.download(model.source_key, local);
+    return prepareSource({ file: local, upload: uploadFormat(model), workDir });
   }
 
   async function storeLods(modelId: string, result: ConversionResult): Promise<StoredLod[]> {
@@ -124,25 +136,22 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     return lods;
   }
 
-  async function thumbnail(modelId: string, result: PooledConversion): Promise<string | null> {
+  async function replaceThumbnail(modelId: string, jobId: string, result: PooledConversion): Promise<void> {
     if (!result.thumbnail) {
-      // A model without a thumbnail is still a good model; regeneration can try again.
-      logger.warn({ modelId, err: result.thumbnailError }, 'thumbnail rendering failed');
-      return null;
+      // A model without a new thumbnail is still a good model; regeneration can try again.
+      logger.warn(
+        { model_id: modelId, job_id: jobId, err: result.thumbnailError },
+        'thumbnail rendering failed',
+      );
+      return;
     }
-    return storeThumbnail(blobs, modelId, result.thumbnail);
+    await catalog.replaceThumbnail(modelId, result.thumbnail, 'png');
   }
 
-  async function removeReplaced(
-    oldThumbnail: string | null,
-    oldLods: StoredLod[],
-    newThumbnail: string | null,
-    newLods: StoredLod[],
-  ): Promise<void> {
-    const keep = new Set([newThumbnail, ...newLods.map((lod) => lod.key)]);
-    const stale = [oldThumbnail, ...oldLods.map((lod) => lod.key)].filter(
-      (key): key is string => key !== null && !keep.has(key),
-    );
+  /** Removes the LOD files of the conversion before that this one did not write again. */
+  async function removeReplacedLods(oldLods: StoredLod[], newLods: StoredLod[]): Promise<void> {
+    const keep = new Set(newLods.map((lod) => lod.key));
+    const stale = oldLods.map((lod) => lod.key).filter((key) => !keep.has(key));
     await Promise.all(stale.map((key) => blobs.delete(key)));
   }
 }

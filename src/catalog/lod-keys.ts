@@ -15,3 +15,8 @@ export function sourceKey(modelId: string, filename: string): string {
       .slice(-120) || 'upload';
   return `models/${modelId}/source/${safe}`;
 }
+
+/** Prefix of every blob of a model (upload, LODs, thumbnail), removed with the model. */
+export function modelPrefix(modelId: string): string {
+  return `models/${modelId}/`;
+}

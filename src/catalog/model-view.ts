@@ -1,6 +1,8 @@
 import type { ModelPartRow, ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import type { Material } from '../materials/schemas.ts';
+import type { DetectedFormat } from '../pipeline/detect-format.ts';
+import type { ModelFormat } from '../pipeline/types.ts';
 import type { StoredLod } from './repository.ts';
 import type { Model, ModelStatus, Part } from './schemas.ts';
 
@@ -10,6 +12,14 @@ export type UrlFor = (key: string) => string;
 /** The stored LODs of a model row. */
 export function storedLods(row: ModelRow): StoredLod[] {
   return JSON.parse(row.lods) as StoredLod[];
+}
+
+/** The format the upload was judged to be when it arrived (judged once; the conversion reads it from here). */
+export function uploadFormat(row: ModelRow): DetectedFormat {
+  const format = row.format as ModelFormat;
+  return row.source_entry === null
+    ? { format, archive: false }
+    : { format, archive: true, entry: row.source_entry };
 }
 
 /** A model row as the API shows it: URLs resolved, JSON columns parsed; no `model_url` or LODs until completed. */

@@ -1,13 +1,17 @@
 import { buffer } from 'node:stream/consumers';
 import type { AppLogger } from '../logger.ts';
 import type { FailureHandler, JobHandler, JobName } from '../jobs/job-types.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { CatalogService } from './catalog-service.ts';
 import { storedLods } from './model-view.ts';
 import type { ModelRepository } from './repository.ts';
-import { renderAndStoreThumbnail, thumbnailLevel, type ThumbnailDependencies } from './thumbnails.ts';
+import { renderWithBoundMaterials, thumbnailLevel, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the thumbnail job needs. */
 export interface ThumbnailJobDependencies extends ThumbnailDependencies {
   models: ModelRepository;
+  blobs: BlobStore;
+  catalog: CatalogService;
   logger: AppLogger;
 }
 
@@ -16,7 +20,7 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
   run: JobHandler<typeof JobName.RenderThumbnail>;
   failed: FailureHandler<typeof JobName.RenderThumbnail>;
 } {
-  const { models, blobs, logger } = deps;
+  const { models, blobs, catalog, logger } = deps;
   return {
     async run(job) {
       const modelId = job.payload.model_id;
@@ -28,19 +32,19 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
       if (!lod) return;
       const glb = await buffer(await blobs.read(lod.key));
       const parts = await models.parts(modelId);
-      const key = await renderAndStoreThumbnail(
+      const png = await renderWithBoundMaterials(
         deps,
-        modelId,
         glb,
         parts.map((part) => part.group_id),
       );
-      const replaced = await models.setThumbnail(modelId, key);
-      if (!replaced) await blobs.delete(key);
-      else if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
-      logger.info({ modelId }, 'thumbnail regenerated');
+      await catalog.replaceThumbnail(modelId, png, 'png');
+      logger.info({ model_id: modelId, job_id: job.id }, 'thumbnail regenerated');
     },
     async failed(job, error) {
-      logger.error({ modelId: job.payload.model_id, err: error.message }, 'thumbnail regeneration failed');
+      logger.error(
+        { model_id: job.payload.model_id, job_id: job.id, err: error.message },
+        'thumbnail regeneration failed',
+      );
     },
   };
 }

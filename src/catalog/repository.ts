@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { DatabaseHandle, DialectName } from '../db/create-db.ts';
-import type { Database, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import type { DialectName } from '../db/create-db.ts';
+import type { Database, Db, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import type { MODEL_SORT_FIELDS, ModelSort, ModelStatus } from './schemas.ts';
@@ -18,7 +19,6 @@ export interface StoredLod {
 /** What a finished conversion records on its model: the pipeline's result with its LODs stored. */
 export interface ConversionRecord extends Omit<ConversionResult, 'lods'> {
   lods: StoredLod[];
-  thumbnail_key: string | null;
 }
 
 /** Filters and paging of the model list. */
@@ -75,8 +75,8 @@ function orderModels<Q extends SelectQueryBuilder<Database, 'models', ModelRow>>
 /** The catalog's data access: the only code that queries models and parts. */
 export type ModelRepository = ReturnType<typeof createModelRepository>;
 
-/** Creates the repository over an open database. */
-export function createModelRepository({ db, dialect }: DatabaseHandle) {
+/** Creates the repository over an open database, or over a transaction to take part in a larger unit of work. */
+export function createModelRepository({ db, dialect }: { db: Db; dialect: DialectName }) {
   return {
     /** Inserts a new model. */
     async create(row: Omit<NewModelRow, 'created_at' | 'updated_at'>): Promise<ModelRow> {
@@ -154,7 +154,7 @@ export function createModelRepository({ db, dialect }: DatabaseHandle) {
 
     /** Stores a finished conversion and its parts in one transaction and marks the model completed. */
     async complete(id: string, record: ConversionRecord): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const result = await trx
           .updateTable('models')
           .set({
@@ -168,7 +168,6 @@ export function createModelRepository({ db, dialect }: DatabaseHandle) {
             bounds: JSON.stringify(record.bounds),
             source_unit: record.source_unit,
             source_up_axis: record.source_up_axis,
-            thumbnail_key: record.thumbnail_key,
             updated_at: nowIso(),
           })
           .where('id', '=', id)
@@ -196,12 +195,17 @@ export function createModelRepository({ db, dialect }: DatabaseHandle) {
       });
     },
 
-    /** Puts a model back to `pending` for another conversion, clearing the previous outputs' record. */
+    /**
+     * Puts a model back to `pending` with progress 0 and no error, unless it is already pending or processing.
+     * Its LODs, parts and thumbnail stay (the API hides LODs until it completes) and are replaced when the next
+     * conversion completes. Undefined when the model does not exist or is being converted.
+     */
     async resetForReprocess(id: string): Promise<ModelRow | undefined> {
       return db
         .updateTable('models')
         .set({ status: 'pending', progress: 0, error: null, updated_at: nowIso() })
         .where('id', '=', id)
+        .where('status', 'not in', ['pending', 'processing'])
         .returningAll()
         .executeTakeFirst();
     },
@@ -211,7 +215,7 @@ export function createModelRepository({ db, dialect }: DatabaseHandle) {
       id: string,
       key: string,
     ): Promise<{ previous: string | null; row: ModelRow } | undefined> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const before = await trx
           .selectFrom('models')
           .select('thumbnail_key')
@@ -243,7 +247,7 @@ export function createModelRepository({ db, dialect }: DatabaseHandle) {
      * transaction. Returns false when it did not exist.
      */
     async delete(id: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx
           .deleteFrom('material_bindings')
           .where('group_id', 'in', (eb) =>

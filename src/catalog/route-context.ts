@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ModelRow } from '../db/database.ts';
+import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
 import { CatalogErrorSchema } from './schemas.ts';
 import type { UrlFor } from './model-view.ts';
@@ -17,7 +18,10 @@ export interface CatalogRoutesOptions {
   models: ModelRepository;
   materials: MaterialRepository;
   blobs: BlobStore;
+  /** The job queue, for exports; model changes queue their jobs through {@link CatalogService}. */
   queue: JobQueue;
+  /** Every change that touches files or jobs goes through the service. */
+  catalog: CatalogService;
   checkToken: TokenChecker;
   /** State of the cached exports (`GET /:id/export`). */
   exports: ExportRepository;

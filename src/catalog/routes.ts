@@ -41,7 +41,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
   await fastify.register(multipart, { throwFileSizeLimit: false });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const context = createRouteContext(options);
-  const { models, materials, blobs, queue, urlFor, existing, completed } = context;
+  const { models, materials, catalog, urlFor, existing, completed } = context;
 
   app.get(
     '/',
@@ -196,11 +196,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
       },
     },
     async (request) => {
-      const { id } = request.params;
-      await existing(id);
-      await queue.cancelQueued(id);
-      if (!(await models.delete(id))) throw new ApiError(404, MODEL_NOT_FOUND);
-      await blobs.deletePrefix(`models/${id}/`);
+      if (!(await catalog.remove(request.params.id))) throw new ApiError(404, MODEL_NOT_FOUND);
       return { success: true as const, message: 'Model deleted successfully' };
     },
   );

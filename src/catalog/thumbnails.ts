@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
 
 /** Renders a GLB to PNG bytes with the given part colours (the CPU renderer, in a conversion thread). */
 export type RenderThumbnail = (
@@ -11,7 +10,6 @@ export type RenderThumbnail = (
 
 /** What thumbnail rendering needs. */
 export interface ThumbnailDependencies {
-  blobs: BlobStore;
   materials: MaterialRepository;
   render: RenderThumbnail;
 }
@@ -46,20 +44,11 @@ export async function boundColours(
   return overrides;
 }
 
-/** Renders a model's GLB with its parts' bound materials applied and stores the PNG; returns its blob key. */
-export async function renderAndStoreThumbnail(
+/** Renders a model's GLB to PNG bytes with the materials bound to its parts applied. */
+export async function renderWithBoundMaterials(
   deps: ThumbnailDependencies,
-  modelId: string,
   glb: Uint8Array,
   groupIds: readonly string[],
-): Promise<string> {
-  const png = await deps.render(glb, await boundColours(deps.materials, groupIds));
-  return storeThumbnail(deps.blobs, modelId, png);
-}
-
-/** Stores a rendered PNG thumbnail under its content-hashed key; returns the key. */
-export async function storeThumbnail(blobs: BlobStore, modelId: string, png: Uint8Array): Promise<string> {
-  const key = thumbnailKey(modelId, png, 'png');
-  await blobs.putBytes(key, png);
-  return key;
+): Promise<Buffer> {
+  return deps.render(glb, await boundColours(deps.materials, groupIds));
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -16,8 +16,6 @@ export interface ReceivedFile {
   /** The name the client gave, without folders. */
   filename: string;
   size: number;
-  /** Hex SHA-256 of the bytes, computed while they streamed in. */
-  sha256: string;
 }
 
 /** What a multipart request carried: the one file (if any) and the text fields. */
@@ -57,7 +55,7 @@ function isMalformedBody(error: unknown): boolean {
 
 /**
  * Streams one file field of a multipart request straight to a temporary file (never the whole file in memory),
- * counting and hashing as it goes, and collects the text fields. Other file fields are read and dropped.
+ * counting its bytes as it goes, and collects the text fields. Other file fields are read and dropped.
  */
 export async function receiveForm(
   request: FastifyRequest,
@@ -84,12 +82,10 @@ export async function receiveForm(
         continue;
       }
       const target = path.join(options.tmpDir, `${randomUUID()}.upload`);
-      const hash = createHash('sha256');
       let size = 0;
-      const meter = new Transform({
+      const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
-          hash.update(chunk);
           callback(null, chunk);
         },
       });
@@ -97,7 +93,7 @@ export async function receiveForm(
       // then wait forever on it (the request never answered).
       if (part.file.destroyed && !part.file.readableEnded) throw new ApiError(400, MALFORMED_MULTIPART);
       try {
-        await pipeline(part.file, meter, fs.createWriteStream(target));
+        await pipeline(part.file, counter, fs.createWriteStream(target));
       } catch (error) {
         await fsp.rm(target, { force: true });
         throw error;
@@ -110,7 +106,6 @@ export async function receiveForm(
         path: target,
         filename: path.basename(part.filename || 'upload'),
         size,
-        sha256: hash.digest('hex'),
       };
     }
   } catch (error) {

@@ -92,8 +92,10 @@ export function createEmbeddedQueue(
 
   return {
     async enqueue(name, payload, enqueueOptions = {}) {
+      const { transaction, delayMs = 0 } = enqueueOptions;
+      const writer = transaction ?? db;
       const now = nowIso();
-      const inserted = await db
+      const inserted = await writer
         .insertInto('jobs')
         .values({
           name,
@@ -103,7 +105,7 @@ export function createEmbeddedQueue(
           max_attempts: enqueueOptions.maxAttempts ?? settings.maxAttempts,
           subject: enqueueOptions.subject ?? null,
           dedupe_key: enqueueOptions.dedupeKey ?? null,
-          run_at: now,
+          run_at: new Date(Date.now() + delayMs).toISOString(),
           created_at: now,
           updated_at: now,
         })
@@ -117,10 +119,11 @@ export function createEmbeddedQueue(
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
-        wakeUp.emit('job');
+        // A job in an open transaction is invisible to workers until it commits; the caller promotes it then.
+        if (!transaction && delayMs === 0) wakeUp.emit('job');
         return { id: String(inserted.id), deduplicated: false };
       }
-      const existing = await db
+      const existing = await writer
         .selectFrom('jobs')
         .select('id')
         .where('dedupe_key', '=', enqueueOptions.dedupeKey ?? '')
@@ -129,8 +132,20 @@ export function createEmbeddedQueue(
       return { id: String(existing.id), deduplicated: true };
     },
 
-    async cancelQueued(subject) {
-      const result = await db
+    async promote(id) {
+      const now = nowIso();
+      await db
+        .updateTable('jobs')
+        .set({ run_at: now, updated_at: now })
+        .where('id', '=', Number(id))
+        .where('status', '=', 'queued')
+        .where('run_at', '>', now)
+        .execute();
+      wakeUp.emit('job');
+    },
+
+    async cancelQueued(subject, cancelOptions = {}) {
+      const result = await (cancelOptions.transaction ?? db)
         .deleteFrom('jobs')
         .where('subject', '=', subject)
         .where('status', 'in', ['queued', 'failed'])

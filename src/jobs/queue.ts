@@ -1,13 +1,25 @@
+import type { Db } from '../db/database.ts';
 import type { JobHandlers, JobName, JobPayloads } from './job-types.ts';
 
+/** Where a queue write goes: the caller's open transaction, so the job commits (or not) with the caller's rows. */
+export interface InTransaction {
+  /**
+   * The transaction to write in. The embedded queue lives in the service's database and writes its row there; a
+   * queue kept elsewhere must record the job in the same transaction (an outbox) to honour it.
+   */
+  transaction?: Db;
+}
+
 /** Options of one enqueued job. */
-export interface EnqueueOptions {
+export interface EnqueueOptions extends InTransaction {
   /** What the job is about (a model id); {@link JobQueue.cancelQueued} finds jobs by it. */
   subject?: string;
   /** While a job with this key is queued, enqueueing another with the same key adds nothing. */
   dedupeKey?: string;
-  /** Attempts before the job fails for good (default 3). */
+  /** Attempts in all before the job fails for good (default 3: the first run and two retries). */
   maxAttempts?: number;
+  /** Holds the job back this long; {@link JobQueue.promote} makes it due sooner (BullMQ's `delay`). */
+  delayMs?: number;
 }
 
 /** Result of an enqueue. */
@@ -40,8 +52,10 @@ export interface JobQueue {
     payload: JobPayloads[N],
     options?: EnqueueOptions,
   ): Promise<EnqueueResult>;
+  /** Makes a held-back job due now and wakes the workers; a job already due or gone is left as it is. */
+  promote(id: string): Promise<void>;
   /** Removes queued (not running) jobs about a subject; returns how many. */
-  cancelQueued(subject: string): Promise<number>;
+  cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */
   startWorker(handlers: JobHandlers, options: WorkerOptions): JobWorker;
 }

@@ -1,16 +1,15 @@
 import path from 'node:path';
-import { detectModelFormat } from './detect-format.ts';
+import type { DetectedFormat } from './detect-format.ts';
 import { extractArchive } from './extract-archive.ts';
 import type { ExtractArchiveOptions } from './extract-archive.ts';
-import { ConversionError } from './types.ts';
 import type { ImportSource } from './types.ts';
 
 /** Options of {@link prepareSource}. */
 export interface PrepareSourceOptions {
   /** The stored upload on local disk. */
   file: string;
-  /** The name the upload was sent with; its extension counts in judging the format. */
-  originalName: string;
+  /** What the upload was judged to be when it arrived (`detectModelFormat`); it is not judged again. */
+  upload: DetectedFormat;
   /** A scratch folder of this conversion, where a zip is extracted; the caller removes it afterwards. */
   workDir: string;
   /** Limits for zip extraction. */
@@ -22,8 +21,7 @@ export interface PrepareSourceOptions {
  * (its resources beside it), a zip is extracted safely into `workDir` and its model file picked.
  */
 export async function prepareSource(options: PrepareSourceOptions): Promise<ImportSource> {
-  const detected = await detectModelFormat(options.file, options.originalName);
-  if (!detected) throw new ConversionError('Unsupported model format');
+  const detected = options.upload;
   if (!detected.archive || !detected.entry) {
     return { file: options.file, dir: path.dirname(options.file), format: detected.format };
   }

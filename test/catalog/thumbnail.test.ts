@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/thumbnail-routes.ts';
@@ -12,6 +13,23 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG whose header declares the given size (its CRC right), with no pixel data behind it. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter, not interlaced
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))]);
+}
 
 /** A small solid image of one colour in the given format. */
 function image(format: 'png' | 'jpeg' | 'gif', r: number, g = 0, b = 0): Promise<Buffer> {
@@ -105,6 +123,38 @@ for (const dialect of testDialects()) {
       assert.deepEqual(tmpUploads(), []);
     });
 
+    void it('decodes before storing: a corrupt image or one over 4096 pixels a side is refused with 400', async () => {
+      const before = await thumbnailUrl();
+      const png = await image('png', 90);
+      const jpeg = await image('jpeg', 90);
+      const refused: [label: string, data: Buffer, error: string][] = [
+        ['PNG signature then garbage', Buffer.concat([PNG_SIGNATURE, Buffer.alloc(4000, 7)]), 'corrupt'],
+        ['PNG cut before its image data', png.subarray(0, 40), 'corrupt'],
+        ['JPEG cut in half', jpeg.subarray(0, jpeg.length >> 1), 'corrupt'],
+        ['60000 × 60000 declared', pngDeclaring(60_000, 60_000), '60000 × 60000'],
+        ['4097 × 16 declared', pngDeclaring(4097, 16), '4097 × 16'],
+      ];
+      for (const [label, data, error] of refused) {
+        const response = await api.thumbnail(modelId, 'thumb.png', data);
+        assert.equal(response.status, 400, label);
+        assert.equal(response.json.success, false, label);
+        assert.match(response.json.error, new RegExp(error), label);
+      }
+      assert.equal(
+        (await api.thumbnail(modelId, 'thumb.png', pngDeclaring(60_000, 60_000))).text,
+        catalogError('The thumbnail is 60000 × 60000 pixels; at most 4096 × 4096 are allowed'),
+      );
+      assert.equal(await thumbnailUrl(), before);
+      assert.deepEqual(tmpUploads(), []);
+      const edge = await sharp({
+        create: { width: 4096, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } },
+      })
+        .png()
+        .toBuffer();
+      const accepted = await api.thumbnail(modelId, 'wide.png', edge);
+      assert.equal(accepted.status, 200, accepted.text);
+    });
+
     void it('refuses a request without the thumbnail file with 400', async () => {
       const png = await image('png', 1);
       for (const response of [
@@ -135,8 +185,9 @@ for (const dialect of testDialects()) {
 
     void it('answers 413 `File too large` one byte over 2 MB and accepts 2 MB itself', async () => {
       const before = await thumbnailUrl();
-      const padded = (size: number) =>
-        Buffer.concat([PNG_SIGNATURE, Buffer.alloc(size - PNG_SIGNATURE.length)]);
+      const png = await image('png', 40);
+      // A real image followed by bytes after its end marker, which decoders ignore.
+      const padded = (size: number) => Buffer.concat([png, Buffer.alloc(size - png.length)]);
       assert.equal(MAX_THUMBNAIL_BYTES, 2 * 1024 * 1024);
       const over = await api.thumbnail(modelId, 'big.png', padded(2 * 1024 * 1024 + 1));
       assert.equal(over.status, 413);

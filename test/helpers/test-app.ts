@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import type { RenderThumbnail } from '../../src/catalog/thumbnails.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle, DialectName } from '../../src/db/create-db.ts';
+import type { Db } from '../../src/db/database.ts';
 import type { JobQueue, JobWorker } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openServices, type Services } from '../../src/services.ts';
@@ -30,14 +31,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Ways a test may change what the app is built on. */
+export interface TestAppOptions {
+  /** Changes the address the app reaches its database at, e.g. through a proxy the test can cut. */
+  rewriteDatabaseUrl?: (url: string) => string;
+  /** Replaces the database the app and worker use (a Kysely plugin that injects faults, say). */
+  wrapDb?: (db: Db) => Db;
+}
+
 /** Builds the whole app over a fresh database of the dialect, with a temporary DATA_DIR. */
 export async function createTestApp(
   dialect: DialectName,
   env: Record<string, string> = {},
-  options: {
-    /** Changes the address the app reaches its database at, e.g. through a proxy the test can cut. */
-    rewriteDatabaseUrl?: (url: string) => string;
-  } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const testDatabase: TestDatabase = await createTestDatabase(dialect);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-data-'));
@@ -50,12 +56,15 @@ export async function createTestApp(
   });
   const logger = createLogger(config.logLevel);
   // Fast polling and short back-off keep tests quick; the behaviour is the same as in production.
-  const services: Services = await openServices(config, {
+  const opened: Services = await openServices(config, {
     logger,
     pollMs: 50,
     backoffMs: 100,
     leaseMs: 3_000,
   });
+  const services: Services = options.wrapDb
+    ? { ...opened, database: { ...opened.database, db: options.wrapDb(opened.database.db) } }
+    : opened;
   const app = await buildApp({ config, ...services, apiToken: TEST_TOKEN, logger });
   await app.ready();
   const workers: JobWorker[] = [];

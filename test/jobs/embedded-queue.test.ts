@@ -136,6 +136,35 @@ for (const dialect of testDialects()) {
       });
     });
 
+    void it("writes a job in the caller's transaction: gone on rollback, held back until promoted", async () => {
+      const queue = queueOn(handle);
+      const seen: string[] = [];
+      work(
+        queue,
+        handlers(async (job) => void seen.push(job.payload.model_id)),
+      );
+      await assert.rejects(
+        handle.db.transaction().execute(async (trx) => {
+          await queue.enqueue(JobName.ConvertModel, { model_id: 'rolled-back' }, { transaction: trx });
+          throw new Error('the caller failed after enqueueing');
+        }),
+        /the caller failed/,
+      );
+      assert.deepEqual(await rows(), [], 'the job went with the rolled-back transaction');
+
+      const { id } = await handle.db
+        .transaction()
+        .execute((trx) =>
+          queue.enqueue(JobName.ConvertModel, { model_id: 'held' }, { transaction: trx, delayMs: 60_000 }),
+        );
+      await sleep(200);
+      assert.deepEqual(seen, [], 'a held job waits for its delay');
+      assert.equal((await row(id))?.status, 'queued');
+      await queue.promote(id);
+      await waitFor('the promoted job ran', () => seen.length === 1);
+      assert.deepEqual(seen, ['held']);
+    });
+
     void it('retries a failing job with growing back-off and records the last error', async () => {
       const queue = queueOn(handle);
       const starts: number[] = [];

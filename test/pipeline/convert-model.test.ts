@@ -10,6 +10,7 @@ import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { MAKE_LODS_DEFAULTS } from '../../src/pipeline/make-lods.ts';
 import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { detectModelFormat } from '../../src/pipeline/detect-format.ts';
 import { prepareSource } from '../../src/pipeline/prepare-source.ts';
 import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
 import { makeTraversalZip, makeZip, makeZipBomb } from '../fixtures/make-zip.ts';
@@ -135,9 +136,11 @@ void test('converts the BoxTextured folder uploaded as a zip', async () => {
   );
   const upload = path.join(scratch.dir, 'upload-box');
   await writeFile(upload, zip);
+  const detected = await detectModelFormat(upload, 'box.zip');
+  assert.ok(detected, 'the zip holds a model');
   const source = await prepareSource({
     file: upload,
-    originalName: 'box.zip',
+    upload: detected,
     workDir: path.join(scratch.dir, 'work-box'),
   });
   assert.equal(source.format, 'gltf');
@@ -236,15 +239,16 @@ void test('rejects bad uploads with clear messages', async () => {
       /^Archive entry "\.\.\/evil\.txt" points outside the archive$/,
     ],
     ['bomb', 'bomb.zip', await makeZipBomb(64 * 1024 * 1024, 'bomb.glb'), /zip bomb/],
-    ['unsupported', 'notes.txt', Buffer.from('hello'), /^Unsupported model format$/],
   ];
   for (const [label, name, data, message] of cases) {
     const upload = path.join(scratch.dir, `bad-${label}`);
     await writeFile(upload, data);
+    const detected = await detectModelFormat(upload, name);
+    assert.ok(detected, `${label}: judged a model by its name and bytes; the conversion finds the fault`);
     const attempt = async () => {
       const source = await prepareSource({
         file: upload,
-        originalName: name,
+        upload: detected,
         workDir: path.join(scratch.dir, `work-${label}`),
       });
       return convertModel({ modelId: label, source, logger: quietLogger });

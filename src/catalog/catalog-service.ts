@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { DialectName } from '../db/create-db.ts';
+import type { Db, ModelRow } from '../db/database.ts';
+import { ApiError } from '../http/api-error.ts';
+import { JobName } from '../jobs/job-types.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { AppLogger } from '../logger.ts';
+import { detectModelFormat } from '../pipeline/detect-format.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { isDiskFull } from '../storage/disk-full.ts';
+import type { ThumbnailType } from './image-type.ts';
+import { modelPrefix, sourceKey } from './lod-keys.ts';
+import { createModelRepository } from './repository.ts';
+import { checkThumbnailImage } from './thumbnail-image.ts';
+import { thumbnailKey } from './thumbnails.ts';
+
+/** What the catalog service works with. */
+export interface CatalogServiceDependencies {
+  /** The service's database; the embedded job queue lives in it too, so a row and its job commit together. */
+  database: { db: Db; dialect: DialectName };
+  blobs: BlobStore;
+  queue: JobQueue;
+  logger: AppLogger;
+}
+
+/** An uploaded file waiting on local disk; the service moves it into storage or removes it. */
+export interface UploadedFile {
+  path: string;
+  /** The name the client gave, without folders. */
+  filename: string;
+  size: number;
+}
+
+/** An upload as the client sent it. */
+export interface NewUpload {
+  file: UploadedFile;
+  /** Display name; the file name without its extension when blank. */
+  name?: string;
+  description?: string;
+}
+
+/** Answer to a reprocess of a model that is pending or processing. */
+export const ALREADY_CONVERTING = 'Model is already being converted';
+/** Answer to an upload or thumbnail that meets a full disk. */
+export const STORAGE_FULL = 'Not enough storage space left; delete models or free space and try again';
+
+/**
+ * How long an upload's conversion job is held back while its file is moved into storage. The upload promotes it
+ * as soon as the file is there; only a process that dies in between leaves it waiting this long, after which the
+ * job finds no upload and fails the model.
+ */
+export const UPLOAD_HOLD_MS = 60_000;
+
+/** The catalog service's operations; routes and jobs call these, never the storage and queue directly. */
+export type CatalogService = ReturnType<typeof createCatalogService>;
+
+/**
+ * The one place the catalog changes models together with their files and jobs. Each change writes its rows and
+ * jobs in one transaction, and moves files so that a failure at any step leaves no row without its file and no
+ * file without its row (see the README's "Life of an upload").
+ */
+export function createCatalogService(deps: CatalogServiceDependencies) {
+  const { blobs, queue, logger } = deps;
+  const { db, dialect } = deps.database;
+  const models = createModelRepository(deps.database);
+  /** The repository inside a transaction. */
+  const modelsIn = (trx: Db) => createModelRepository({ db: trx, dialect });
+
+  /** The model's rows and queued jobs go in one transaction; false when it did not exist. */
+  const deleteRecords = (id: string) =>
+    db.transaction().execute(async (trx) => {
+      await queue.cancelQueued(id, { transaction: trx });
+      return modelsIn(trx).delete(id);
+    });
+
+  return {
+    /**
+     * Judges the file's format, records the model and its conversion job in one transaction, then moves the file
+     * into storage and lets the job run. A failure before the commit leaves nothing; a failure to store the file
+     * removes the model again. The temporary file is gone when this settles.
+     */
+    async upload(upload: NewUpload): Promise<ModelRow> {
+      const { file } = upload;
+      try {
+        const detected = await detectModelFormat(file.path, file.filename);
+        if (!detected) throw new ApiError(400, 'Unsupported model format');
+        const name = (upload.name ?? '').trim() || path.parse(file.filename).name || file.filename;
+        const description = upload.description ?? '';
+        if (name.length > 255) throw new ApiError(400, 'name must be a string of 1 to 255 characters');
+        if (description.length > 10_000)
+          throw new ApiError(400, 'description must be at most 10000 characters');
+        const id = randomUUID();
+        const key = sourceKey(id, file.filename);
+        const { row, jobId } = await db
+          .transaction()
+          .execute(async (trx) => {
+            const created = await modelsIn(trx).create({
+              id,
+              name,
+              description,
+              original_filename: file.filename,
+              format: detected.format,
+              file_size: file.size,
+              status: 'pending',
+              progress: 0,
+              source_key: key,
+              source_entry: detected.entry ?? null,
+              lods: '[]',
+              tags: '[]',
+            });
+            const job = await queue.enqueue(
+              JobName.ConvertModel,
+              { model_id: id },
+              { subject: id, dedupeKey: `convert:${id}`, delayMs: UPLOAD_HOLD_MS, transaction: trx },
+            );
+            return { row: created, jobId: job.id };
+          })
+          .catch((error: unknown) => {
+            throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
+          });
+        try {
+          await blobs.putFile(key, file.path);
+        } catch (error) {
+          await deleteRecords(id).catch((undo: unknown) =>
+            // The held job then finds no upload and fails the model with SYSTEM_FAILURE after its attempts.
+            logger.error(
+              { model_id: id, err: undo },
+              'could not remove a model whose upload failed to store',
+            ),
+          );
+          await blobs.deletePrefix(modelPrefix(id)).catch(() => {});
+          throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
+        }
+        await queue.promote(jobId);
+        return row;
+      } finally {
+        await fsp.rm(file.path, { force: true });
+      }
+    },
+
+    /** Puts a converted or failed model back to `pending` and queues its conversion, in one transaction. */
+    async reprocess(id: string): Promise<ModelRow> {
+      const { row, jobId } = await db.transaction().execute(async (trx) => {
+        const reset = await modelsIn(trx).resetForReprocess(id);
+        if (!reset) {
+          const exists = await modelsIn(trx).get(id);
+          throw exists ? new ApiError(409, ALREADY_CONVERTING) : new ApiError(404, 'Model not found');
+        }
+        const job = await queue.enqueue(
+          JobName.ConvertModel,
+          { model_id: id },
+          { subject: id, dedupeKey: `convert:${id}`, transaction: trx },
+        );
+        return { row: reset, jobId: job.id };
+      });
+      await queue.promote(jobId);
+      return row;
+    },
+
+    /**
+     * Deletes a model's rows and queued jobs, then its files. On a full disk the database may be unable to write
+     * even a delete, so the files go first there and the delete is tried again. False when there was no model.
+     */
+    async remove(id: string): Promise<boolean> {
+      let deleted: boolean;
+      try {
+        deleted = await deleteRecords(id);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        logger.warn({ model_id: id }, 'disk full: removing the model files before its record');
+        if (!(await models.get(id))) return false;
+        await blobs.deletePrefix(modelPrefix(id));
+        deleted = await deleteRecords(id);
+      }
+      if (deleted) await blobs.deletePrefix(modelPrefix(id));
+      return deleted;
+    },
+
+    /**
+     * Checks an uploaded thumbnail (type, dimensions, a full decode) and makes it the model's. Undefined when the
+     * model does not exist.
+     */
+    async uploadThumbnail(id: string, bytes: Uint8Array): Promise<ModelRow | undefined> {
+      const type = await checkThumbnailImage(bytes);
+      return this.replaceThumbnail(id, bytes, type);
+    },
+
+    /**
+     * Stores a thumbnail under a new content-named key, points the model at it and removes the one before (the
+     * new one when the model is gone). Undefined when the model does not exist.
+     */
+    async replaceThumbnail(
+      id: string,
+      bytes: Uint8Array,
+      type: ThumbnailType,
+    ): Promise<ModelRow | undefined> {
+      const key = thumbnailKey(id, bytes, type);
+      try {
+        await blobs.putBytes(key, bytes);
+      } catch (error) {
+        throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
+      }
+      const replaced = await models.setThumbnail(id, key);
+      if (!replaced) {
+        await blobs.delete(key);
+        return undefined;
+      }
+      if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
+      return replaced.row;
+    },
+
+    /** Queues a render of the model's thumbnail with its current materials; one queued render per model. */
+    async queueThumbnailRender(id: string, modelUrl: string): Promise<void> {
+      await queue.enqueue(
+        JobName.RenderThumbnail,
+        { model_id: id, model_url: modelUrl },
+        { subject: id, dedupeKey: `thumbnail:${id}` },
+      );
+    },
+  };
+}
