@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { Logger } from '@gltf-transform/core';
-import type { ILogger } from '@gltf-transform/core';
+import type { Document, ILogger } from '@gltf-transform/core';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from './clean-up.ts';
 import { compressLod } from './compress-lod.ts';
@@ -12,8 +12,9 @@ import { importerFor } from './importers.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
-import { ConversionError } from './types.ts';
-import type { ConversionResult, ImportSource, LodOutput } from './types.ts';
+import { toMetresYUp } from './import-frame.ts';
+import { ConversionError, LENGTH_UNITS } from './types.ts';
+import type { ConversionResult, ImportResult, ImportSource, LodOutput } from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'convert-model';
@@ -84,6 +85,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     maxTriangles: options.maxTriangles,
   });
   const document = imported.document.setLogger(logger);
+  const frame = applyDeclaredFrame(document, imported, options.source);
   const importedTriangles = imported.sourceTriangleCount ?? computeStats(document).triangle_count;
   checkTriangleLimit(importedTriangles, options.maxTriangles);
   const busy = (): void => options.onBusy?.((importedTriangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES);
@@ -143,7 +145,25 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     triangle_count: stats.triangle_count,
     vertex_count: stats.vertex_count,
     bounds: stats.bounds,
-    source_unit: imported.sourceUnit,
-    source_up_axis: imported.sourceUpAxis,
+    source_unit: frame.unit,
+    source_up_axis: frame.upAxis,
+  };
+}
+
+/**
+ * Applies the unit and up axis the uploader declared, for what the file itself leaves unknown: the scene's
+ * top-level nodes are scaled to metres and turned to +Y up. Returns the unit and axis the source is now known by.
+ */
+function applyDeclaredFrame(
+  document: Document,
+  imported: ImportResult,
+  source: ImportSource,
+): { unit: string; upAxis: string } {
+  const unit = imported.sourceUnit === 'unknown' && source.unit ? source.unit : undefined;
+  const up = imported.sourceUpAxis === 'unknown' && source.up ? source.up : undefined;
+  toMetresYUp(document, unit ? LENGTH_UNITS[unit] : 1, up === 'z' ? '+Z' : 'unknown');
+  return {
+    unit: unit ?? imported.sourceUnit,
+    upAxis: up ? `+${up.toUpperCase()}` : imported.sourceUpAxis,
   };
 }

@@ -26,6 +26,18 @@ export interface Bounds {
   max: [number, number, number];
 }
 
+/** Length units an uploader may declare for a file that states none, in metres. */
+export const LENGTH_UNITS = { mm: 0.001, cm: 0.01, m: 1, in: 0.0254, ft: 0.3048 } as const;
+
+/** One of {@link LENGTH_UNITS}. */
+export type LengthUnit = keyof typeof LENGTH_UNITS;
+
+/** Up axes an uploader may declare for a file that states none. */
+export const UP_AXES = ['y', 'z'] as const;
+
+/** One of {@link UP_AXES}. */
+export type DeclaredUp = (typeof UP_AXES)[number];
+
 /** A model file on local disk, with the folder that holds the resources it refers to. */
 export interface ImportSource {
   /** Absolute path of the model file. */
@@ -34,6 +46,10 @@ export interface ImportSource {
   dir: string;
   /** Format of `file`. */
   format: ModelFormat;
+  /** The uploader's unit for a file that states none (STL, OBJ, PLY…); metres when absent. Ignored when the file has one. */
+  unit?: LengthUnit;
+  /** The uploader's up axis for a file that states none; +Y when absent. Ignored when the file has one. */
+  up?: DeclaredUp;
 }
 
 /** What an importer hands to the rest of the pipeline: a glTF document in metres with +Y up. */
