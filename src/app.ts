@@ -23,6 +23,7 @@ import { registerViewer } from './http/serve-viewer.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { AppLogger } from './logger.ts';
 import type { BlobStore } from './storage/blob-store.ts';
+import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import { materialRoutes } from './materials/routes.ts';
@@ -92,7 +93,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
-    tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
+    tmpDir: scratchDir(path.join(config.dataDir, 'tmp', 'uploads')),
     publicBaseUrl: config.publicBaseUrl,
   });
   const { publicBaseUrl, webDistDir: distDir } = config;

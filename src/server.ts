@@ -6,6 +6,9 @@ import type { JobWorker } from './jobs/queue.ts';
 import { createLogger } from './logger.ts';
 import { openServices } from './services.ts';
 import { startJobWorker } from './worker.ts';
+import { sweepLeftovers } from './storage/sweep-leftovers.ts';
+import type { AppLogger } from './logger.ts';
+import type { Services } from './services.ts';
 
 /** A listening service and how to stop it. */
 export interface RunningServer {
@@ -19,6 +22,7 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { withWorker: boolean }): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const services = await openServices(config, { logger, leaseMs: config.jobLeaseMs });
+  await sweepAtStart(config, services, logger);
   const token = resolveApiToken(config.dataDir, config.apiToken);
   const app = await buildApp({ config, ...services, apiToken: token.token, logger });
   let worker: JobWorker | undefined;
@@ -54,6 +58,7 @@ export async function startServer(config: Config, options: { withWorker: boolean
 export async function startWorkerProcess(config: Config): Promise<{ close(): Promise<void> }> {
   const logger = createLogger(config.logLevel);
   const services = await openServices(config, { logger, leaseMs: config.jobLeaseMs });
+  await sweepAtStart(config, services, logger);
   const worker = startJobWorker(config, services, logger);
   logger.info({ concurrency: config.workerConcurrency }, 'worker started');
   return {
@@ -62,4 +67,15 @@ export async function startWorkerProcess(config: Config): Promise<{ close(): Pro
       await services.close();
     },
   };
+}
+
+/** Removes what killed processes left (job folders, partial uploads and files) before this one starts working. */
+async function sweepAtStart(config: Config, services: Services, logger: AppLogger): Promise<void> {
+  try {
+    const removed = await sweepLeftovers({ dataDir: config.dataDir, storeRoot: services.blobs.localRoot });
+    if (removed.length > 0) logger.info({ removed }, 'removed left-overs of stopped processes');
+  } catch (error) {
+    // A sweep that cannot finish must not stop the service; the next start tries again.
+    logger.warn({ err: error }, 'left-over sweep failed');
+  }
 }

@@ -10,11 +10,18 @@ import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import type { RenderThumbnail } from './catalog/thumbnails.ts';
 import type { Config } from './config.ts';
-import { JobName, type JobHandlers } from './jobs/job-types.ts';
+import {
+  JobName,
+  type FailureHandler,
+  type Job,
+  type JobHandler,
+  type JobHandlers,
+} from './jobs/job-types.ts';
 import type { JobWorker } from './jobs/queue.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import type { Services } from './services.ts';
 import { createConversionPool } from './threads/conversion-pool.ts';
+import { emptyScratch, scratchDir } from './storage/sweep-leftovers.ts';
 
 /**
  * Starts claiming conversion and thumbnail jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
@@ -27,7 +34,8 @@ export function startJobWorker(
   logger: AppLogger,
   render?: RenderThumbnail,
 ): JobWorker {
-  const workDir = path.join(config.dataDir, 'tmp', 'jobs');
+  const jobsDir = path.join(config.dataDir, 'tmp', 'jobs');
+  const workDir = scratchDir(jobsDir);
   fs.mkdirSync(workDir, { recursive: true });
   const pool = createConversionPool({
     size: config.workerConcurrency,
@@ -63,11 +71,44 @@ export function startJobWorker(
       maxMemoryMb: config.conversionMaxMemoryMb,
     }),
   };
-  const worker = services.queue.startWorker(handlers, { concurrency: config.workerConcurrency });
+  const worker = services.queue.startWorker(sweepWhenIdle(handlers, jobsDir, logger), {
+    concurrency: config.workerConcurrency,
+  });
   return {
     async stop() {
       await worker.stop();
       await pool.close();
     },
+  };
+}
+
+/**
+ * Wraps every handler so that when the last running job of this process ends, its scratch folder is emptied:
+ * whatever a job left there (a thread killed mid-write, a failed clean-up) goes before the next job starts.
+ */
+export function sweepWhenIdle(handlers: JobHandlers, jobsDir: string, logger: AppLogger): JobHandlers {
+  let running = 0;
+  const wrap = <N extends JobName>(handler: {
+    run: JobHandler<N>;
+    failed: FailureHandler<N>;
+  }): { run: JobHandler<N>; failed: FailureHandler<N> } => ({
+    ...handler,
+    run: async (job: Job<N>, signal: AbortSignal) => {
+      running++;
+      try {
+        await handler.run(job, signal);
+      } finally {
+        if (--running === 0) {
+          await emptyScratch(jobsDir).catch((error: unknown) =>
+            logger.warn({ err: error }, 'could not empty the job scratch folder'),
+          );
+        }
+      }
+    },
+  });
+  return {
+    [JobName.ConvertModel]: wrap<typeof JobName.ConvertModel>(handlers[JobName.ConvertModel]),
+    [JobName.RenderThumbnail]: wrap<typeof JobName.RenderThumbnail>(handlers[JobName.RenderThumbnail]),
+    [JobName.ExportModel]: wrap<typeof JobName.ExportModel>(handlers[JobName.ExportModel]),
   };
 }

@@ -4,9 +4,25 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from './blob-store.ts';
+import { processTag } from './sweep-leftovers.ts';
 
 /** Route prefix under which the app serves a file store's objects. */
 export const FILES_ROUTE_PREFIX = '/files/';
+
+/**
+ * Writes `file` through a partial file beside it, tagged with this process so the start-up sweep can tell a
+ * dead writer's left-over; a failed write (a full disk) removes its partial at once.
+ */
+async function writeThroughPartial(file: string, write: (partial: string) => Promise<void>): Promise<void> {
+  const partial = `${file}.${processTag()}.partial`;
+  try {
+    await write(partial);
+    await fsp.rename(partial, file);
+  } catch (error) {
+    await fsp.rm(partial, { force: true });
+    throw error;
+  }
+}
 
 /** A {@link BlobStore} on the local disk; objects are files under `root`, served by the app at `/files/`. */
 export function createFileStore(root: string): BlobStore {
@@ -29,7 +45,8 @@ export function createFileStore(root: string): BlobStore {
         await fsp.rename(localPath, file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        await fsp.copyFile(localPath, file);
+        // Copied beside and renamed, so a full disk leaves no half file under the real name.
+        await writeThroughPartial(file, (partial) => fsp.copyFile(localPath, partial));
         await fsp.rm(localPath, { force: true });
       }
       return { size: (await fsp.stat(file)).size };
@@ -38,9 +55,7 @@ export function createFileStore(root: string): BlobStore {
       const file = fileFor(key);
       await ensureDir(file);
       // Written beside and renamed so a reader never sees half a file.
-      const partial = `${file}.${process.pid}.partial`;
-      await fsp.writeFile(partial, bytes);
-      await fsp.rename(partial, file);
+      await writeThroughPartial(file, (partial) => fsp.writeFile(partial, bytes));
       return { size: bytes.byteLength };
     },
     async read(key): Promise<Readable> {
