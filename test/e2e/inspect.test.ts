@@ -342,6 +342,9 @@ void describe('viewer inspection tools end to end', { timeout: 10 * 60_000 }, ()
   void test('measures the distance between two vertices of the STL in metres', async () => {
     assert.ok(models.counter);
     await openModel(models.counter.id);
+    // Its tags (set by the catalog test) show beside the title, each opening the catalog filtered by it.
+    assert.deepEqual(await page.locator('.heading-tags a').allTextContents(), ['cad', 'Counter disk']);
+    assert.equal(await page.locator('.heading-tags a').last().getAttribute('href'), '#/?tag=Counter+disk');
     const vertices = stlVertices(await readFile(COUNTER));
     await page.getByRole('button', { name: 'Measure' }).click();
     const shot = await viewPixels();

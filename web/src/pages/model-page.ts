@@ -7,6 +7,7 @@ import type { Page } from '../router.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
+import { catalogHash, emptyQuery } from './catalog-query.ts';
 import { followConversion } from './conversion-status.ts';
 import { createDownloads } from './downloads-card.ts';
 import { createModelDetails } from './model-details.ts';
@@ -19,6 +20,7 @@ export function modelPage(id: string): Page {
     const cleanups: (() => void)[] = [];
     const title = h('h1', {}, 'Loading model…');
     const badgeSlot = h('span', { class: 'badge-slot' });
+    const tagSlot = h('ul', { class: 'tag-list heading-tags', 'aria-label': 'Tags' });
     const statusBox = h('div', { class: 'status-box', role: 'status' });
     // Until the model is converted, its place in the view column holds the conversion state, not a blank.
     const pending = h('div', { class: 'pending-view' }, statusBox);
@@ -37,6 +39,7 @@ export function modelPage(id: string): Page {
           h('a', { href: '#/', class: 'back-link' }, '← Models'),
           title,
           badgeSlot,
+          tagSlot,
           actions,
         ),
         h('div', { class: 'model-layout' }, viewerColumn, sidebar),
@@ -47,6 +50,12 @@ export function modelPage(id: string): Page {
       title.textContent = model.name;
       document.title = `${model.name} · Vitrine`;
       badgeSlot.replaceChildren(statusBadge(model));
+      // Each tag opens the catalog filtered by it.
+      tagSlot.replaceChildren(
+        ...model.tags.map((tag) =>
+          h('li', {}, h('a', { class: 'tag', href: catalogHash({ ...emptyQuery(), tag }) }, tag)),
+        ),
+      );
     };
 
     const openViewer = async (model: Model): Promise<void> => {
