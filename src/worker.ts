@@ -44,7 +44,8 @@ export function startJobWorker(
     stallMs: config.conversionStallMs,
     recycleAfterJobs: config.conversionThreadMaxJobs,
   });
-  render ??= (glb, overrides) => pool.render(glb, { materialOverrides: overrides });
+  render ??= (glb, overrides, renderLogger) =>
+    pool.render(glb, { materialOverrides: overrides }, undefined, renderLogger);
   const models = createModelRepository(services.database);
   const materials = createMaterialRepository(services.database);
   const catalog = createCatalogService({

@@ -2,10 +2,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelRow } from '../db/database.ts';
 import type { AppLogger } from '../logger.ts';
-import { Logger } from '@gltf-transform/core';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/compress-lod.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
+import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
 import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -65,7 +65,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           compressLods: deps.compressLods,
           maxTriangles: deps.maxTriangles,
           signal,
-          logger: new Logger(Logger.Verbosity.WARN),
+          logger: new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
           thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
           onProgress: (percent, stage) => {
             const now = Date.now();

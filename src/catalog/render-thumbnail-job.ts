@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import type { AppLogger } from '../logger.ts';
 import type { FailureHandler, JobHandler, JobName } from '../jobs/job-types.ts';
+import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { storedLods } from './model-view.ts';
@@ -36,6 +37,7 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
         deps,
         glb,
         parts.map((part) => part.group_id),
+        new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
       );
       await catalog.replaceThumbnail(modelId, png, 'png');
       logger.info({ model_id: modelId, job_id: job.id }, 'thumbnail regenerated');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ILogger } from '@gltf-transform/core';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
 
@@ -6,6 +7,8 @@ import type { MaterialOverride } from '../render/render-thumbnail.ts';
 export type RenderThumbnail = (
   glb: Uint8Array,
   overrides: ReadonlyMap<string, MaterialOverride>,
+  /** Where the renderer's warnings go. */
+  logger?: ILogger,
 ) => Promise<Buffer>;
 
 /** What thumbnail rendering needs. */
@@ -49,6 +52,7 @@ export async function renderWithBoundMaterials(
   deps: ThumbnailDependencies,
   glb: Uint8Array,
   groupIds: readonly string[],
+  logger?: ILogger,
 ): Promise<Buffer> {
-  return deps.render(glb, await boundColours(deps.materials, groupIds));
+  return deps.render(glb, await boundColours(deps.materials, groupIds), logger);
 }

@@ -197,7 +197,7 @@ export function createEmbeddedQueue(
           // Recording the outcome failed (the database went away): the lease runs out and the job runs again.
           .catch((error: unknown) =>
             settings.logger.error(
-              { err: error, job: row.id },
+              { err: error, job_id: String(row.id), subject: row.subject },
               'job queue: could not record the outcome of a job',
             ),
           )
@@ -230,7 +230,7 @@ export function createEmbeddedQueue(
               // The lease ran out (a long pause) and another worker took the job: running on would do it twice.
               if (result.numUpdatedRows === 0n && !signal.aborted) {
                 settings.logger.warn(
-                  { job: job.id, name },
+                  { job_id: job.id, subject: row.subject, name },
                   'job queue: lease lost to another worker; stopping',
                 );
                 controller.abort();
@@ -253,14 +253,15 @@ export function createEmbeddedQueue(
           }
           const final = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
           settings.logger.warn(
-            { job: job.id, name, attempt: row.attempts, err: error.message, final },
+            { job_id: job.id, subject: row.subject, name, attempt: row.attempts, err: error.message, final },
             'job queue: attempt failed',
           );
           if (final) {
             await settle(row, workerId, { status: 'failed', last_error: error.message });
             if (handler) {
               await (handler.failed as (job: Job, error: Error) => Promise<void>)(job, error).catch(
-                (e: unknown) => settings.logger.error({ err: e }, 'job queue: failure handler failed'),
+                (e: unknown) =>
+                  settings.logger.error({ err: e, job_id: job.id }, 'job queue: failure handler failed'),
               );
             }
           } else {

@@ -74,8 +74,13 @@ export interface PoolStats {
 export interface ConversionPool {
   /** Converts a model in a warm thread; rejects with a message fit for the user on any failure. */
   convert(request: PoolConversionRequest): Promise<PooledConversion>;
-  /** Renders a thumbnail of a GLB in a warm thread. */
-  render(glb: Uint8Array, options?: Partial<RenderOptions>, signal?: AbortSignal): Promise<Buffer>;
+  /** Renders a thumbnail of a GLB in a warm thread; the renderer's warnings go to `logger`. */
+  render(
+    glb: Uint8Array,
+    options?: Partial<RenderOptions>,
+    signal?: AbortSignal,
+    logger?: ILogger,
+  ): Promise<Buffer>;
   stats(): PoolStats;
   /** Rejects queued tasks, terminates every thread. */
   close(): Promise<void>;
@@ -318,11 +323,11 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError };
     },
 
-    async render(glb, renderOptions = {}, signal) {
+    async render(glb, renderOptions = {}, signal, logger = new Logger(Logger.Verbosity.WARN)) {
       const reply = await submit((id) => ({ type: 'render', id, glb, options: renderOptions }), {
         timeoutMs: options.renderTimeoutMs,
         signal,
-        logger: new Logger(Logger.Verbosity.WARN),
+        logger,
       });
       if (reply.type !== 'rendered')
         throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);

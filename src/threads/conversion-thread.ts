@@ -5,7 +5,12 @@ import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { ConversionError } from '../pipeline/types.ts';
-import { renderThumbnail, type MaterialOverride } from '../render/render-thumbnail.ts';
+import {
+  NAME as RENDER_STEP,
+  renderThumbnailDetailed,
+  type MaterialOverride,
+  type RenderOptions,
+} from '../render/render-thumbnail.ts';
 import type {
   ConvertTask,
   ParentMessage,
@@ -72,7 +77,7 @@ async function convert(task: ConvertTask): Promise<void> {
         colourRequests.set(id, resolve);
         post({ type: 'colours', id, groupIds: result.parts.map((part) => part.group_id) });
       });
-      thumbnail = ownBytes(await renderThumbnail(lod.glb, { materialOverrides: overrides }));
+      thumbnail = await renderLogged(id, lod.glb, { materialOverrides: overrides });
     } catch (error) {
       // A model without a thumbnail is still a good model; regeneration can try again.
       thumbnailError = error instanceof Error ? error.message : String(error);
@@ -84,8 +89,20 @@ async function convert(task: ConvertTask): Promise<void> {
   post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory() }, [...transfer]);
 }
 
+/** Renders a thumbnail, passing the renderer's warnings to the parent's log for this task. */
+async function renderLogged(
+  id: number,
+  glb: Uint8Array,
+  options: Partial<RenderOptions>,
+): Promise<Uint8Array> {
+  const { png, warnings } = await renderThumbnailDetailed(glb, options);
+  for (const warning of warnings)
+    post({ type: 'log', id, level: 'warn', text: `${RENDER_STEP}: ${warning}` });
+  return ownBytes(png);
+}
+
 async function render(task: RenderTask): Promise<void> {
-  const bytes = ownBytes(await renderThumbnail(task.glb, task.options));
+  const bytes = await renderLogged(task.id, task.glb, task.options);
   post({ type: 'rendered', id: task.id, png: bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
 }
 

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle, DialectName } from '../../src/db/create-db.ts';
 import type { Db } from '../../src/db/database.ts';
 import type { JobQueue, JobWorker } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, type AppLogger } from '../../src/logger.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import type { BlobStore } from '../../src/storage/blob-store.ts';
 import { startJobWorker } from '../../src/worker.ts';
@@ -35,6 +35,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Changes the address the app reaches its database at, e.g. through a proxy the test can cut. */
   rewriteDatabaseUrl?: (url: string) => string;
+  /** The logger of the app, queue and worker instead of a silent one (to read what they log). */
+  logger?: AppLogger;
   /** Replaces the database the app and worker use (a Kysely plugin that injects faults, say). */
   wrapDb?: (db: Db) => Db;
 }
@@ -54,7 +56,7 @@ export async function createTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
   // Fast polling and short back-off keep tests quick; the behaviour is the same as in production.
   const opened: Services = await openServices(config, {
     logger,
