@@ -10,6 +10,7 @@ import { statusBadge } from '../ui/status-badge.ts';
 import { catalogHash, emptyQuery } from './catalog-query.ts';
 import { followConversion } from './conversion-status.ts';
 import { createDownloads } from './downloads-card.ts';
+import { createExportMenu } from './export-menu.ts';
 import { createModelDetails } from './model-details.ts';
 import { mountModelWorkspace } from './model-workspace.ts';
 
@@ -62,6 +63,9 @@ export function modelPage(id: string): Page {
       const [parts, lods] = await Promise.all([getParts(model.id), getLods(model.id)]);
       if (left) return;
       showDownloads(model, lods);
+      const exportMenu = createExportMenu({ ...model, lods });
+      actions.append(exportMenu.element);
+      cleanups.push(exportMenu.dispose);
       cleanups.push(mountModelWorkspace(model, parts, lods, { viewerColumn, sidebar }));
     };
 

@@ -1,0 +1,93 @@
+// The model page's Export menu in headless Chromium against a real server: a part bound to a red material, then
+// GLB and USDZ exported from the menu; the menu waits out the job (202) and hands over the file's link.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { ensureViewerBuilt } from './support/build-viewer.ts';
+import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
+import { launchChromium } from './support/chromium.ts';
+import { cubesGlb } from './support/cubes-glb.ts';
+import { startServer, type RunningServer } from './support/server-process.ts';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const TOKEN = 'e2e-export-token-0123456789';
+
+let dataDir: string;
+let server: RunningServer;
+let browser: Browser | undefined;
+let page: Page;
+let model: ModelRecord;
+const pageErrors: string[] = [];
+
+void describe('export menu end to end', { timeout: 5 * 60_000 }, () => {
+  before(async () => {
+    ensureViewerBuilt(REPO);
+    dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-export-'));
+    server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
+    const client = catalogClient(server.baseUrl, TOKEN);
+    const uploaded = await client.upload({
+      name: 'cubes.glb',
+      bytes: new Uint8Array(await cubesGlb(['Left', 'Right'])),
+    });
+    model = await client.waitCompleted(uploaded.id);
+    const parts = (await (await client.call(`/api/models/${model.id}/parts`)).json()).data as {
+      group_id: string;
+    }[];
+    const json = { 'Content-Type': 'application/json' };
+    const created = await client.call('/api/v1/materials', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Red', diffuse_r: 255, diffuse_g: 0, diffuse_b: 0 }),
+    });
+    const material = (await created.json()).data as { id: number };
+    const bound = await client.call(`/api/v1/materials/${material.id}/bindings`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ group_ids: [parts[1].group_id] }),
+    });
+    assert.equal(bound.status, 200);
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
+    await context.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  for (const [format, extension, magic] of [
+    ['glb', '.glb', 'glTF'],
+    ['usdz', '.usdz', 'PK\x03\x04'],
+  ] as const) {
+    void test(`exports ${format} from the menu with the bound material`, async () => {
+      await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+      // A second visit of the same address keeps the page (and the open menu); start each test afresh.
+      await page.reload();
+      await page.locator('.export-menu summary').click();
+      const download = page.waitForEvent('download', { timeout: 60_000 });
+      await page.locator(`.export-menu button[data-format="${format}"]`).click();
+      const link = page.locator('.export-menu .export-status a');
+      await link.waitFor({ timeout: 60_000 });
+      assert.match((await link.textContent()) ?? '', new RegExp(`cubes\\${extension}$`));
+      const file = await (await download).path();
+      const bytes = await readFile(file);
+      assert.equal(bytes.subarray(0, 4).toString('latin1'), magic);
+      if (format === 'glb') {
+        // The bound red (linear 1, 0, 0) is in the file's materials.
+        assert.match(bytes.toString('latin1'), /"baseColorFactor":\[1,0,0,1\]/);
+      }
+      assert.deepEqual(pageErrors, []);
+    });
+  }
+});

@@ -1,0 +1,112 @@
+/**
+ * The model page's Export menu: each format the service writes, at a chosen level of detail, with or without the
+ * bound materials. The service makes a file in the background the first time (202), so the menu asks again until
+ * the file is ready, then downloads it from its `/files/` URL (which needs no token).
+ */
+import { EXPORT_FILES, EXPORT_FORMATS, type ExportFormat } from '../../../src/exports/export-formats.ts';
+import { ApiError, errorFromBody } from '../api/api-error.ts';
+import { getToken } from '../api/token.ts';
+import type { Model } from '../api/types.ts';
+import { h } from '../ui/dom.ts';
+import { formatBytes } from '../ui/format.ts';
+
+/** Longest the menu waits for one export before telling the user to try again later. */
+const GIVE_UP_MS = 10 * 60_000;
+
+/** What the export route answers in JSON (`Accept: application/json`). */
+interface ExportState {
+  status: 'queued' | 'running' | 'ready' | 'failed';
+  url: string | null;
+  file_name: string;
+  size: number | null;
+}
+
+/** Asks for an export until it is ready; `onWait` hears each 202's status. Rejects with the server's message. */
+async function fetchExport(
+  modelId: string,
+  query: URLSearchParams,
+  signal: AbortSignal,
+  onWait: (status: string) => void,
+): Promise<ExportState> {
+  const deadline = Date.now() + GIVE_UP_MS;
+  for (;;) {
+    const response = await fetch(`/api/models/${encodeURIComponent(modelId)}/export?${query}`, {
+      headers: { 'X-API-Token': getToken() ?? '', Accept: 'application/json' },
+      signal,
+    });
+    const body = (await response.json().catch(() => undefined)) as { data?: ExportState } | undefined;
+    if (!response.ok) throw errorFromBody(response.status, body, 'Export failed');
+    if (response.status === 200 && body?.data?.url) return body.data;
+    if (Date.now() > deadline) throw new ApiError(0, 'The export is taking long; try again in a while');
+    onWait(body?.data?.status ?? 'queued');
+    const seconds = Number(response.headers.get('retry-after')) || 1;
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
+/** Builds the menu for a converted model; `dispose` stops any export still being waited for. */
+export function createExportMenu(model: Model): { element: HTMLElement; dispose: () => void } {
+  const controller = new AbortController();
+  const lod = h(
+    'select',
+    { 'aria-label': 'Level of detail' },
+    ...model.lods.map((level) =>
+      h(
+        'option',
+        { value: String(level.level) },
+        `LOD ${level.level} · ${level.triangle_count.toLocaleString()} triangles`,
+      ),
+    ),
+  );
+  const bound = h('input', { type: 'checkbox', checked: true });
+  const status = h('p', { class: 'export-status', role: 'status', style: 'margin:0.5rem 0 0' });
+  const buttons = EXPORT_FORMATS.map((format) =>
+    h(
+      'button',
+      { type: 'button', 'data-format': format, onclick: () => void run(format) },
+      EXPORT_FILES[format].label,
+    ),
+  );
+
+  async function run(format: ExportFormat): Promise<void> {
+    for (const button of buttons) button.disabled = true;
+    status.textContent = `Preparing ${EXPORT_FILES[format].label}…`;
+    const query = new URLSearchParams({
+      format,
+      lod: lod.value,
+      materials: bound.checked ? 'bound' : 'source',
+    });
+    try {
+      const ready = await fetchExport(model.id, query, controller.signal, (state) => {
+        status.textContent = `${EXPORT_FILES[format].label}: ${state === 'running' ? 'being written' : 'queued'}…`;
+      });
+      const link = h(
+        'a',
+        { href: ready.url ?? '', download: ready.file_name },
+        `Download ${ready.file_name}`,
+      );
+      status.replaceChildren(link, ready.size === null ? '' : ` (${formatBytes(ready.size)})`);
+      link.click();
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      status.textContent = error instanceof Error ? error.message : String(error);
+    } finally {
+      for (const button of buttons) button.disabled = false;
+    }
+  }
+
+  const element = h(
+    'details',
+    { class: 'export-menu' },
+    h('summary', {}, 'Export'),
+    h(
+      'div',
+      { class: 'card', style: 'position:absolute;z-index:10;min-width:16rem;display:grid;gap:0.5rem' },
+      lod,
+      h('label', {}, bound, ' Bake in the bound materials'),
+      ...buttons,
+      status,
+    ),
+  );
+  return { element, dispose: () => controller.abort() };
+}
