@@ -91,7 +91,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   const busy = (): void => options.onBusy?.((importedTriangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES);
 
   busy();
-  await cleanUp(document, {}, { logger, onProgress: progress('clean-up') });
+  await cleanUp(document, { weld: !imported.welded }, { logger, onProgress: progress('clean-up') });
   const parts = extractParts(
     document,
     { modelId: options.modelId },

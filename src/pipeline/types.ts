@@ -61,6 +61,8 @@ export interface ImportResult {
   sourceUnit: string;
   /** Up axis of the source before it was turned to +Y (`+Y`, `+Z`, …). */
   sourceUpAxis: string;
+  /** The importer merged identical vertices itself, so clean-up need not weld again. */
+  welded?: boolean;
 }
 
 /** Shared services a pipeline step receives instead of importing them itself. */

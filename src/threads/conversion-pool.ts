@@ -240,8 +240,10 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       default: {
         thread.disarm?.();
         thread.task = undefined;
+        // A job near the memory limit leaves garbage the next job would be charged for: a fresh thread starts clean.
         const recycle =
-          thread.jobs >= options.recycleAfterJobs || message.memory.retainedMb > options.recycleAboveMb;
+          thread.jobs >= options.recycleAfterJobs ||
+          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2);
         if (message.type === 'failed') {
           task.reject(
             message.name === 'ConversionError'

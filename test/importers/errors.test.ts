@@ -32,10 +32,18 @@ async function rejects(sample: string, bytes: Uint8Array, label: string, reason:
 
 const TRUNCATED: [sample: string, label: string, reason: RegExp][] = [
   ['obj/spot_triangulated.obj', 'OBJ', /truncated/],
-  ['stl/counter.unitsmm.STL', 'STL', /damaged/],
-  ['stl/sphereWithHole.stl', 'STL', /damaged/],
-  ['ply/moebius-160-10.ply', 'PLY', /damaged/],
-  ['ply/Wuson.ply', 'PLY', /no geometry found/],
+  [
+    'stl/counter.unitsmm.STL',
+    'STL',
+    /truncated: its header declares 83,750 triangles, the file holds 41,874/,
+  ],
+  ['stl/sphereWithHole.stl', 'STL', /truncated/],
+  [
+    'ply/moebius-160-10.ply',
+    'PLY',
+    /truncated: its header declares 1,600 vertex, 2,880 face; the data ends in/,
+  ],
+  ['ply/Wuson.ply', 'PLY', /truncated: its header declares 11,184 vertex, 3,732 face; the data ends in/],
   ['fbx/spider/spider.fbx', 'FBX', /damaged/],
   ['fbx/cubes_with_names.fbx', 'FBX', /damaged/],
   ['dae/duck/duck.dae', 'COLLADA', /damaged/],

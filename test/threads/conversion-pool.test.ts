@@ -143,16 +143,23 @@ void it('a thread recycled mid-queue loses no job', async () => {
   }
 });
 
-void it('a job over its time limit fails, and the queued job after it still converts', async () => {
-  const pool = createConversionPool({ size: 1, timeoutMs: 50 });
+void it('a job over its time limit fails, and the queued job after it converts on a fresh thread', async () => {
+  // A pipe nobody writes to: the read never ends, well past the time limit and below the watchdog's.
+  const fifo = path.join(scratch.dir, 'slow.ply');
+  execFileSync('mkfifo', [fifo]);
+  const pool = createConversionPool({ size: 1, timeoutMs: 1_500 });
   try {
-    const slow = pool.convert({ modelId: 't', source: truck, logger: quietLogger });
+    const slow = pool.convert({
+      modelId: 't',
+      source: { file: fifo, dir: scratch.dir, format: 'ply' },
+      logger: quietLogger,
+    });
     const next = pool.convert({ modelId: 'n', source: await tinyStl('t.stl'), logger: quietLogger });
-    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 0.05 s' });
-    // 50 ms is too short for anything on a fresh thread too; what matters is that it ran and ended cleanly.
-    await assert.rejects(next, { message: 'Conversion timed out after 0.05 s' });
-    assert.equal(pool.stats().threads, 1);
+    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 1.5 s' });
+    assert.equal((await next).triangle_count, 1);
+    assert.deepEqual(pool.stats(), { threads: 1, started: 2, queued: 0 });
   } finally {
+    await unblock(fifo);
     await pool.close();
   }
 });
@@ -160,7 +167,7 @@ void it('a job over its time limit fails, and the queued job after it still conv
 void it('a job that exceeds the memory limit fails its model, and the pool recovers', async () => {
   const big = path.join(scratch.dir, 'big.stl');
   await writeFile(big, binaryStl(400_000));
-  const pool = createConversionPool({ size: 1, maxMemoryMb: 160 });
+  const pool = createConversionPool({ size: 1, maxMemoryMb: 100 });
   try {
     await assert.rejects(
       pool.convert({
@@ -170,7 +177,7 @@ void it('a job that exceeds the memory limit fails its model, and the pool recov
       }),
       {
         name: 'ConversionError',
-        message: /more memory than the limit of 160 MB \(CONVERSION_MAX_MEMORY_MB\)/,
+        message: /more memory than the limit of 100 MB \(CONVERSION_MAX_MEMORY_MB\)/,
       },
     );
     const result = await pool.convert({ modelId: 's', source: await tinyStl('s.stl'), logger: quietLogger });
@@ -180,9 +187,46 @@ void it('a job that exceeds the memory limit fails its model, and the pool recov
   }
 });
 
+void it('a truncated large file, and a valid one over the triangle limit, fail at once naming what is wrong', async () => {
+  const whole = binaryStl(400_000);
+  const cut = path.join(scratch.dir, 'cut.stl');
+  await writeFile(cut, whole.subarray(0, 10_000_000));
+  const valid = path.join(scratch.dir, 'valid.stl');
+  await writeFile(valid, whole);
+  const pool = createConversionPool({ size: 1 });
+  try {
+    await assert.rejects(
+      pool.convert({
+        modelId: 'c',
+        source: { file: cut, dir: scratch.dir, format: 'stl' },
+        logger: quietLogger,
+      }),
+      {
+        name: 'ConversionError',
+        message:
+          'Could not read the STL file: the file is truncated: its header declares 400,000 triangles, the file holds 199,998',
+      },
+    );
+    await assert.rejects(
+      pool.convert({
+        modelId: 'l',
+        source: { file: valid, dir: scratch.dir, format: 'stl' },
+        logger: quietLogger,
+        maxTriangles: 300_000,
+      }),
+      {
+        name: 'ConversionError',
+        message: 'The model has 400,000 triangles, more than the limit of 300,000 (CONVERSION_MAX_TRIANGLES)',
+      },
+    );
+  } finally {
+    await pool.close();
+  }
+});
+
 void it('the watchdog fails a job that stops making progress within seconds, and the pool goes on', async () => {
   // A pipe nobody writes to: the importer's read waits forever, as a wedged importer would.
-  const fifo = path.join(scratch.dir, 'stuck.stl');
+  const fifo = path.join(scratch.dir, 'stuck.ply');
   execFileSync('mkfifo', [fifo]);
   const pool = createConversionPool({ size: 1, stallMs: 1_000 });
   const started = Date.now();
@@ -190,7 +234,7 @@ void it('the watchdog fails a job that stops making progress within seconds, and
     await assert.rejects(
       pool.convert({
         modelId: 'w',
-        source: { file: fifo, dir: scratch.dir, format: 'stl' },
+        source: { file: fifo, dir: scratch.dir, format: 'ply' },
         logger: quietLogger,
       }),
       {
@@ -202,11 +246,7 @@ void it('the watchdog fails a job that stops making progress within seconds, and
     const result = await pool.convert({ modelId: 'n', source: await tinyStl('w.stl'), logger: quietLogger });
     assert.equal(result.triangle_count, 1);
   } finally {
-    // Unblocks the read the terminated thread left waiting on the pipe (when nobody reads it, opening fails).
-    await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then(
-      (handle) => handle.close(),
-      () => {},
-    );
+    await unblock(fifo);
     await pool.close();
   }
 });
@@ -217,6 +257,14 @@ void it('starts its threads when the process runs under the tsx command line', a
   const { stdout } = await promisify(execFile)(process.execPath, [tsxCli, script], { timeout: 60_000 });
   assert.deepEqual(JSON.parse(stdout), { signature: 'PNG' });
 });
+
+/** Ends the read a terminated thread left waiting on a pipe (when nobody reads it, opening fails). */
+async function unblock(fifo: string): Promise<void> {
+  await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then(
+    (handle) => handle.close(),
+    () => {},
+  );
+}
 
 /** A binary STL of `triangles` small triangles in a row. */
 function binaryStl(triangles: number): Buffer {
