@@ -82,7 +82,7 @@ function looksAscii(head: Uint8Array): boolean {
   );
 }
 
-/** Triangles whose welded corners are distinct, packed into an index array of their final length. */
+/** Triangles as welded index triples; zero-area ones are kept, as the file has them (exports round-trip). */
 class TriangleList {
   indices: Uint32Array<ArrayBuffer>;
   count = 0;
@@ -90,8 +90,6 @@ class TriangleList {
     this.indices = new Uint32Array(Math.max(3, expected * 3));
   }
   add(a: number, b: number, c: number): void {
-    // A triangle two of whose corners weld together has no area: it is dropped, as assimp does.
-    if (a === b || b === c || a === c) return;
     if (this.count * 3 + 3 > this.indices.length) {
       const grown = new Uint32Array(Math.ceil(this.indices.length * 1.5) + 3);
       grown.set(this.indices);
