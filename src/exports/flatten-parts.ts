@@ -1,6 +1,7 @@
 import { Primitive } from '@gltf-transform/core';
 import type { Accessor, Document, Material, mat4 } from '@gltf-transform/core';
 import { listMeshNodes } from '../pipeline/measure-geometry.ts';
+import { determinant3, transformPositions } from '../render/transform-vertices.ts';
 
 /** One triangle list of a part in world space (metres, +Y up), with its glTF material. */
 export interface FlatPrimitive {
@@ -80,7 +81,7 @@ function flattenPrimitive(primitive: Primitive, matrix: mat4): FlatPrimitive | u
       indices[i + 2] = b;
     }
   }
-  const positions = transformPoints(readVec(position, 3), matrix);
+  const positions = transformPositions(readVec(position, 3), matrix);
   const normalAccessor = primitive.getAttribute('NORMAL');
   const uvAccessor = primitive.getAttribute('TEXCOORD_0');
   return {
@@ -126,26 +127,6 @@ function fanToList(order: Uint32Array): Uint32Array {
   const out = new Uint32Array(Math.max(0, order.length - 2) * 3);
   for (let i = 1; i + 1 < order.length; i++) out.set([order[0], order[i], order[i + 1]], (i - 1) * 3);
   return out;
-}
-
-function determinant3(m: mat4): number {
-  return (
-    m[0] * (m[5] * m[10] - m[6] * m[9]) -
-    m[4] * (m[1] * m[10] - m[2] * m[9]) +
-    m[8] * (m[1] * m[6] - m[2] * m[5])
-  );
-}
-
-function transformPoints(points: Float32Array, m: mat4): Float32Array {
-  for (let i = 0; i < points.length; i += 3) {
-    const x = points[i];
-    const y = points[i + 1];
-    const z = points[i + 2];
-    points[i] = m[0] * x + m[4] * y + m[8] * z + m[12];
-    points[i + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-    points[i + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
-  }
-  return points;
 }
 
 /** Normals through the inverse transpose of the matrix's 3 × 3 part (the cofactor matrix), renormalised. */
