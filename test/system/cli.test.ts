@@ -16,7 +16,12 @@ import {
   waitForModel,
 } from './service-process.ts';
 
-const MIGRATIONS = ['2026-11-22-01-materials', '2026-11-22-02-models'];
+// Every dated migration file, in name order: the CLI must apply them all, whoever added the latest.
+const MIGRATIONS = fs
+  .readdirSync(path.join(import.meta.dirname, '..', '..', 'src', 'db', 'migrations'))
+  .filter((name) => /^\d{4}-\d{2}-\d{2}-\d{2}-.+\.ts$/.test(name))
+  .map((name) => name.slice(0, -'.ts'.length))
+  .sort();
 const SMALL_MODEL = path.join(MODELS, 'glb', 'MultiUVTest.glb');
 
 void describe('the vitrine command', () => {
