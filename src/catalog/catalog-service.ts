@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DialectName } from '../db/create-db.ts';
@@ -39,6 +40,9 @@ export interface NewUpload {
   /** Display name; the file name without its extension when blank. */
   name?: string;
   description?: string;
+  /** Declared unit and up axis of a file that states none (form fields `unit`, `up`). */
+  unit?: string;
+  up?: string;
 }
 
 /** Answer to a reprocess of a model that is pending or processing. */
@@ -91,6 +95,8 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         if (name.length > 255) throw new ApiError(400, 'name must be a string of 1 to 255 characters');
         if (description.length > 10_000)
           throw new ApiError(400, 'description must be at most 10000 characters');
+        const unit = declared(upload.unit, Object.keys(LENGTH_UNITS), 'unit');
+        const upAxis = declared(upload.up, UP_AXES, 'up');
         const id = randomUUID();
         const key = sourceKey(id, file.filename);
         const { row, jobId } = await db
@@ -107,6 +113,8 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
               progress: 0,
               source_key: key,
               source_entry: detected.entry ?? null,
+              unit,
+              up_axis: upAxis,
               lods: '[]',
               tags: '[]',
             });
@@ -220,4 +228,12 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
       );
     },
   };
+}
+
+/** A declared form field checked against its allowed values; blank or absent is null (the default). */
+function declared(value: string | undefined, allowed: readonly string[], field: string): string | null {
+  const trimmed = (value ?? '').trim().toLowerCase();
+  if (trimmed === '') return null;
+  if (!allowed.includes(trimmed)) throw new ApiError(400, `${field} must be one of ${allowed.join(', ')}`);
+  return trimmed;
 }

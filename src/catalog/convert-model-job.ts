@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import path from 'node:path';
 import type { ModelRow } from '../db/database.ts';
 import type { AppLogger } from '../logger.ts';
@@ -123,7 +124,13 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     const local = path.join(workDir, 'upload', path.basename(model.source_key));
     await fsp.mkdir(path.dirname(local), { recursive: true });
     await blobs.download(model.source_key, local);
-    return prepareSource({ file: local, upload: uploadFormat(model), workDir });
+    const source = await prepareSource({ file: local, upload: uploadFormat(model), workDir });
+    // What the uploader declared for a file that states no unit or axis.
+    return {
+      ...source,
+      ...(model.unit ? { unit: model.unit as LengthUnit } : {}),
+      ...(model.up_axis ? { up: model.up_axis as DeclaredUp } : {}),
+    };
   }
 
   async function storeLods(modelId: string, result: ConversionResult): Promise<StoredLod[]> {

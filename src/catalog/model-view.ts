@@ -1,4 +1,5 @@
 import type { ModelPartRow, ModelRow } from '../db/database.ts';
+import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import { toIso } from '../db/timestamps.ts';
 import type { Material } from '../materials/schemas.ts';
 import type { DetectedFormat } from '../pipeline/detect-format.ts';
@@ -55,6 +56,8 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
     tags: JSON.parse(row.tags) as string[],
     source_unit: row.source_unit,
     source_up_axis: row.source_up_axis,
+    unit: (row.unit as LengthUnit | null) ?? null,
+    up: (row.up_axis as DeclaredUp | null) ?? null,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   };

@@ -39,6 +39,9 @@ export interface ModelMetadata {
   name?: string;
   description?: string;
   tags?: string[];
+  /** Declared unit and up axis of a unitless file; the next conversion applies them. */
+  unit?: string;
+  up?: string;
 }
 
 /** A condition true when the JSON `tags` array holds `tag`, ignoring case. */
@@ -117,10 +120,15 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
 
     /** Changes name, description or tags; undefined when the model does not exist. */
     async updateMetadata(id: string, metadata: ModelMetadata): Promise<ModelRow | undefined> {
-      const { tags, ...rest } = metadata;
+      const { tags, up, ...rest } = metadata;
       return db
         .updateTable('models')
-        .set({ ...rest, ...(tags ? { tags: JSON.stringify(tags) } : {}), updated_at: nowIso() })
+        .set({
+          ...rest,
+          ...(tags ? { tags: JSON.stringify(tags) } : {}),
+          ...(up ? { up_axis: up } : {}),
+          updated_at: nowIso(),
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();

@@ -169,7 +169,8 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     {
       schema: {
         tags: CATALOG_TAGS,
-        summary: 'Change name, description or tags',
+        summary:
+          'Change name, description, tags, or the declared unit and up axis (applied by the next reprocess)',
         params: ModelIdParams,
         body: PatchModelBody,
         response: { 200: catalogEnvelope(ModelSchema), ...CATALOG_ERRORS },

@@ -1,4 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
+import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import { MaterialSchema } from '../materials/schemas.ts';
 
 /** The four states of a model. */
@@ -38,6 +40,12 @@ export const LodSchema = Type.Object({
   }),
 });
 
+/** A unit an uploader may declare for a file that states none. */
+export const DeclaredUnit = Type.Unsafe<LengthUnit>({ type: 'string', enum: Object.keys(LENGTH_UNITS) });
+
+/** An up axis an uploader may declare for a file that states none. */
+export const DeclaredUpAxis = Type.Unsafe<DeclaredUp>({ type: 'string', enum: [...UP_AXES] });
+
 /** A model as every catalog route returns it. */
 export const ModelSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -65,6 +73,12 @@ export const ModelSchema = Type.Object({
   }),
   source_up_axis: Type.Union([Type.String(), Type.Null()], {
     description: 'Up axis of the source before turning to +Y.',
+  }),
+  unit: Type.Union([DeclaredUnit, Type.Null()], {
+    description: 'Unit declared at upload or by PATCH for a file that states none; null: metres.',
+  }),
+  up: Type.Union([DeclaredUpAxis, Type.Null()], {
+    description: 'Up axis declared at upload or by PATCH for a file that states none; null: y.',
   }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
@@ -144,11 +158,13 @@ export const PatchModelBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 })),
+    unit: Type.Optional(DeclaredUnit),
+    up: Type.Optional(DeclaredUpAxis),
   },
   {
     additionalProperties: false,
     minProperties: 1,
-    'x-error-message-minProperties': 'body must contain at least one of name, description, tags',
+    'x-error-message-minProperties': 'body must contain at least one of name, description, tags, unit, up',
   },
 );
 /** Parsed PATCH body. */

@@ -14,7 +14,8 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
       schema: {
         tags: CATALOG_TAGS,
         summary:
-          'Upload a model (multipart field `file`, optional `name`, `description`); converts in the background',
+          'Upload a model (multipart field `file`, optional `name`, `description`, and for files without units ' +
+          'or axes `unit` (mm, cm, m, in, ft) and `up` (y, z)); converts in the background',
         consumes: ['multipart/form-data'],
         response: {
           201: catalogEnvelope(ModelSchema),
@@ -31,7 +32,13 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
         tmpDir: context.tmpDir,
       });
       if (!file) throw new ApiError(400, 'No model file provided');
-      const row = await catalog.upload({ file, name: fields.name, description: fields.description });
+      const row = await catalog.upload({
+        file,
+        name: fields.name,
+        description: fields.description,
+        unit: fields.unit,
+        up: fields.up,
+      });
       return reply.code(201).send({ success: true as const, data: toModel(row, urlFor(request)) });
     },
   );

@@ -50,6 +50,10 @@ export interface ModelsTable {
   source_key: string;
   /** Path of the model file inside an uploaded archive, or null for a plain file. */
   source_entry: string | null;
+  /** Unit the uploader declared for a unitless file (`mm`, `cm`, `m`, `in`, `ft`), or null for metres. */
+  unit: string | null;
+  /** Up axis the uploader declared for an axis-less file (`y`, `z`), or null for +Y. */
+  up_axis: string | null;
   /** JSON array of `{level, key, triangle_count, size}`. */
   lods: string;
   thumbnail_key: string | null;

@@ -5,6 +5,7 @@ import * as models from './migrations/2026-11-22-02-models.ts';
 import * as access from './migrations/2026-11-23-01-access.ts';
 import * as bindingsByGroup from './migrations/2026-11-23-02-material-bindings-by-group.ts';
 import * as modelExports from './migrations/2026-11-23-03-model-exports.ts';
+import * as declaredFrame from './migrations/2026-11-23-04-declared-frame.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-01-access': access,
   '2026-11-23-02-material-bindings-by-group': bindingsByGroup,
   '2026-11-23-03-model-exports': modelExports,
+  '2026-11-23-04-declared-frame': declaredFrame,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

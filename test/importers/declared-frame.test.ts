@@ -4,32 +4,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ImportSource } from '../../src/pipeline/types.ts';
+import { boxStl } from '../fixtures/box-stl.ts';
 import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
-
-/** An ASCII STL of a box from the origin to (x, y, z), two triangles per face. */
-function boxStl(x: number, y: number, z: number): string {
-  const c = (i: number) => [i & 1 ? x : 0, i & 2 ? y : 0, i & 4 ? z : 0];
-  const faces = [
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-  ];
-  let text = 'solid box\n';
-  for (const [a, b, d, e] of faces) {
-    for (const triangle of [
-      [a, b, d],
-      [a, d, e],
-    ]) {
-      text += ' facet normal 0 0 0\n  outer loop\n';
-      for (const corner of triangle) text += `   vertex ${c(corner).join(' ')}\n`;
-      text += '  endloop\n endfacet\n';
-    }
-  }
-  return `${text}endsolid box\n`;
-}
 
 void test('an STL declared as millimetres and Z up comes out in metres with +Y up', async () => {
   const { dir, remove } = await tempDir();
