@@ -245,11 +245,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           thread.jobs >= options.recycleAfterJobs ||
           message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2);
         if (message.type === 'failed') {
-          task.reject(
-            message.name === 'ConversionError'
-              ? new ConversionError(message.message)
-              : new Error(`Conversion failed: ${message.message}`),
-          );
+          task.reject(failureOf(message.name, message.message));
         } else {
           task.resolve(message);
         }
@@ -381,4 +377,19 @@ function abortError(): Error {
   const error = new Error('Conversion was cancelled');
   error.name = 'AbortError';
   return error;
+}
+
+/**
+ * The error a failed conversion rejects with. A RangeError (the call stack overflowed on a 10,000-deep node tree,
+ * an array or buffer of 2^30 elements could not be made) comes from the input and would come again on every
+ * attempt, so it is a ConversionError too: the job fails at once instead of being retried three times.
+ */
+export function failureOf(name: string, message: string): Error {
+  if (name === 'ConversionError') return new ConversionError(message);
+  if (name === 'RangeError') {
+    return new ConversionError(
+      `The model is too deeply nested or too large to convert (${message}); no retry can change that`,
+    );
+  }
+  return new Error(`Conversion failed: ${message}`);
 }
