@@ -61,7 +61,12 @@ for (const dialect of testDialects()) {
       (await api.call('GET', `/${modelId}`)).json.data.thumbnail_url as string | null;
     const tmpUploads = () => {
       const folder = path.join(testApp.config.dataDir, 'tmp', 'uploads');
-      return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+      // Files only: each process keeps its uploads in its own scratch folder under this one.
+      if (!fs.existsSync(folder)) return [];
+      return fs
+        .readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     };
 
     void it('stores a PNG, then a JPEG, each under a new URL, removing the one before', async () => {
