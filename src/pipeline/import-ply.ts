@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AsciiReader } from './ascii-numbers.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { meshDocument, srgbToLinear } from './mesh-document.ts';
+import { TriangleList } from './triangle-list.ts';
 import { triangulatePolygon } from './triangulate-polygon.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, Importer, StepContext } from './types.ts';
@@ -332,14 +333,11 @@ function normaliseNormals(normals: Float32Array): void {
 
 /** The faces as triangles; triangles pass straight through, larger polygons are cut by earcut. */
 class FaceList {
-  private indices: Uint32Array<ArrayBuffer>;
-  private count = 0;
+  private readonly triangles = new TriangleList();
   constructor(
     private readonly positions: Float32Array,
     private readonly vertices: number,
-  ) {
-    this.indices = new Uint32Array(3 * 1024);
-  }
+  ) {}
 
   add(corners: ArrayLike<number>, face: number): void {
     for (let i = 0; i < corners.length; i++) {
@@ -350,7 +348,7 @@ class FaceList {
         );
       }
     }
-    if (corners.length === 3) this.push(corners[0], corners[1], corners[2]);
+    if (corners.length === 3) this.triangles.add(corners[0], corners[1], corners[2]);
     else if (corners.length > 3) {
       const points = new Float64Array(corners.length * 3);
       for (let i = 0; i < corners.length; i++) {
@@ -360,26 +358,13 @@ class FaceList {
       }
       const triangles = triangulatePolygon(points);
       for (let t = 0; t < triangles.length; t += 3) {
-        this.push(corners[triangles[t]], corners[triangles[t + 1]], corners[triangles[t + 2]]);
+        this.triangles.add(corners[triangles[t]], corners[triangles[t + 1]], corners[triangles[t + 2]]);
       }
     }
   }
 
   take(): Uint32Array<ArrayBuffer> {
-    return this.indices.slice(0, this.count * 3);
-  }
-
-  private push(a: number, b: number, c: number): void {
-    if (this.count * 3 + 3 > this.indices.length) {
-      const grown = new Uint32Array(this.indices.length * 2);
-      grown.set(this.indices);
-      this.indices = grown;
-    }
-    const at = this.count * 3;
-    this.indices[at] = a;
-    this.indices[at + 1] = b;
-    this.indices[at + 2] = c;
-    this.count++;
+    return this.triangles.take();
   }
 }
 

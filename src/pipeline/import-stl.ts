@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AsciiReader } from './ascii-numbers.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { meshDocument } from './mesh-document.ts';
+import { TriangleList } from './triangle-list.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
 import { VertexWelder } from './vertex-welder.ts';
@@ -80,30 +81,6 @@ function looksAscii(head: Uint8Array): boolean {
   return head.every(
     (byte) => byte === 0x09 || byte === 0x0a || byte === 0x0d || (byte >= 0x20 && byte < 0x7f),
   );
-}
-
-/** Triangles as welded index triples; zero-area ones are kept, as the file has them (exports round-trip). */
-class TriangleList {
-  indices: Uint32Array<ArrayBuffer>;
-  count = 0;
-  constructor(expected: number) {
-    this.indices = new Uint32Array(Math.max(3, expected * 3));
-  }
-  add(a: number, b: number, c: number): void {
-    if (this.count * 3 + 3 > this.indices.length) {
-      const grown = new Uint32Array(Math.ceil(this.indices.length * 1.5) + 3);
-      grown.set(this.indices);
-      this.indices = grown;
-    }
-    const at = this.count * 3;
-    this.indices[at] = a;
-    this.indices[at + 1] = b;
-    this.indices[at + 2] = c;
-    this.count++;
-  }
-  take(): Uint32Array<ArrayBuffer> {
-    return this.indices.length === this.count * 3 ? this.indices : this.indices.slice(0, this.count * 3);
-  }
 }
 
 async function readBinary(
