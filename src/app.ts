@@ -18,6 +18,7 @@ import { registerJsonBodyParser } from './http/json-body-parser.ts';
 import { refuseNulText } from './http/refuse-nul.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerApiNotFound } from './http/api-not-found.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -100,6 +101,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir });
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot);
   await registerViewer(app, { distDir: config.webDistDir });
+  registerApiNotFound(app);
 
   return app;
 }

@@ -1,4 +1,6 @@
 import { loadConfig, ConfigError } from './config.ts';
+import { loadEnvFile } from './env-file.ts';
+import { startupMessage } from './startup-error.ts';
 import { createDb } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startServer, startWorkerProcess } from './server.ts';
@@ -11,7 +13,8 @@ Commands:
   worker    conversion worker only (shares the database and storage with \`serve\`)
   migrate   apply database migrations and exit
 
-Settings come from the environment; see .env.example.`;
+Settings come from the environment and from a .env file in the working folder (the environment wins);
+see .env.example.`;
 
 /** Runs one CLI command; resolves with the process exit code. */
 async function main(argv: string[]): Promise<number> {
@@ -20,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  loadEnvFile();
   const config = loadConfig();
   if (command === 'migrate') {
     const database = createDb(config.databaseUrl, config);
@@ -64,7 +68,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const message =
-      error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+      error instanceof ConfigError
+        ? error.message
+        : (startupMessage(error) ?? (error instanceof Error ? error.stack : String(error)));
     process.stderr.write(`vitrine: ${message}\n`);
     process.exit(1);
   },

@@ -119,6 +119,36 @@ void describe('the vitrine command', () => {
     });
   }
 
+  void it('reads .env from the working folder, the environment winning over it', async () => {
+    const folder = dataDir();
+    const port = await freePort();
+    fs.writeFileSync(
+      path.join(folder, '.env'),
+      `# settings of this folder\nPORT=${port}\nAPI_TOKEN=from-the-env-file-0123\nHOST=0.0.0.0\n`,
+    );
+    const service = runCli('serve', { DATA_DIR: path.join(folder, 'data'), HOST: '127.0.0.1' }, folder);
+    await service.waitForOutput(/Vitrine is running at/);
+    assert.match(service.stdout(), new RegExp(`http://127\\.0\\.0\\.1:${port}`), 'HOST from the environment');
+    assert.match(service.stdout(), /API token: from API_TOKEN/);
+    const answer = await fetch(`http://127.0.0.1:${port}/api/models`, {
+      headers: { 'x-api-token': 'from-the-env-file-0123' },
+    });
+    assert.equal(answer.status, 200);
+  });
+
+  void it('says in one line that the port is taken, without a stack trace', async () => {
+    const port = String(await freePort());
+    const first = runCli('serve', { DATA_DIR: dataDir(), PORT: port });
+    await first.waitForOutput(/Vitrine is running at/);
+    const second = runCli('serve', { DATA_DIR: dataDir(), PORT: port });
+    const exit = await exitWithin(second, 30_000);
+    assert.equal(exit.code, 1);
+    assert.equal(
+      second.stderr(),
+      `vitrine: 127.0.0.1:${port} is already in use; stop the program holding it or choose another PORT\n`,
+    );
+  });
+
   void it('rejects an unknown command with the usage', async () => {
     const service = runCli('frobnicate', {});
     assert.deepEqual(await exitWithin(service, 30_000), { code: 2, signal: null });

@@ -34,10 +34,14 @@ export interface ServiceProcess {
 // Every child still alive when a suite ends is killed, so a failing test leaves no service behind.
 const children = new Set<ChildProcess>();
 
-/** Starts `node --import tsx src/cli.ts <command>` with the given settings on top of a clean environment. */
-export function runCli(command: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
-    cwd: REPO,
+/**
+ * Starts `node --import tsx src/cli.ts <command>` with the given settings on top of a clean environment, in the
+ * repository or in `cwd` (where a `.env` may lie).
+ */
+export function runCli(command: string, env: Record<string, string>, cwd = REPO): ServiceProcess {
+  const tsx = import.meta.resolve('tsx');
+  const child = spawn(process.execPath, ['--import', tsx, path.join(REPO, 'src', 'cli.ts'), command], {
+    cwd,
     // Only what node needs from the outer environment: a developer's own DATABASE_URL or API_TOKEN must not leak in.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
