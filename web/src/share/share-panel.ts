@@ -3,6 +3,7 @@ import { createShare, embedSnippet, listShares, revokeShare, type ShareLink } fr
 import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt, notifyInfo } from '../ui/notify.ts';
+import './share-panel.css';
 
 /** The Share card of `model`, filling itself from the server. */
 export function createSharePanel(model: Model): HTMLElement {
