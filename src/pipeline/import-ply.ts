@@ -5,53 +5,12 @@ import { checkTriangleLimit } from './limits.ts';
 import { meshDocument, srgbToLinear } from './mesh-document.ts';
 import { TriangleList } from './triangle-list.ts';
 import { triangulatePolygon } from './triangulate-polygon.ts';
-import { ConversionError } from './types.ts';
-import type { ImportResult, Importer, StepContext } from './types.ts';
+import { plyError as fail, readPlyHeader, TYPE_BYTES } from './ply-header.ts';
+import type { Element, Header, Property } from './ply-header.ts';
+import type { ConversionError, ImportResult, Importer, StepContext } from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'import-ply';
-
-const fail = (reason: string) => new ConversionError(`Could not read the PLY file: ${reason}`);
-
-/** Bytes of each PLY scalar type. */
-const TYPE_BYTES: Record<string, number> = {
-  char: 1,
-  int8: 1,
-  uchar: 1,
-  uint8: 1,
-  short: 2,
-  int16: 2,
-  ushort: 2,
-  uint16: 2,
-  int: 4,
-  int32: 4,
-  uint: 4,
-  uint32: 4,
-  float: 4,
-  float32: 4,
-  double: 8,
-  float64: 8,
-};
-
-interface Property {
-  name: string;
-  type: string;
-  /** Type of the count of a list property. */
-  countType?: string;
-}
-
-interface Element {
-  name: string;
-  count: number;
-  properties: Property[];
-}
-
-interface Header {
-  format: 'ascii' | 'binary_little_endian' | 'binary_big_endian';
-  elements: Element[];
-  /** Offset of the first data byte. */
-  dataStart: number;
-}
 
 /** Elements reported per progress step. */
 const REPORT_EVERY = 1 << 18;
@@ -69,7 +28,7 @@ export const importPly: Importer = {
       throw fail('the file cannot be opened');
     });
     if (bytes.byteLength === 0) throw fail('the file is empty');
-    const header = readHeader(bytes);
+    const header = readPlyHeader(bytes);
     const vertexElement = header.elements.find((element) => element.name === 'vertex');
     if (!vertexElement || vertexElement.count === 0) throw fail('no geometry found');
     const faceElement = header.elements.find((element) => element.name === 'face');
@@ -89,84 +48,6 @@ export const importPly: Importer = {
     } satisfies ImportResult;
   },
 };
-
-function readHeader(bytes: Uint8Array): Header {
-  const magic = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 4)).toString('latin1');
-  if (!/^ply\s/.test(magic)) {
-    throw fail(
-      bytes.length < 4
-        ? 'the file is truncated (it ends in the header)'
-        : 'the file does not start with `ply`',
-    );
-  }
-  const end = findEndHeader(bytes);
-  if (!end) throw fail('the file is truncated (its header has no `end_header`)');
-  const lines = Buffer.from(bytes.buffer, bytes.byteOffset, end.lineStart)
-    .toString('latin1')
-    .split(/\r?\n|\r/);
-  let format: Header['format'] | undefined;
-  const elements: Element[] = [];
-  for (const line of lines.slice(1)) {
-    const words = line.trim().split(/\s+/);
-    switch (words[0]) {
-      case 'format':
-        if (words[1] !== 'ascii' && words[1] !== 'binary_little_endian' && words[1] !== 'binary_big_endian')
-          throw fail(`unknown format \`${words[1] ?? ''}\``);
-        format = words[1];
-        break;
-      case 'element': {
-        const count = Number(words[2]);
-        if (!words[1] || !Number.isSafeInteger(count) || count < 0)
-          throw fail(`the header is damaged (\`${line.trim()}\`)`);
-        elements.push({ name: words[1], count, properties: [] });
-        break;
-      }
-      case 'property': {
-        const element = elements.at(-1);
-        const list = words[1] === 'list';
-        const property: Property = list
-          ? { countType: words[2], type: words[3], name: words[4] }
-          : { type: words[1], name: words[2] };
-        if (
-          !element ||
-          !property.name ||
-          TYPE_BYTES[property.type] === undefined ||
-          (list && TYPE_BYTES[property.countType!] === undefined)
-        )
-          throw fail(`the header is damaged (\`${line.trim()}\`)`);
-        element.properties.push(property);
-        break;
-      }
-      case 'comment':
-      case 'obj_info':
-      case '':
-        break;
-      default:
-        // Some writers put free text in the header (Blender 2.4 wrote its name there); it carries no data.
-        break;
-    }
-  }
-  if (!format) throw fail('the header names no format');
-  return { format, elements, dataStart: end.dataStart };
-}
-
-/** Where `end_header` is: the start of its line and of the data after it; undefined when the header never ends. */
-function findEndHeader(bytes: Uint8Array): { lineStart: number; dataStart: number } | undefined {
-  const marker = Buffer.from('end_header');
-  const limit = Math.min(bytes.length, 1 << 20);
-  let at = Buffer.from(bytes.buffer, bytes.byteOffset, limit).indexOf(marker);
-  while (at >= 0) {
-    const before = at === 0 ? 0x0a : bytes[at - 1];
-    let after = at + marker.length;
-    while (after < limit && (bytes[after] === 0x20 || bytes[after] === 0x09)) after++;
-    if ((before === 0x0a || before === 0x0d) && after < bytes.length) {
-      if (bytes[after] === 0x0d && bytes[after + 1] === 0x0a) return { lineStart: at, dataStart: after + 2 };
-      if (bytes[after] === 0x0a || bytes[after] === 0x0d) return { lineStart: at, dataStart: after + 1 };
-    }
-    at = Buffer.from(bytes.buffer, bytes.byteOffset, limit).indexOf(marker, at + 1);
-  }
-  return undefined;
-}
 
 /** Reads one scalar of a PLY type at an offset. */
 type ScalarReader = (view: DataView, offset: number) => number;
