@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-// Entry point for the `vitrine` command: runs the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
-register();
-await import('../src/cli.ts');
+// Entry point for the `vitrine` command: the compiled CLI when `npm run build` has made it, else the TypeScript
+// sources through tsx's loader (a checkout that was never built).
+import fs from 'node:fs';
+
+const compiled = new URL('../dist/cli.js', import.meta.url);
+if (fs.existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+}

@@ -3,7 +3,6 @@ import { loadEnvFile } from './env-file.ts';
 import { startupMessage } from './startup-error.ts';
 import { createDb } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startServer, startWorkerProcess } from './server.ts';
 
 const USAGE = `Usage: vitrine <command>
 
@@ -36,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'start' || command === 'serve') {
+    // Each command loads only what it runs: a worker process never loads the HTTP server.
+    const { startServer } = await import('./server.ts');
     const server = await startServer(config, { withWorker: command === 'start' });
     await untilSignal();
     server.app.log.info('shutting down');
@@ -43,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'worker') {
+    const { startWorkerProcess } = await import('./worker-process.ts');
     const worker = await startWorkerProcess(config);
     await untilSignal();
     await worker.close();
@@ -52,15 +54,23 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-/** Resolves on the first SIGTERM or SIGINT; a second one exits at once. */
+/**
+ * Resolves on the first SIGTERM or SIGINT; another one more than a second later exits at once. Ctrl-C under
+ * `npm start` delivers SIGINT twice (from the terminal, and again forwarded by npm): that pair counts as one.
+ */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
+    let first = 0;
     const onSignal = (signal: NodeJS.Signals) => {
-      process.once(signal, () => process.exit(130));
-      resolve(signal);
+      if (first === 0) {
+        first = Date.now();
+        resolve(signal);
+      } else if (Date.now() - first > 1_000) {
+        process.exit(130);
+      }
     };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
 }
 

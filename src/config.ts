@@ -31,7 +31,7 @@ export interface Config {
   /** Jobs a conversion thread runs before it is replaced by a fresh one. */
   conversionThreadMaxJobs: number;
   /** Jobs one worker process runs at the same time. */
-  workerConcurrency: number;
+  jobConcurrency: number;
   /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
   jobLeaseMs: number;
   /** Compression of LOD 1 and 2 for smaller transfers; LOD 0, the download, is never compressed. */
@@ -122,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,
     conversionMaxTriangles: int('CONVERSION_MAX_TRIANGLES', 50_000_000, 1, 1_000_000_000),
     conversionThreadMaxJobs: int('CONVERSION_THREAD_MAX_JOBS', 100, 1, 1_000_000),
-    workerConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
+    jobConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
     logLevel,

@@ -1,10 +1,12 @@
 import type { Config } from './config.ts';
+import type { AppLogger } from './logger.ts';
 import { createDb, type DatabaseHandle } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEmbeddedQueue, type EmbeddedQueueOptions } from './jobs/embedded-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
+import { sweepLeftovers } from './storage/sweep-leftovers.ts';
 
 /** The long-lived parts the API and the worker share. */
 export interface Services {
@@ -33,4 +35,15 @@ export async function openServices(
     queue: createEmbeddedQueue(database, queueOptions),
     close: () => database.close(),
   };
+}
+
+/** Removes what killed processes left (job folders, partial uploads and files) before this one starts working. */
+export async function sweepAtStart(config: Config, services: Services, logger: AppLogger): Promise<void> {
+  try {
+    const removed = await sweepLeftovers({ dataDir: config.dataDir, storeRoot: services.blobs.localRoot });
+    if (removed.length > 0) logger.info({ removed }, 'removed left-overs of stopped processes');
+  } catch (error) {
+    // A sweep that cannot finish must not stop the service; the next start tries again.
+    logger.warn({ err: error }, 'left-over sweep failed');
+  }
 }

@@ -5,16 +5,15 @@ import type { AppLogger } from '../logger.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { EXPORT_FILES } from './export-formats.ts';
-import type { ExportLimits } from './export-in-worker.ts';
 import type { ExportModelOptions } from './export-model.ts';
 import { planExport } from './export-plan.ts';
 import type { ExportKey, ExportRepository } from './repository.ts';
 
-/** Writes one export off the caller's event loop (a worker thread by default). */
+/** Writes one export off the caller's event loop (in a conversion thread); aborting cancels it. */
 export type RunExport = (
   glb: Uint8Array,
   options: ExportModelOptions,
-  limits: ExportLimits,
+  signal: AbortSignal,
 ) => Promise<Uint8Array>;
 
 /** What the export job needs. */
@@ -25,9 +24,6 @@ export interface ExportJobDependencies {
   blobs: BlobStore;
   logger: AppLogger;
   runExport: RunExport;
-  /** Limits of one export (the conversion's limits). */
-  timeoutMs: number;
-  maxMemoryMb: number;
 }
 
 /** A model name as a file name every system accepts. */
@@ -48,7 +44,7 @@ export function exportBlobKey(key: ExportKey, fingerprint: string, fileName: str
 
 /**
  * The handler of `export-model` jobs: plans the export from the model's current state and bindings, writes it in a
- * worker thread, stores it under its fingerprint and records it, replacing the file of an older fingerprint.
+ * conversion thread, stores it under its fingerprint and records it, replacing the file of an older fingerprint.
  */
 export function createExportJob(deps: ExportJobDependencies): {
   run: JobHandler<typeof JobName.ExportModel>;
@@ -76,7 +72,7 @@ export function createExportJob(deps: ExportJobDependencies): {
         bytes = await deps.runExport(
           glb,
           { format: key.format, bound: plan.bound, title: model.name },
-          { timeoutMs: deps.timeoutMs, maxMemoryMb: deps.maxMemoryMb, signal },
+          signal,
         );
       } catch (error) {
         if (signal.aborted) throw error;

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../db/create-db.ts';
 import type { JobRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
-import type { JobQueue, JobWorker } from './queue.ts';
+import type { JobQueue, QueueConsumer } from './queue.ts';
 
 /** Tuning of the embedded queue. */
 export interface EmbeddedQueueOptions {
@@ -153,7 +153,7 @@ export function createEmbeddedQueue(
       return Number(result.numDeletedRows);
     },
 
-    startWorker(handlers: JobHandlers, workerOptions): JobWorker {
+    startConsumer(handlers: JobHandlers, workerOptions): QueueConsumer {
       for (const name of Object.values(JobName)) {
         if (!handlers[name]) throw new Error(`No handler for job "${name}"`);
       }

@@ -29,14 +29,14 @@ export interface EnqueueResult {
   deduplicated: boolean;
 }
 
-/** Options of a worker loop. */
-export interface WorkerOptions {
+/** Options of a queue consumer: the loop that claims and runs jobs. */
+export interface ConsumerOptions {
   /** Jobs run at the same time. */
   concurrency: number;
 }
 
-/** A running worker loop. */
-export interface JobWorker {
+/** A running queue consumer. */
+export interface QueueConsumer {
   /** Stops claiming, aborts running jobs and hands them back to the queue, then resolves. */
   stop(): Promise<void>;
 }
@@ -57,5 +57,5 @@ export interface JobQueue {
   /** Removes queued (not running) jobs about a subject; returns how many. */
   cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */
-  startWorker(handlers: JobHandlers, options: WorkerOptions): JobWorker;
+  startConsumer(handlers: JobHandlers, options: ConsumerOptions): QueueConsumer;
 }

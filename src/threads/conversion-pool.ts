@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { Logger, type ILogger } from '@gltf-transform/core';
+import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
@@ -81,6 +82,8 @@ export interface ConversionPool {
     signal?: AbortSignal,
     logger?: ILogger,
   ): Promise<Buffer>;
+  /** Writes an export in a warm thread under the conversion's time limit; rejects with the export's error. */
+  exportModel(glb: Uint8Array, options: ExportModelOptions, signal?: AbortSignal): Promise<Uint8Array>;
   stats(): PoolStats;
   /** Rejects queued tasks, terminates every thread. */
   close(): Promise<void>;
@@ -332,6 +335,17 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       return Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
     },
 
+    async exportModel(glb, exportOptions, signal) {
+      const reply = await submit((id) => ({ type: 'export', id, glb, options: exportOptions }), {
+        timeoutMs: options.timeoutMs,
+        signal,
+        logger: new Logger(Logger.Verbosity.WARN),
+      });
+      if (reply.type !== 'exported')
+        throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
+      return reply.bytes;
+    },
+
     stats() {
       return { threads: threads.size, started, queued: queue.length };
     },
@@ -354,14 +368,24 @@ function seconds(ms: number): number {
   return Number((ms / 1000).toFixed(3));
 }
 
+/** How errors name each kind of task. */
+const TASK_NAMES: Record<ParentMessage['type'], string> = {
+  convert: 'Conversion',
+  render: 'Thumbnail rendering',
+  export: 'Export',
+  colours: 'Conversion',
+};
+
 function timeoutError(task: Task): Error {
-  const what = task.message.type === 'render' ? 'Thumbnail rendering' : 'Conversion';
+  const what = TASK_NAMES[task.message.type];
   return new ConversionError(`${what} timed out after ${seconds(task.timeoutMs)} s`);
 }
 
 function stallError(task: Task, ms: number): Error {
-  if (task.message.type === 'render')
-    return new ConversionError(`Thumbnail rendering stopped making progress for ${seconds(ms)} s`);
+  if (task.message.type !== 'convert')
+    return new ConversionError(
+      `${TASK_NAMES[task.message.type]} stopped making progress for ${seconds(ms)} s`,
+    );
   if (task.stage === undefined || task.stage === 'import') {
     return new ConversionError(
       `The importer stopped making progress for ${seconds(ms)} s: the file is probably damaged or truncated`,

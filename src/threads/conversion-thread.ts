@@ -1,8 +1,9 @@
 // Entry of a conversion thread (started by conversion-pool.ts): loads the pipeline and the renderer once, then
-// runs conversions and thumbnails one at a time for as long as the pool keeps it.
+// runs conversions, thumbnails and exports one at a time for as long as the pool keeps it.
 import { parentPort } from 'node:worker_threads';
 import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
+import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { ConversionError } from '../pipeline/types.ts';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../render/render-thumbnail.ts';
 import type {
   ConvertTask,
+  ExportTask,
   ParentMessage,
   RenderTask,
   ThreadMemory,
@@ -106,14 +108,30 @@ async function render(task: RenderTask): Promise<void> {
   post({ type: 'rendered', id: task.id, png: bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
 }
 
+async function runExport(task: ExportTask): Promise<void> {
+  const bytes = await exportModel(task.glb, task.options);
+  post({ type: 'exported', id: task.id, bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+}
+
+/** Runs one task; its failure is posted back by the caller. */
+function runTask(message: ConvertTask | RenderTask | ExportTask): Promise<void> {
+  switch (message.type) {
+    case 'convert':
+      return convert(message);
+    case 'render':
+      return render(message);
+    case 'export':
+      return runExport(message);
+  }
+}
+
 port.on('message', (message: ParentMessage) => {
   if (message.type === 'colours') {
     colourRequests.get(message.id)?.(new Map(message.overrides));
     colourRequests.delete(message.id);
     return;
   }
-  const run = message.type === 'convert' ? convert(message) : render(message);
-  run.catch((error: unknown) => {
+  runTask(message).catch((error: unknown) => {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
     post({ type: 'failed', id: message.id, name, message: text, memory: memory() });
   });

@@ -1,3 +1,4 @@
+import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
@@ -24,6 +25,14 @@ export interface RenderTask {
   options: Partial<RenderOptions>;
 }
 
+/** An export of a converted LOD with the bound materials baked in. */
+export interface ExportTask {
+  type: 'export';
+  id: number;
+  glb: Uint8Array;
+  options: ExportModelOptions;
+}
+
 /** The parent's answer to {@link ThreadMessage} `colours`: the materials bound to the model's parts. */
 export interface ColoursReply {
   type: 'colours';
@@ -32,7 +41,7 @@ export interface ColoursReply {
 }
 
 /** What the parent posts to a conversion thread. */
-export type ParentMessage = ConvertTask | RenderTask | ColoursReply;
+export type ParentMessage = ConvertTask | RenderTask | ExportTask | ColoursReply;
 
 /** Memory the thread holds after a task (its heap plus external memory, WebAssembly included), in MiB. */
 export type ThreadMemory = { retainedMb: number };
@@ -54,4 +63,5 @@ export type ThreadMessage =
       memory: ThreadMemory;
     }
   | { type: 'rendered'; id: number; png: Uint8Array; memory: ThreadMemory }
+  | { type: 'exported'; id: number; bytes: Uint8Array; memory: ThreadMemory }
   | { type: 'failed'; id: number; name: string; message: string; memory: ThreadMemory };

@@ -30,7 +30,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       testApp = await createTestApp(dialect);
-      testApp.startWorker();
+      testApp.startJobRunner();
       const model = await catalogApi(testApp.app, testApp.auth).create('two.glb', await twoPartGlb('shared'));
       await waitForStatus(testApp.app, model.id, ['completed']);
       const material = await materialApi(testApp.app, testApp.auth).create({ name: 'Red' });

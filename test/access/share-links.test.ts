@@ -43,7 +43,7 @@ for (const dialect of testDialects()) {
       distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-share-dist-'));
       fs.writeFileSync(path.join(distDir, 'share.html'), SHARE_HTML);
       testApp = await createTestApp(dialect, { WEB_DIST_DIR: distDir });
-      testApp.startWorker();
+      testApp.startJobRunner();
       const catalog = catalogApi(testApp.app, testApp.auth);
       const first = await catalog.create('shared.glb', await twoPartGlb('shared-group'), {
         name: 'Shared <b>truck</b>',

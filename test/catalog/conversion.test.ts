@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { JobWorker } from '../../src/jobs/queue.ts';
+import type { QueueConsumer } from '../../src/jobs/queue.ts';
 import { makeTraversalZip, makeZipBomb } from '../fixtures/make-zip.ts';
 import { boxTexturedZip, catalogApi, catalogError, pathOf, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
@@ -30,7 +30,7 @@ for (const dialect of testDialects()) {
     let testApp: TestApp;
     let api: ReturnType<typeof catalogApi>;
     let materials: ReturnType<typeof materialApi>;
-    let worker: JobWorker;
+    let worker: QueueConsumer;
     let truck: ModelJson;
     let box: ModelJson;
 
@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
       testApp = await createTestApp(dialect);
       api = catalogApi(testApp.app, testApp.auth);
       materials = materialApi(testApp.app, testApp.auth);
-      worker = testApp.startWorker();
+      worker = testApp.startJobRunner();
       const truckId = (await api.create('CesiumMilkTruck.glb', sample('glb/CesiumMilkTruck.glb'))).id;
       const boxId = (await api.create('BoxTextured.zip', boxTexturedZip())).id;
       truck = await waitForStatus(testApp.app, truckId, ['completed', 'failed'], CONVERSION_TIMEOUT_MS);
@@ -230,7 +230,7 @@ for (const dialect of testDialects()) {
       const response = await api.call('POST', `/${box.id}/regenerate-thumbnail`);
       assert.equal(response.status, 200);
       const oldBox = (await get(box.thumbnail_url)).rawPayload;
-      worker = testApp.startWorker();
+      worker = testApp.startJobRunner();
 
       for (const model of [truck, box]) {
         const deadline = Date.now() + CONVERSION_TIMEOUT_MS;

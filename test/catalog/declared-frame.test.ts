@@ -17,7 +17,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       testApp = await createTestApp(dialect);
       api = catalogApi(testApp.app, testApp.auth);
-      testApp.startWorker();
+      testApp.startJobRunner();
     });
     after(() => testApp.close());
 

@@ -68,7 +68,7 @@ for (const dialect of testDialects()) {
     });
 
     void it('removes parts, files and the bindings of group ids no other model has', async () => {
-      testApp.startWorker();
+      testApp.startJobRunner();
       const glb = await twoPartGlb(SHARED_GROUP);
       const createdA = await api.create('first.glb', glb);
       const createdB = await api.create('second.glb', glb);

@@ -44,7 +44,7 @@ void describe('pipeline and renderer lines in the service log', () => {
   before(async () => {
     testApp = await createTestApp('sqlite', {}, { logger: capture.logger });
     api = catalogApi(testApp.app, testApp.auth);
-    testApp.startWorker();
+    testApp.startJobRunner();
   });
   after(() => testApp.close());
 

@@ -25,7 +25,7 @@ for (const dialect of testDialects()) {
       const [stored] = fs.readdirSync(folder);
       const aside = path.join(testApp.config.dataDir, 'aside.zip');
       fs.renameSync(path.join(folder, stored!), aside);
-      testApp.startWorker();
+      testApp.startJobRunner();
 
       const failed = await waitForStatus(testApp.app, model.id, ['completed', 'failed'], 60_000);
       assert.equal(failed.status, 'failed');

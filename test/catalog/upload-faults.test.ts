@@ -89,7 +89,7 @@ for (const dialect of testDialects()) {
       // The same upload once the queue works again: recorded, queued, stored and converted.
       const accepted = await api.upload('triangle.obj', OBJ);
       assert.equal(accepted.status, 201, accepted.text);
-      testApp.startWorker();
+      testApp.startJobRunner();
       const done = await waitForStatus(testApp.app, accepted.json.data.id, ['completed', 'failed']);
       assert.equal(done.status, 'completed', done.error);
     });

@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
     let sharedGroup: string;
     before(async () => {
       testApp = await createTestApp(dialect);
-      testApp.startWorker(async () => Buffer.from('not rendered'));
+      testApp.startJobRunner(async () => Buffer.from('not rendered'));
       api = catalogApi(testApp.app, testApp.auth);
       materials = materialApi(testApp.app, testApp.auth);
       sharedGroup = `export-test-${dialect}-${Date.now()}`;

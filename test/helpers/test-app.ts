@@ -7,11 +7,11 @@ import type { RenderThumbnail } from '../../src/catalog/thumbnails.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle, DialectName } from '../../src/db/create-db.ts';
 import type { Db } from '../../src/db/database.ts';
-import type { JobQueue, JobWorker } from '../../src/jobs/queue.ts';
+import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { createLogger, type AppLogger } from '../../src/logger.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import type { BlobStore } from '../../src/storage/blob-store.ts';
-import { startJobWorker } from '../../src/worker.ts';
+import { startJobRunner } from '../../src/job-runner.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 /** The token every test request carries. */
@@ -27,7 +27,7 @@ export interface TestApp {
   /** Headers with the token, for `app.inject`. */
   auth: Record<string, string>;
   /** Starts a job worker in this process (conversions, thumbnails); stopped by `close`. */
-  startWorker(render?: RenderThumbnail): JobWorker;
+  startJobRunner(render?: RenderThumbnail): QueueConsumer;
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export async function createTestApp(
     : opened;
   const app = await buildApp({ config, ...services, apiToken: TEST_TOKEN, logger });
   await app.ready();
-  const workers: JobWorker[] = [];
+  const workers: QueueConsumer[] = [];
   return {
     app,
     config,
@@ -77,8 +77,8 @@ export async function createTestApp(
     blobs: services.blobs,
     queue: services.queue,
     auth: { 'x-api-token': TEST_TOKEN },
-    startWorker(render) {
-      const worker = startJobWorker(config, services, logger, render);
+    startJobRunner(render) {
+      const worker = startJobRunner(config, services, logger, render);
       workers.push(worker);
       return worker;
     },

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import type { JobRow } from '../../src/db/database.ts';
 import { createEmbeddedQueue, type EmbeddedQueueOptions } from '../../src/jobs/embedded-queue.ts';
 import { JobName, PermanentJobError, type Job, type JobHandlers } from '../../src/jobs/job-types.ts';
-import type { JobQueue, JobWorker } from '../../src/jobs/queue.ts';
+import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
 
 // Small enough that retries, leases and polling play out in well under a second.
@@ -69,7 +69,7 @@ for (const dialect of testDialects()) {
     let handle: DatabaseHandle;
     let logger: ReturnType<typeof recordingLogger>;
     // Everything a test opened, closed afterwards even when it fails.
-    let workers: JobWorker[];
+    let workers: QueueConsumer[];
     let handles: DatabaseHandle[];
 
     beforeEach(async () => {
@@ -90,8 +90,8 @@ for (const dialect of testDialects()) {
       return createEmbeddedQueue(on, { ...FAST, logger, ...options });
     }
 
-    function work(queue: JobQueue, jobHandlers: JobHandlers, concurrency = 1): JobWorker {
-      const worker = queue.startWorker(jobHandlers, { concurrency });
+    function work(queue: JobQueue, jobHandlers: JobHandlers, concurrency = 1): QueueConsumer {
+      const worker = queue.startConsumer(jobHandlers, { concurrency });
       workers.push(worker);
       return worker;
     }
@@ -621,7 +621,7 @@ for (const dialect of testDialects()) {
       const queue = queueOn(handle);
       const run = async () => {};
       const partial = { [JobName.ConvertModel]: { run, failed: run } } as unknown as JobHandlers;
-      assert.throws(() => queue.startWorker(partial, { concurrency: 1 }), /render-thumbnail/);
+      assert.throws(() => queue.startConsumer(partial, { concurrency: 1 }), /render-thumbnail/);
     });
   });
 }

@@ -11,7 +11,7 @@ import { createFileStore } from '../../src/storage/file-store.ts';
 import { processTag, scratchDir, sweepLeftovers } from '../../src/storage/sweep-leftovers.ts';
 import { JobName, type JobHandlers } from '../../src/jobs/job-types.ts';
 import { createLogger } from '../../src/logger.ts';
-import { sweepWhenIdle } from '../../src/worker.ts';
+import { sweepWhenIdle } from '../../src/job-runner.ts';
 
 /** A pid that surely belongs to no process: a child that has already exited. */
 function deadPid(): number {

@@ -36,11 +36,17 @@ const children = new Set<ChildProcess>();
 
 /**
  * Starts `node --import tsx src/cli.ts <command>` with the given settings on top of a clean environment, in the
- * repository or in `cwd` (where a `.env` may lie).
+ * repository or in `cwd` (where a `.env` may lie), with `nodeArgs` added to node's own options.
  */
-export function runCli(command: string, env: Record<string, string>, cwd = REPO): ServiceProcess {
+export function runCli(
+  command: string,
+  env: Record<string, string>,
+  cwd = REPO,
+  nodeArgs: string[] = [],
+): ServiceProcess {
   const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, path.join(REPO, 'src', 'cli.ts'), command], {
+  const args = ['--import', tsx, ...nodeArgs, path.join(REPO, 'src', 'cli.ts'), command];
+  const child = spawn(process.execPath, args, {
     cwd,
     // Only what node needs from the outer environment: a developer's own DATABASE_URL or API_TOKEN must not leak in.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), LOG_LEVEL: 'warn', ...env },

@@ -5,7 +5,6 @@ import { createCatalogService } from './catalog/catalog-service.ts';
 import { createConvertModelJob } from './catalog/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
 import { createExportJob } from './exports/export-job.ts';
-import { exportInWorker } from './exports/export-in-worker.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import type { RenderThumbnail } from './catalog/thumbnails.ts';
@@ -17,28 +16,28 @@ import {
   type JobHandler,
   type JobHandlers,
 } from './jobs/job-types.ts';
-import type { JobWorker } from './jobs/queue.ts';
+import type { QueueConsumer } from './jobs/queue.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import type { Services } from './services.ts';
 import { createConversionPool } from './threads/conversion-pool.ts';
 import { emptyScratch, scratchDir } from './storage/sweep-leftovers.ts';
 
 /**
- * Starts claiming conversion and thumbnail jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
+ * Starts claiming conversion, thumbnail and export jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
  * that stops with the worker; imports no HTTP code so it can run as its own process. `render` replaces the
  * pool's thumbnail renderer for regeneration jobs.
  */
-export function startJobWorker(
+export function startJobRunner(
   config: Config,
   services: Services,
   logger: AppLogger,
   render?: RenderThumbnail,
-): JobWorker {
+): QueueConsumer {
   const jobsDir = path.join(config.dataDir, 'tmp', 'jobs');
   const workDir = scratchDir(jobsDir);
   fs.mkdirSync(workDir, { recursive: true });
   const pool = createConversionPool({
-    size: config.workerConcurrency,
+    size: config.jobConcurrency,
     timeoutMs: config.conversionTimeoutMs,
     maxMemoryMb: config.conversionMaxMemoryMb,
     stallMs: config.conversionStallMs,
@@ -67,17 +66,15 @@ export function startJobWorker(
     [JobName.ExportModel]: createExportJob({
       ...common,
       exports: createExportRepository(services.database),
-      runExport: exportInWorker,
-      timeoutMs: config.conversionTimeoutMs,
-      maxMemoryMb: config.conversionMaxMemoryMb,
+      runExport: (glb, options, signal) => pool.exportModel(glb, options, signal),
     }),
   };
-  const worker = services.queue.startWorker(sweepWhenIdle(handlers, jobsDir, logger), {
-    concurrency: config.workerConcurrency,
+  const consumer = services.queue.startConsumer(sweepWhenIdle(handlers, jobsDir, logger), {
+    concurrency: config.jobConcurrency,
   });
   return {
     async stop() {
-      await worker.stop();
+      await consumer.stop();
       await pool.close();
     },
   };
