@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import path from 'node:path';
@@ -28,6 +29,9 @@ import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import { materialRoutes } from './materials/routes.ts';
+
+/** The service's version, as package.json has it (the same relative path from src/ and from dist/). */
+const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** What the app is built from; the caller owns these and closes them. */
 export interface AppDependencies {
@@ -62,12 +66,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   registerJsonBodyParser(app);
   await registerCompression(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
 
   app.get(
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['health'],
         summary: 'Liveness check (no token)',
         security: [],

@@ -53,6 +53,7 @@ export const oembedRoutes: FastifyPluginAsync<OEmbedRoutesOptions> = async (fast
     '/',
     {
       schema: {
+        operationId: 'getOembed',
         tags: ['shares'],
         summary: 'oEmbed for a share link: an iframe of its bare viewer',
         security: [],

@@ -57,6 +57,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     '/:id/shares',
     {
       schema: {
+        operationId: 'createShare',
         tags,
         summary: 'Create a public link to the model: a page showing it, with no token, and nothing else',
         params: ModelIdParams,
@@ -76,6 +77,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     '/:id/shares',
     {
       schema: {
+        operationId: 'listShares',
         tags,
         summary: "The model's public links, oldest first",
         params: ModelIdParams,
@@ -94,6 +96,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     '/:id/shares/:share_id',
     {
       schema: {
+        operationId: 'deleteShare',
         tags,
         summary: 'Revoke a public link: its page and every address under it answer 404 at once',
         params: ShareIdParams,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LodSchema, PartSchema } from '../catalog/schemas.ts';
+import { LodSchema, PartSchema, Vector3Schema } from '../catalog/schemas.ts';
 
 /** A share link as `/api/models/:id/shares` shows it. */
 export const ShareSchema = Type.Object({
@@ -32,8 +32,8 @@ export const SharedModelSchema = Type.Object({
   part_count: Type.Union([Type.Integer(), Type.Null()]),
   bounds: Type.Union([
     Type.Object({
-      min: Type.Tuple([Type.Number(), Type.Number(), Type.Number()]),
-      max: Type.Tuple([Type.Number(), Type.Number(), Type.Number()]),
+      min: Vector3Schema,
+      max: Vector3Schema,
     }),
     Type.Null(),
   ]),

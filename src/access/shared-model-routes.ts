@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { storedLods, toModel, toPart } from '../catalog/model-view.ts';
+import { storedLods, toModel, toPart } from '../catalog/model-rows.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -106,6 +106,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     '/:secret/models',
     {
       schema: {
+        operationId: 'listSharedModels',
         tags,
         summary: 'The one model a share link opens (as a list of one, like the catalog)',
         security,
@@ -124,6 +125,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     '/:secret/models/:id',
     {
       schema: {
+        operationId: 'getSharedModel',
         tags,
         summary: 'The shared model; any other id answers 404',
         security,
@@ -142,6 +144,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     '/:secret/models/:id/parts',
     {
       schema: {
+        operationId: 'listSharedModelParts',
         tags,
         summary: "The shared model's parts with their bound materials",
         security,
@@ -162,6 +165,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     '/:secret/models/:id/lod/:level',
     {
       schema: {
+        operationId: 'getSharedModelLod',
         tags,
         summary: 'One level of detail of the shared model, as glTF binary',
         security,
@@ -185,6 +189,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     '/:secret/models/:id/thumbnail',
     {
       schema: {
+        operationId: 'getSharedModelThumbnail',
         tags,
         summary: "The shared model's thumbnail image",
         security,

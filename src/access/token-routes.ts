@@ -43,6 +43,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     '/',
     {
       schema: {
+        operationId: 'createToken',
         tags,
         summary: 'Create a read or write token (admin token only); its secret is shown in this answer only',
         body: CreateTokenBody,
@@ -71,6 +72,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     '/',
     {
       schema: {
+        operationId: 'listTokens',
         tags,
         summary: 'List the scoped tokens, oldest first, without their secrets (admin token only)',
         response: { 200: catalogEnvelope(Type.Array(ApiTokenSchema)), ...errors },
@@ -83,6 +85,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     '/:id',
     {
       schema: {
+        operationId: 'deleteToken',
         tags,
         summary: 'Revoke a token at once (admin token only)',
         params: TokenIdParams,

@@ -12,7 +12,7 @@ import type { ConversionPool, PooledConversion } from '../threads/conversion-poo
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { lodKey, modelPrefix } from './lod-keys.ts';
-import { storedLods, uploadFormat } from './model-view.ts';
+import { storedLods, uploadFormat } from './model-rows.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
 

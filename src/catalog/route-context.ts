@@ -11,7 +11,7 @@ import type { ModelRow } from '../db/database.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
 import { CatalogErrorSchema } from './schemas.ts';
-import type { UrlFor } from './model-view.ts';
+import type { UrlFor } from './model-rows.ts';
 
 /** What the catalog routes need from the app. */
 export interface CatalogRoutesOptions {

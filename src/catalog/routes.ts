@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import { toModel, toPart } from './model-view.ts';
+import { toModel, toPart } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -47,6 +47,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/',
     {
       schema: {
+        operationId: 'listModels',
         tags: CATALOG_TAGS,
         summary: 'List models (newest first unless sorted) with search, filters, sort and offset paging',
         querystring: ListModelsQuery,
@@ -78,6 +79,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id',
     {
       schema: {
+        operationId: 'getModel',
         tags: CATALOG_TAGS,
         summary: 'Read a model',
         params: ModelIdParams,
@@ -94,6 +96,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id/parts',
     {
       schema: {
+        operationId: 'listModelParts',
         tags: CATALOG_TAGS,
         summary: "A model's parts in scene order, each with its bound material",
         params: ModelIdParams,
@@ -112,6 +115,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id/url',
     {
       schema: {
+        operationId: 'getModelUrl',
         tags: CATALOG_TAGS,
         summary: 'Address of the converted model (LOD 0)',
         params: ModelIdParams,
@@ -128,6 +132,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id/lod',
     {
       schema: {
+        operationId: 'listModelLods',
         tags: CATALOG_TAGS,
         summary: 'Every level of detail with its address, triangle count and size',
         params: ModelIdParams,
@@ -144,6 +149,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id/lod/:level',
     {
       schema: {
+        operationId: 'getModelLod',
         tags: CATALOG_TAGS,
         summary: 'Address of one level of detail (0, 1 or 2)',
         params: LodLevelParams,
@@ -168,6 +174,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id',
     {
       schema: {
+        operationId: 'updateModel',
         tags: CATALOG_TAGS,
         summary:
           'Change name, description, tags, or the declared unit and up axis (applied by the next reprocess)',
@@ -190,6 +197,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     '/:id',
     {
       schema: {
+        operationId: 'deleteModel',
         tags: CATALOG_TAGS,
         summary: 'Delete a model, its parts, files, queued jobs and the bindings no other model uses',
         params: ModelIdParams,

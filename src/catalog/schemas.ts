@@ -21,9 +21,15 @@ export const MODEL_SORTS: readonly ModelSort[] = MODEL_SORT_FIELDS.flatMap((fiel
   `-${field}` as const,
 ]);
 
-const Vector3 = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
+/**
+ * An x, y, z triple. Written as a three-item array rather than a tuple: OpenAPI 3.0 has no `additionalItems`,
+ * which TypeBox tuples emit; the static type stays a tuple.
+ */
+export const Vector3Schema = Type.Unsafe<[number, number, number]>(
+  Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),
+);
 const BoundsSchema = Type.Object(
-  { min: Vector3, max: Vector3 },
+  { min: Vector3Schema, max: Vector3Schema },
   { description: 'Axis-aligned box in metres.' },
 );
 
@@ -180,3 +186,24 @@ export function catalogEnvelope<T extends TSchema>(data: T) {
 
 /** The catalog's success envelope carrying only a message. */
 export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+/** The form of `POST /api/models`, for the OpenAPI document (the route streams the file itself). */
+export const UploadModelForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The model, or a zip of a model and its files.' }),
+  name: Type.Optional(Type.String({ maxLength: 255, description: 'Defaults to the file name.' })),
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  unit: Type.Optional(
+    Type.String({
+      enum: Object.keys(LENGTH_UNITS),
+      description: 'Length unit of a file that declares none (STL, OBJ, PLY); default m.',
+    }),
+  ),
+  up: Type.Optional(
+    Type.String({ enum: [...UP_AXES], description: 'Up axis of a file that declares none; default y.' }),
+  ),
+});
+
+/** The form of `POST /api/models/:id/thumbnail`, for the OpenAPI document. */
+export const UploadThumbnailForm = Type.Object({
+  thumbnail: Type.String({ format: 'binary', description: 'A PNG or JPEG image of at most 2 MB.' }),
+});

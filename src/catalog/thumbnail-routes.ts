@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
 import { receiveForm } from '../http/receive-file.ts';
-import { toModel } from './model-view.ts';
+import { toModel } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -10,7 +10,13 @@ import {
   type CatalogApp,
   type CatalogRouteContext,
 } from './route-context.ts';
-import { CatalogErrorSchema, CatalogMessageSchema, ModelIdParams, ModelSchema } from './schemas.ts';
+import {
+  CatalogErrorSchema,
+  CatalogMessageSchema,
+  ModelIdParams,
+  ModelSchema,
+  UploadThumbnailForm,
+} from './schemas.ts';
 
 /** Largest uploaded thumbnail (model-catalog.md: 2 MB). */
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
@@ -23,9 +29,11 @@ export function registerThumbnailRoutes(app: CatalogApp, context: CatalogRouteCo
     '/:id/thumbnail',
     {
       schema: {
+        operationId: 'uploadThumbnail',
         tags: CATALOG_TAGS,
         summary: 'Upload a PNG or JPEG thumbnail (multipart field `thumbnail`, at most 2 MB)',
         consumes: ['multipart/form-data'],
+        multipartBody: UploadThumbnailForm,
         params: ModelIdParams,
         response: {
           200: Type.Object({ success: Type.Literal(true), data: ModelSchema, thumbnail_url: Type.String() }),
@@ -59,6 +67,7 @@ export function registerThumbnailRoutes(app: CatalogApp, context: CatalogRouteCo
     '/:id/regenerate-thumbnail',
     {
       schema: {
+        operationId: 'regenerateThumbnail',
         tags: CATALOG_TAGS,
         summary: 'Queue a job that renders the thumbnail again (with the current material bindings)',
         params: ModelIdParams,

@@ -1,8 +1,14 @@
 import { ApiError } from '../http/api-error.ts';
 import { receiveForm } from '../http/receive-file.ts';
-import { toModel } from './model-view.ts';
+import { toModel } from './model-rows.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
-import { catalogEnvelope, CatalogErrorSchema, ModelIdParams, ModelSchema } from './schemas.ts';
+import {
+  catalogEnvelope,
+  CatalogErrorSchema,
+  ModelIdParams,
+  ModelSchema,
+  UploadModelForm,
+} from './schemas.ts';
 
 /** `POST /` (upload, streamed to disk, queued for conversion) and `POST /:id/reprocess`. */
 export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteContext): void {
@@ -12,11 +18,13 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     '/',
     {
       schema: {
+        operationId: 'uploadModel',
         tags: CATALOG_TAGS,
         summary:
           'Upload a model (multipart field `file`, optional `name`, `description`, and for files without units ' +
           'or axes `unit` (mm, cm, m, in, ft) and `up` (y, z)); converts in the background',
         consumes: ['multipart/form-data'],
+        multipartBody: UploadModelForm,
         response: {
           201: catalogEnvelope(ModelSchema),
           ...CATALOG_ERRORS,
@@ -47,6 +55,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     '/:id/reprocess',
     {
       schema: {
+        operationId: 'reprocessModel',
         tags: CATALOG_TAGS,
         summary: 'Convert the model again from its upload (back to pending)',
         params: ModelIdParams,

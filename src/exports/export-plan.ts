@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
-import { storedLods } from '../catalog/model-view.ts';
+import { storedLods } from '../catalog/model-rows.ts';
 import type { ModelRepository } from '../catalog/repository.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { Material } from '../materials/schemas.ts';

@@ -69,6 +69,7 @@ export function registerExportRoutes(
     '/:id/export',
     {
       schema: {
+        operationId: 'exportModel',
         tags: CATALOG_TAGS,
         summary: 'Export the model as GLB, USDZ, OBJ (zip), STL or 3MF with its bound materials baked in',
         description:

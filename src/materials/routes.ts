@@ -61,6 +61,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials',
     {
       schema: {
+        operationId: 'listMaterials',
         tags,
         summary: 'List materials by id, a page at a time',
         querystring: ListMaterialsQuery,
@@ -78,6 +79,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials',
     {
       schema: {
+        operationId: 'createMaterial',
         tags,
         summary: 'Create a material',
         body: CreateMaterialBody,
@@ -94,6 +96,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials/:id',
     {
       schema: {
+        operationId: 'getMaterial',
         tags,
         summary: 'Read a material',
         params: MaterialIdParams,
@@ -108,6 +111,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials/:id',
     {
       schema: {
+        operationId: 'updateMaterial',
         tags,
         summary: 'Change some fields of a material; omitted fields keep their value',
         params: MaterialIdParams,
@@ -126,6 +130,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials/:id',
     {
       schema: {
+        operationId: 'deleteMaterial',
         tags,
         summary: 'Delete a material and its bindings',
         params: MaterialIdParams,
@@ -143,6 +148,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     {
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
+        operationId: 'bindMaterial',
         tags,
         summary: 'Bind groups to a material (a group bound elsewhere moves here)',
         params: MaterialIdParams,
@@ -165,6 +171,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     {
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
+        operationId: 'unbindMaterial',
         tags,
         summary: 'Unbind groups from a material; `unbound` lists the ids really removed',
         params: MaterialIdParams,
@@ -187,6 +194,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     '/materials/:id/groups',
     {
       schema: {
+        operationId: 'listMaterialGroups',
         tags,
         summary: "A material's group ids in ascending order, a page at a time",
         params: MaterialIdParams,
@@ -206,6 +214,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     {
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
+        operationId: 'lookupGroupMaterials',
         tags,
         summary: 'The materials bound to a set of groups, in request order',
         body: LookupBody,

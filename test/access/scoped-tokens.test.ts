@@ -91,12 +91,12 @@ for (const dialect of testDialects()) {
     void it('finds the routes of both APIs and token management in the OpenAPI document', () => {
       const names = routes.map((route) => `${route.method} ${route.path}`);
       for (const expected of [
-        'GET /api/models/',
+        'GET /api/models',
         'DELETE /api/models/{id}',
         'POST /api/v1/materials',
         'POST /api/v1/groups/materials',
-        'POST /api/tokens/',
-        'GET /api/tokens/',
+        'POST /api/tokens',
+        'GET /api/tokens',
         'DELETE /api/tokens/{id}',
       ]) {
         assert.ok(names.includes(expected), `${expected} is documented`);

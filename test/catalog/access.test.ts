@@ -116,7 +116,7 @@ for (const dialect of testDialects()) {
       assert.equal(response.statusCode, 200);
       const paths = JSON.parse(response.body).paths as Record<string, Record<string, unknown>>;
       const expected: [path: string, methods: string[]][] = [
-        ['/api/models/', ['get', 'post']],
+        ['/api/models', ['get', 'post']],
         ['/api/models/{id}', ['get', 'patch', 'delete']],
         ['/api/models/{id}/parts', ['get']],
         ['/api/models/{id}/url', ['get']],

@@ -22,7 +22,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const MODELS = resolve(HERE, '../../../shared/models');
 const TOKEN = 'e2e-inspect-token-0123456789';
-/** Must match VIEW_BACKGROUND in web/src/viewer/model-view.ts. */
+/** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
 const BACKGROUND = hexToRgb('#262b36');
 const SCREENSHOTS = process.env.VITRINE_SCREENSHOTS === '1';
 

@@ -32,7 +32,7 @@ const REPO = resolve(HERE, '../..');
 const MODELS = resolve(HERE, '../../../shared/models');
 const TRUCK = join(MODELS, 'glb/CesiumMilkTruck.glb');
 const TOKEN = 'e2e-viewer-token-0123456789';
-/** Must match VIEW_BACKGROUND in web/src/viewer/model-view.ts. */
+/** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
 const BACKGROUND = hexToRgb('#262b36');
 const SCREENSHOTS = process.env.VITRINE_SCREENSHOTS === '1';
 /** Extra samples uploaded only for the documentation screenshot, so the catalog is not a single card. */

@@ -1,86 +1,52 @@
-/** Wire types of the two public APIs, spelled exactly as the server sends them. */
+/**
+ * Wire types of the public APIs, derived from the server's TypeBox schemas so they cannot drift from what the
+ * server sends. Type-only imports: none of the server's code reaches the viewer's bundle.
+ */
+import type { Static } from '@sinclair/typebox';
+import type {
+  ListModelsQuery,
+  LodSchema,
+  Model as WireModel,
+  ModelStatus as WireModelStatus,
+  ModelSort as WireModelSort,
+  Part as WirePart,
+  PatchModelBody,
+} from '../../../src/catalog/schemas.ts';
+import type { LookupMaterialSchema } from '../../../src/materials/schemas.ts';
 
 /** Conversion state of a catalog model. */
-export type ModelStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type ModelStatus = WireModelStatus;
 
 /** Every status value, in lifecycle order, for the status filter. */
-export const MODEL_STATUSES: readonly ModelStatus[] = ['pending', 'processing', 'completed', 'failed'];
+export const MODEL_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+] as const satisfies readonly ModelStatus[];
 
-/** An axis-aligned box in scene units. */
-export interface Bounds {
-  min: [number, number, number];
-  max: [number, number, number];
-}
-
-/** One level of detail of a converted model. */
-export interface Lod {
-  level: number;
-  url: string;
-  triangle_count: number;
-  size: number;
-}
+// Fails to compile when the server gains a status the list above lacks.
+const everyStatusListed: Exclude<ModelStatus, (typeof MODEL_STATUSES)[number]> extends never ? true : false =
+  true;
+void everyStatusListed;
 
 /** A catalog model record. */
-export interface Model {
-  id: string;
-  name: string;
-  description: string | null;
-  original_filename: string;
-  format: string;
-  file_size: number;
-  status: ModelStatus;
-  progress: number;
-  error: string | null;
-  model_url: string | null;
-  thumbnail_url: string | null;
-  /** The upload as received, for download. */
-  original_url: string;
-  lods: Lod[];
-  triangle_count: number | null;
-  vertex_count: number | null;
-  part_count: number | null;
-  bounds: Bounds | null;
-  tags: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type Model = WireModel;
+
+/** An axis-aligned box in metres. */
+export type Bounds = NonNullable<Model['bounds']>;
+
+/** One level of detail of a converted model. */
+export type Lod = Static<typeof LodSchema>;
 
 /** A mesh-carrying node of a converted model, with the material bound to its group. */
-export interface Part {
-  group_id: string;
-  name: string;
-  path: string;
-  triangle_count: number;
-  vertex_count: number;
-  bounds: Bounds | null;
-  material: Material | null;
-}
+export type Part = WirePart;
+
+/** A stored material, or the default entry of a lookup (id -1, no timestamps). */
+export type Material = Static<typeof LookupMaterialSchema>;
 
 /** The editable fields of a material; everything but identity and timestamps. */
-export interface MaterialFields {
-  name: string;
-  diffuse_r: number;
-  diffuse_g: number;
-  diffuse_b: number;
-  alpha: number;
-  shininess: number;
-  specular_r: number;
-  specular_g: number;
-  specular_b: number;
-  ambient_r: number;
-  ambient_g: number;
-  ambient_b: number;
-  metallic: number;
-  roughness: number;
-  reflectance: number;
-}
-
-/** A stored material (or the default entry, id -1, which has no timestamps). */
-export interface Material extends MaterialFields {
-  id: number;
-  created_at?: string;
-  updated_at?: string;
-}
+export type MaterialFields = Omit<Material, 'id' | 'created_at' | 'updated_at'>;
 
 /** A page of a material-service list. */
 export interface Paged<T> {
@@ -97,26 +63,10 @@ export interface GroupMaterial {
 }
 
 /** Orders the catalog list accepts: a field, or with a leading `-` descending. */
-export type ModelSort =
-  | 'created_at'
-  | '-created_at'
-  | 'name'
-  | '-name'
-  | 'file_size'
-  | '-file_size'
-  | 'triangle_count'
-  | '-triangle_count';
+export type ModelSort = WireModelSort;
 
-/** Query of the catalog list route. */
-export interface ModelQuery {
-  search?: string;
-  status?: ModelStatus | '';
-  format?: string;
-  tag?: string;
-  sort?: ModelSort;
-  limit?: number;
-  offset?: number;
-}
+/** Query of the catalog list route; an empty status means any. */
+export type ModelQuery = Omit<Static<typeof ListModelsQuery>, 'status'> & { status?: ModelStatus | '' };
 
 /** A page of catalog models with the paging values the server used. */
 export interface ModelPage {
@@ -127,8 +77,4 @@ export interface ModelPage {
 }
 
 /** Metadata a model accepts in PATCH. */
-export interface ModelPatch {
-  name?: string;
-  description?: string;
-  tags?: string[];
-}
+export type ModelPatch = PatchModelBody;

@@ -2,7 +2,7 @@
 import type { Vector3 } from 'three';
 import { h } from '../ui/dom.ts';
 import type { MeasurePoint } from '../viewer/measure-tool.ts';
-import type { ModelView } from '../viewer/model-view.ts';
+import type { ModelViewport } from '../viewer/model-viewport.ts';
 
 /** A length in metres, with millimetres alongside below one metre. */
 export function formatMetres(metres: number): string {
@@ -22,7 +22,7 @@ export interface MeasureControls {
 }
 
 /** Builds the measure controls bound to `view`. */
-export function createMeasureControls(view: ModelView): MeasureControls {
+export function createMeasureControls(view: ModelViewport): MeasureControls {
   let points: MeasurePoint[] = [];
   const toggle = h('button', { type: 'button', 'aria-pressed': 'false' }, 'Measure');
   const readout = h('output', { class: 'measure-readout', 'aria-live': 'polite' });

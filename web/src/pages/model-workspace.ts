@@ -4,7 +4,7 @@ import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
-import { ModelView } from '../viewer/model-view.ts';
+import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import { createAnimationControls } from './animation-controls.ts';
 import { createLodSwitcher } from './lod-switcher.ts';
@@ -122,7 +122,7 @@ export function mountModelWorkspace(
     }
   };
 
-  const view = new ModelView(
+  const view = new ModelViewport(
     viewport,
     select,
     `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,

@@ -1,13 +1,13 @@
 /** One section plane per axis: a switch and a slider each, cutting the model away above the slider's position. */
 import { h, uid } from '../ui/dom.ts';
-import type { ModelView } from '../viewer/model-view.ts';
+import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { AXES } from '../viewer/section-planes.ts';
 
 /** Slider steps across the model's extent. */
 const STEPS = 1000;
 
 /** Builds the section controls bound to `view`. */
-export function createSectionControls(view: ModelView): HTMLElement {
+export function createSectionControls(view: ModelViewport): HTMLElement {
   const rows = AXES.map((axis) => {
     const switchId = uid(`section-${axis}`);
     const sliderId = uid(`section-${axis}-at`);

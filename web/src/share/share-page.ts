@@ -4,7 +4,7 @@ import { createLodSwitcher } from '../pages/lod-switcher.ts';
 import { createPartsTree } from '../pages/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatCount } from '../ui/format.ts';
-import { ModelView } from '../viewer/model-view.ts';
+import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import {
   getSharedModel,
@@ -48,7 +48,11 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     view.setSelection(selection);
     tree.setSelection(selection);
   };
-  const view = new ModelView(viewport, select, `3D view of ${model.name}. Drag to orbit, scroll to zoom.`);
+  const view = new ModelViewport(
+    viewport,
+    select,
+    `3D view of ${model.name}. Drag to orbit, scroll to zoom.`,
+  );
   const tree = createPartsTree(parts, select);
   const paint = new Map<string, Material>();
   for (const part of parts) if (part.material) paint.set(part.group_id, part.material);

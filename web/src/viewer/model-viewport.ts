@@ -38,8 +38,8 @@ const CLICK_TOLERANCE_PX = 5;
 /** Measure markers are this share of the model's size across. */
 const MARKER_SHARE = 0.012;
 
-/** A WebGL view bound to a container element; call {@link ModelView.dispose} when leaving the page. */
-export class ModelView {
+/** A WebGL view bound to a container element; call {@link ModelViewport.dispose} when leaving the page. */
+export class ModelViewport {
   readonly canvas: HTMLCanvasElement;
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
