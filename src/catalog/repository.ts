@@ -252,26 +252,29 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
 
     /**
      * Deletes a model with its parts, and the material bindings of its group ids that no other model has, in one
-     * transaction. Returns false when it did not exist.
+     * transaction. Returns false when it did not exist. On PostgreSQL the bindings are locked first in byte order
+     * of group id, the one order every bind and unbind locks them in, so a delete racing binds waits but never
+     * deadlocks (a plain DELETE would lock them in whatever order its scan finds them).
      */
     async delete(id: string): Promise<boolean> {
       return inTransaction(db, async (trx) => {
-        await trx
-          .deleteFrom('material_bindings')
-          .where('group_id', 'in', (eb) =>
-            eb.selectFrom('model_parts').select('group_id').where('model_id', '=', id),
-          )
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('model_parts as other')
-                  .select('other.group_id')
-                  .whereRef('other.group_id', '=', 'material_bindings.group_id')
-                  .where('other.model_id', '<>', id),
-              ),
-            ),
-          )
-          .execute();
+        const othersHaveIt = sql`exists (
+          select 1 from model_parts as other
+          where other.group_id = b.group_id and other.model_id <> ${id})`;
+        const ownGroups = sql`b.group_id in (select group_id from model_parts where model_id = ${id})`;
+        if (dialect === 'postgres') {
+          await sql`
+            with doomed as (
+              select b.group_id from material_bindings as b
+              where ${ownGroups} and not ${othersHaveIt}
+              order by b.group_id for update
+            )
+            delete from material_bindings as b using doomed where b.group_id = doomed.group_id`.execute(trx);
+        } else {
+          await sql`delete from material_bindings as b where ${ownGroups} and not ${othersHaveIt}`.execute(
+            trx,
+          );
+        }
         const result = await trx.deleteFrom('models').where('id', '=', id).executeTakeFirst();
         return Number(result.numDeletedRows) > 0;
       });

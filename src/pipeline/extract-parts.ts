@@ -11,6 +11,14 @@ import type { PartInfo, StepContext } from './types.ts';
 /** Step name used in logs. */
 export const NAME = 'extract-parts';
 
+/** Control characters (C0, DEL, C1): PostgreSQL refuses NUL in text, and none of them belongs in a name. */
+const CONTROL_CHARACTERS = /\p{Cc}/gu;
+
+/** A name or id from a file as the catalog stores it: control characters dropped, surrounding blanks trimmed. */
+export function cleanText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '').trim();
+}
+
 /** Options of {@link extractParts}. */
 export interface ExtractPartsOptions {
   /** Model id, the prefix of generated group ids (`<modelId>:<leaf index>`). */
@@ -20,7 +28,8 @@ export interface ExtractPartsOptions {
 /**
  * Lists the parts of a document — the nodes that carry a mesh, in depth-first scene order — and writes each
  * part's `group_id` into its node's `extras`, so it survives into every LOD and reaches the viewer.
- * A node's existing string `extras.group_id` (an IFC GlobalId, or one set by the author) is kept.
+ * A node's existing string `extras.group_id` (an IFC GlobalId, or one set by the author) is kept. Names and ids
+ * read from the file lose their control characters, so every database stores them alike.
  */
 export function extractParts(
   document: Document,
@@ -33,7 +42,9 @@ export function extractParts(
   meshNodes.forEach(({ node, mesh, ancestors }, index) => {
     const extras = node.getExtras();
     const existing =
-      typeof extras.group_id === 'string' && extras.group_id !== '' ? extras.group_id : undefined;
+      typeof extras.group_id === 'string' && cleanText(extras.group_id) !== ''
+        ? cleanText(extras.group_id)
+        : undefined;
     let groupId = existing ?? `${options.modelId}:${index}`;
     if (used.has(groupId)) {
       const duplicate = groupId;
@@ -44,9 +55,9 @@ export function extractParts(
     node.setExtras({ ...extras, group_id: groupId });
     parts.push({
       group_id: groupId,
-      name: node.getName() || mesh.getName() || `Part ${index + 1}`,
+      name: cleanText(node.getName()) || cleanText(mesh.getName()) || `Part ${index + 1}`,
       path: ancestors
-        .map((ancestor) => ancestor.getName())
+        .map((ancestor) => cleanText(ancestor.getName()))
         .filter((name) => name !== '')
         .join('/'),
       triangle_count: meshTriangleCount(mesh),

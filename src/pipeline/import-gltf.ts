@@ -32,6 +32,7 @@ export const importGltf: Importer = {
       // readAsJSON resolves a .gltf's relative URIs against the file's own folder.
       const json = await io.readAsJSON(source.file);
       refuseUnreadable(json.json);
+      checkAccessors(json.json, label);
       document = await io.readJSON(json);
     } catch (error) {
       if (error instanceof ConversionError) throw error;
@@ -52,6 +53,64 @@ function refuseUnreadable(json: GLTF.IGLTF): void {
     }
     if (!known.has(name)) throw new ConversionError(`Unsupported required glTF extension: ${name}`);
   }
+}
+
+/** Bytes of one component of each accessor component type. */
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+/** Components of each accessor type. */
+const TYPE_COMPONENTS: Record<string, number> = {
+  SCALAR: 1,
+  VEC2: 2,
+  VEC3: 3,
+  VEC4: 4,
+  MAT2: 4,
+  MAT3: 9,
+  MAT4: 16,
+};
+/** Most bytes an accessor without a buffer view (zeros, or sparse values over zeros) may make. */
+const MAX_UNBACKED_ACCESSOR_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Checks that every accessor fits its buffer view and every view its buffer before anything is read: a file
+ * that declares 2^30 elements over a few bytes would otherwise ask for gigabytes, or read past its data.
+ */
+function checkAccessors(json: GLTF.IGLTF, label: string): void {
+  const views = json.bufferViews ?? [];
+  const buffers = json.buffers ?? [];
+  views.forEach((view, index) => {
+    const buffer = buffers[view.buffer];
+    const end = (view.byteOffset ?? 0) + view.byteLength;
+    if (!buffer || end > buffer.byteLength) {
+      throw new ConversionError(
+        `${label}: buffer view ${index} ends at byte ${end}, past its buffer of ${buffer?.byteLength ?? 0} bytes`,
+      );
+    }
+  });
+  (json.accessors ?? []).forEach((accessor, index) => {
+    const elementBytes =
+      (COMPONENT_BYTES[accessor.componentType] ?? 0) * (TYPE_COMPONENTS[accessor.type] ?? 0);
+    if (elementBytes === 0 || !Number.isSafeInteger(accessor.count) || accessor.count < 0) {
+      throw new ConversionError(`${label}: accessor ${index} has an unknown type or count`);
+    }
+    const described = `accessor ${index} declares ${accessor.count} ${accessor.type} elements`;
+    if (accessor.bufferView === undefined) {
+      if (accessor.count * elementBytes > MAX_UNBACKED_ACCESSOR_BYTES)
+        throw new ConversionError(
+          `${label}: ${described} without data (${accessor.count * elementBytes} bytes)`,
+        );
+      return;
+    }
+    const view = views[accessor.bufferView];
+    if (!view) throw new ConversionError(`${label}: accessor ${index} names a missing buffer view`);
+    const stride = view.byteStride ?? elementBytes;
+    const needed =
+      accessor.count === 0 ? 0 : (accessor.byteOffset ?? 0) + (accessor.count - 1) * stride + elementBytes;
+    if (needed > view.byteLength) {
+      throw new ConversionError(
+        `${label}: ${described} (${needed} bytes), but its buffer view holds ${view.byteLength} bytes`,
+      );
+    }
+  });
 }
 
 /** The first four bytes of a file as Latin-1 text. */

@@ -3,6 +3,8 @@
 // PostgreSQL is made unreachable by cutting a TCP proxy in front of it (the shared server keeps running);
 // SQLite's counterpart is another process holding the write lock past the busy timeout.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.ts';
@@ -22,6 +24,27 @@ function call(testApp: TestApp, method: string, url: string, body?: unknown) {
     headers: body === undefined ? testApp.auth : { ...testApp.auth, 'content-type': 'application/json' },
     payload: body === undefined ? undefined : JSON.stringify(body),
   });
+}
+
+/**
+ * Compares storage with the database: every model folder belongs to a row, every row's upload is stored, and no
+ * upload is left half-received. A failed upload must not leave its file behind.
+ */
+async function assertNothingOrphaned(testApp: TestApp): Promise<void> {
+  const rows = await testApp.database.db.selectFrom('models').select(['id', 'source_key']).execute();
+  const modelsDir = path.join(testApp.config.dataDir, 'files', 'models');
+  const folders = fs.existsSync(modelsDir) ? fs.readdirSync(modelsDir) : [];
+  assert.deepEqual(folders.sort(), rows.map((row) => row.id).sort(), 'one stored folder per model row');
+  for (const row of rows) {
+    assert.ok(
+      fs.existsSync(path.join(testApp.config.dataDir, 'files', row.source_key)),
+      `${row.id}'s upload`,
+    );
+  }
+  const uploadsDir = path.join(testApp.config.dataDir, 'tmp', 'uploads');
+  const leftovers = fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir, { recursive: true }) : [];
+  const files = leftovers.filter((entry) => fs.statSync(path.join(uploadsDir, String(entry))).isFile());
+  assert.deepEqual(files, [], 'no partial upload left');
 }
 
 if (testDialects().includes('postgres')) {
@@ -84,15 +107,52 @@ if (testDialects().includes('postgres')) {
         assert.equal(response.statusCode, 503, `${method} ${url}: ${response.body}`);
         assert.equal(response.body, catalogUnavailable);
       }
-      const upload = await catalogApi(testApp.app, testApp.auth).upload('tri.obj', OBJ);
-      assert.equal(upload.status, 503, upload.text);
-      assert.equal(upload.text, catalogUnavailable);
-      assert.ok(Date.now() - started < 20_000, 'each answer comes within the connect timeout');
+      for (let i = 0; i < 5; i++) {
+        const upload = await catalogApi(testApp.app, testApp.auth).upload(`tri${i}.obj`, OBJ);
+        assert.equal(upload.status, 503, upload.text);
+        assert.equal(upload.text, catalogUnavailable);
+      }
+      assert.ok(Date.now() - started < 30_000, 'each answer comes within the connect timeout');
 
       await proxy.restore();
       const back = await call(testApp, 'GET', `/api/models/${modelId}`);
       assert.equal(back.statusCode, 200, back.body);
       assert.equal(JSON.parse(back.body).data.name, 'tri', 'nothing was half-written during the outage');
+      assert.equal((await call(testApp, 'GET', '/api/v1/materials')).statusCode, 200);
+      await assertNothingOrphaned(testApp);
+    });
+  });
+}
+
+if (testDialects().includes('postgres')) {
+  void describe('a PostgreSQL pool with every connection taken', () => {
+    let testApp: TestApp;
+    before(async () => {
+      testApp = await createTestApp('postgres', { DATABASE_CONNECT_TIMEOUT_SECONDS: '1' });
+    });
+    after(() => testApp.close());
+
+    void it('answers 503 after the connect timeout instead of queueing for ever, then serves again', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = 0;
+      // Ten transactions (the pool's size) that keep their connections until released.
+      const holders = Array.from({ length: 10 }, () =>
+        testApp.database.db.transaction().execute(async (trx) => {
+          await trx.selectFrom('materials').select('id').execute();
+          holding++;
+          await released;
+        }),
+      );
+      while (holding < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = Date.now();
+      const refused = await call(testApp, 'GET', '/api/v1/materials');
+      const waited = Date.now() - started;
+      release();
+      await Promise.all(holders);
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal(refused.body, materialUnavailable);
+      assert.ok(waited >= 900 && waited < 10_000, `gave up after ${waited} ms`);
       assert.equal((await call(testApp, 'GET', '/api/v1/materials')).statusCode, 200);
     });
   });
@@ -120,5 +180,6 @@ void describe('a SQLite database locked by another writer', () => {
       other.close();
     }
     assert.equal((await call(testApp, 'POST', '/api/v1/materials', { name: 'Copper' })).statusCode, 201);
+    await assertNothingOrphaned(testApp);
   });
 });

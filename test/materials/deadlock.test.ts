@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.ts';
+import { createModelRepository } from '../../src/catalog/repository.ts';
 import { createMaterialRepository } from '../../src/materials/repository.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
@@ -119,6 +120,77 @@ for (const dialect of testDialects()) {
       for (const entry of lookup.json.data as { group_id: string; material: { id: number } }[]) {
         assert.ok(survivors.has(entry.material.id), `${entry.group_id} is bound to ${entry.material.id}`);
       }
+    });
+
+    void it('model deletes racing binds and unbinds of their groups: no deadlock, at most one material per group', async () => {
+      const retried: unknown[] = [];
+      const repository = createMaterialRepository(testApp.database, {
+        onDeadlockRetry: (error) => retried.push(error),
+      });
+      const models = createModelRepository(testApp.database);
+      const ids: number[] = [];
+      for (let i = 0; i < MATERIALS; i++) ids.push((await repository.create({ name: `D${i}` })).id);
+      const all = groupsOf('model-delete');
+      // Eight models own 50 groups each; every group starts bound, so each delete has bindings to remove.
+      const modelIds = Array.from({ length: 8 }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
+      for (const [index, modelId] of modelIds.entries()) {
+        await models.create({
+          id: modelId,
+          name: `model ${index}`,
+          description: '',
+          original_filename: 'm.glb',
+          format: 'glb',
+          file_size: 1,
+          status: 'completed',
+          progress: 100,
+          source_key: `models/${modelId}/source/m.glb`,
+          source_entry: null,
+          unit: null,
+          up_axis: null,
+          lods: '[]',
+          tags: '[]',
+        });
+        await testApp.database.db
+          .insertInto('model_parts')
+          .values(
+            all.slice(index * 50, index * 50 + 50).map((groupId, part) => ({
+              model_id: modelId,
+              part_index: part,
+              group_id: groupId,
+              name: `part ${part}`,
+              path: '',
+              triangle_count: 1,
+              vertex_count: 3,
+              bounds: '{"min":[0,0,0],"max":[1,1,1]}',
+            })),
+          )
+          .execute();
+      }
+      await repository.bind(ids[0]!, all);
+      // Rebinding in small chunks from the end leaves the rows stored in nearly the reverse of their byte order:
+      // a DELETE that locks rows as its scan finds them then takes them against the order binds take them in.
+      for (let end = all.length; end > 0; end -= 5) await repository.bind(ids[1]!, all.slice(end - 5, end));
+      const work = round(7, ids, all);
+      // The deletes start among the binds, each while requests on its groups are in flight.
+      const calls: Promise<unknown>[] = [];
+      for (const [i, { kind, materialId, groups }] of work.entries()) {
+        if (i % 25 === 10) calls.push(models.delete(modelIds[(i - 10) / 25]!));
+        calls.push(
+          kind === 'bind' ? repository.bind(materialId, groups) : repository.unbind(materialId, groups),
+        );
+      }
+      const results = await Promise.allSettled(calls);
+      const rejected = results.filter((result) => result.status === 'rejected');
+      assert.deepEqual(
+        rejected.map((result) => String((result as PromiseRejectedResult).reason)),
+        [],
+        'every bind, unbind and delete succeeded',
+      );
+      assert.deepEqual(retried, [], 'no transaction was retried after a deadlock');
+      for (const modelId of modelIds) assert.equal(await models.get(modelId), undefined);
+      const api = materialApi(testApp.app, testApp.auth);
+      const owners = await materialsPerGroup(api, ids);
+      for (const [group, holders] of owners) assert.equal(holders.length, 1, `${group} has ${holders}`);
     });
   });
 }
