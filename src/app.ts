@@ -88,7 +88,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const materials = createMaterialRepository(database, {
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
-  await app.register(materialRoutes, { prefix: '/api/v1', repository: materials, checkToken });
+  await app.register(materialRoutes, {
+    prefix: '/api/v1',
+    repository: materials,
+    checkToken,
+    lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
+  });
   await app.register(catalogRoutes, {
     prefix: '/api/models',
     models: createModelRepository(database),

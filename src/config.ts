@@ -38,6 +38,8 @@ export interface Config {
   glbCompression: 'none' | 'meshopt';
   /** pino log level. */
   logLevel: string;
+  /** MiB of bulk lookup replies each API process keeps for repeated requests; 0 keeps none. */
+  lookupCacheMb: number;
   /** Time a client has to send a request's headers. */
   headersTimeoutMs: number;
   /** Time a client has to send a JSON body, and to send each 64 KiB of an upload. */
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
     logLevel,
+    lookupCacheMb: int('LOOKUP_CACHE_MB', 128, 0, 65_536),
     headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,

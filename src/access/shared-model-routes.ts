@@ -155,7 +155,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     async (request, reply) => {
       const row = await sharedModel(request.params.secret, request.params.id);
       const parts = await models.parts(row.id);
-      const bound = await materials.lookup(parts.map((part) => part.group_id));
+      const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
     },

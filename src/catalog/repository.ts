@@ -1,3 +1,4 @@
+import { raiseMaterialGeneration } from '../db/material-generation.ts';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database, Db, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
@@ -276,6 +277,8 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
           );
         }
         const result = await trx.deleteFrom('models').where('id', '=', id).executeTakeFirst();
+        // Unconditional: the bindings removed above may change a kept lookup reply.
+        await raiseMaterialGeneration(trx);
         return Number(result.numDeletedRows) > 0;
       });
     },

@@ -106,7 +106,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
     async (request) => {
       await existing(request.params.id);
       const parts = await models.parts(request.params.id);
-      const bound = await materials.lookup(parts.map((part) => part.group_id));
+      const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
     },
   );

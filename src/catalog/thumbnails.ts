@@ -36,7 +36,7 @@ export async function boundColours(
   materials: MaterialRepository,
   groupIds: readonly string[],
 ): Promise<Map<string, MaterialOverride>> {
-  const bound = await materials.lookup(groupIds);
+  const { bound } = await materials.lookup(groupIds);
   const overrides = new Map<string, MaterialOverride>();
   for (const [groupId, material] of bound) {
     overrides.set(groupId, {

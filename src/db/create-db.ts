@@ -13,6 +13,11 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectName;
+  /**
+   * SQLite only (a database file): a second, read-only connection for the hottest reads. It sees committed data
+   * only, never waits behind the writer's open transaction, and skips the query builder's per-call overhead.
+   */
+  sqliteReader?: SQLite.Database;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -50,7 +55,19 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts): DatabaseHandle {
     typeof value === 'string' ? value.toLowerCase() : value,
   );
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  if (file === ':memory:') return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // WAL readers see the last commit; the writer above made the file and its WAL, so this one only opens them.
+  const sqliteReader = new SQLite(file, { readonly: true, fileMustExist: true });
+  sqliteReader.pragma(`busy_timeout = ${timeouts.connectTimeoutMs}`);
+  return {
+    db,
+    dialect: 'sqlite',
+    sqliteReader,
+    close: async () => {
+      sqliteReader.close();
+      await db.destroy();
+    },
+  };
 }
 
 function openPostgres(url: string, timeouts: DatabaseTimeouts): DatabaseHandle {

@@ -35,6 +35,12 @@ export interface MaterialBindingsTable {
   created_at: Timestamp;
 }
 
+/** The `material_generation` table: one row (id 1) whose value rises with every change a lookup can see. */
+export interface MaterialGenerationTable {
+  id: number;
+  value: number;
+}
+
 /** The `models` table; JSON columns hold text on both databases. */
 export interface ModelsTable {
   id: string;
@@ -152,6 +158,7 @@ export interface ModelExportsTable {
 export interface Database {
   materials: MaterialsTable;
   material_bindings: MaterialBindingsTable;
+  material_generation: MaterialGenerationTable;
   models: ModelsTable;
   model_parts: ModelPartsTable;
   jobs: JobsTable;

@@ -36,7 +36,7 @@ export async function planExport(
   const bound: [string, Material][] = [];
   if (key.materials === 'bound') {
     const parts = await deps.models.parts(model.id);
-    const found = await deps.materials.lookup(parts.map((part) => part.group_id));
+    const { bound: found } = await deps.materials.lookup(parts.map((part) => part.group_id));
     for (const part of parts) {
       const material = found.get(part.group_id);
       if (material) bound.push([part.group_id, material]);

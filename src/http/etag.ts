@@ -33,7 +33,9 @@ export async function tagReply(
   payload: unknown,
 ): Promise<unknown> {
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const etag = weakEtag(payload);
+  // A route that knows its tag already (a kept reply) sets it, sparing a hash of a large body.
+  const known = reply.getHeader('etag');
+  const etag = typeof known === 'string' ? known : weakEtag(payload);
   reply.header('etag', etag);
   if (!etagMatches(request.headers['if-none-match'], etag)) return payload;
   reply.code(304).removeHeader('content-type').removeHeader('content-length');

@@ -1,12 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import { tagReply } from '../http/etag.ts';
+import { tagReply, weakEtag } from '../http/etag.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth.ts';
 import { clampPage } from './paging.ts';
 import { DEFAULT_MATERIAL } from './default-material.ts';
+import { bufferBody } from './lookup-body.ts';
+import { createLookupCache, type CachedLookup } from './lookup-cache.ts';
 import { lookupResponseBody } from './lookup-response.ts';
 import type { MaterialRepository } from './repository.ts';
 import {
@@ -29,12 +32,16 @@ import {
 export interface MaterialRoutesOptions {
   repository: MaterialRepository;
   checkToken: TokenChecker;
+  /** Bytes of bulk lookup replies kept per process for repeated requests; 0 keeps none. */
+  lookupCacheBytes: number;
 }
 
 // Room for 100,000 group ids of the longest allowed length, with JSON quoting.
 const BULK_BODY_LIMIT = 32 * 1024 * 1024;
 
 const NOT_FOUND = 'material not found';
+/** What the parser is given in place of a request whose reply is kept: the smallest body the schema accepts. */
+const KEPT_REPLY_STAND_IN = Buffer.from('{"group_ids":["kept"]}');
 const errors = { 400: MaterialErrorSchema, 401: MaterialErrorSchema, 404: MaterialErrorSchema };
 const tags = ['materials'];
 
@@ -46,7 +53,7 @@ type LookupReply = Static<typeof LookupReply>;
 /** The material service of materials-service.md, mounted at `/api/v1`. */
 export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   fastify,
-  { repository, checkToken },
+  { repository, checkToken, lookupCacheBytes },
 ) => {
   installApiFamily(fastify, {
     checkToken,
@@ -209,6 +216,10 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     },
   );
 
+  const cache = createLookupCache(lookupCacheBytes);
+  /** Per lookup request: the kept reply to send, or the key to keep the computed one under. */
+  const cacheState = new WeakMap<object, { hit: CachedLookup } | { key: string }>();
+
   app.post(
     '/groups/materials',
     {
@@ -223,16 +234,44 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
           ...errors,
         },
       },
+      // A reply kept for the same request bytes at the current material generation is sent as it is, without
+      // parsing the request: the parser is handed a one-group stand-in instead (those bytes passed every check when
+      // the reply was made). A viewer reopening a model costs one hash and one read.
+      preParsing: async (request, _reply, payload) => {
+        if (lookupCacheBytes === 0 || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+          return payload;
+        }
+        const bytes = await bufferBody(payload, request.headers['content-length'], BULK_BODY_LIMIT);
+        const key = cache.keyOf(bytes);
+        const kept = cache.get(key);
+        if (kept && kept.generation === (await repository.generation())) {
+          cacheState.set(request, { hit: kept });
+          // Fastify checks the bytes it parses against Content-Length unless told how many really arrived.
+          return Object.assign(Readable.from([KEPT_REPLY_STAND_IN]), { receivedEncodedLength: bytes.length });
+        }
+        cacheState.set(request, { key });
+        return Readable.from([bytes]);
+      },
       onSend: tagReply,
     },
     async (request, reply) => {
-      const groupIds = unique(request.body.group_ids);
-      const bound = await repository.lookup(groupIds);
-      const fallback = request.body.include_default === true ? DEFAULT_MATERIAL : undefined;
-      // Already JSON: a buffer skips the schema serializer, which the reply type cannot express, hence the cast;
+      reply.type('application/json; charset=utf-8');
+      const state = cacheState.get(request);
+      // Already JSON: a buffer skips the schema serializer, which the reply type cannot express, hence the casts;
       // the lookup tests compare the bytes with the schema's shape.
-      const body = lookupResponseBody(groupIds, bound, fallback) as unknown as LookupReply;
-      return reply.type('application/json; charset=utf-8').send(body);
+      if (state && 'hit' in state) {
+        return reply.header('etag', state.hit.etag).send(state.hit.body as unknown as LookupReply);
+      }
+      const groupIds = unique(request.body.group_ids);
+      const { generation, bound } = await repository.lookup(groupIds);
+      const fallback = request.body.include_default === true ? DEFAULT_MATERIAL : undefined;
+      const body = lookupResponseBody(groupIds, bound, fallback);
+      if (state) {
+        const etag = weakEtag(body);
+        cache.set(state.key, { generation, body, etag });
+        reply.header('etag', etag);
+      }
+      return reply.send(body as unknown as LookupReply);
     },
   );
 };
