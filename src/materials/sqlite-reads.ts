@@ -56,6 +56,7 @@ export function createSqliteReads(reader: SQLite.Database) {
     /** The current material generation. */
     generation: (): number => prepared().generation.get()!.value,
     /** The bindings and materials of the given groups, with the generation, in one snapshot. */
-    lookup: (groupIds: readonly string[], chunkSize: number): LookupSnapshot => readLookup(groupIds, chunkSize),
+    lookup: (groupIds: readonly string[], chunkSize: number): LookupSnapshot =>
+      readLookup(groupIds, chunkSize),
   };
 }
