@@ -42,7 +42,9 @@ export const SYSTEM_FAILURE =
 
 /** A Node system error (file system, network) or a storage outage: the server's failure, not the file's. */
 function isSystemError(error: Error): boolean {
-  return typeof (error as NodeJS.ErrnoException).syscall === 'string' || error instanceof StorageUnavailableError;
+  return (
+    typeof (error as NodeJS.ErrnoException).syscall === 'string' || error instanceof StorageUnavailableError
+  );
 }
 
 /** The handler of `convert-model` jobs: upload → conversion and thumbnail in a pool thread → stored LODs, parts, thumbnail. */

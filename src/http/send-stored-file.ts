@@ -22,7 +22,8 @@ export async function sendStoredFile(
   answer: StoredFileAnswer,
 ): Promise<FastifyReply> {
   reply.header('cache-control', answer.cacheControl);
-  if (blobs.signedUrl) return reply.redirect(await blobs.signedUrl(key, answer.headers, answer.expiresInSeconds));
+  if (blobs.signedUrl)
+    return reply.redirect(await blobs.signedUrl(key, answer.headers, answer.expiresInSeconds));
   const { contentType, contentDisposition } = answer.headers;
   if (contentDisposition) reply.header('content-disposition', contentDisposition);
   return reply.type(contentType).send(await blobs.read(key));

@@ -70,7 +70,13 @@ export function createFileStore(root: string): BlobStore {
       }
     },
     async download(key, localPath) {
-      await pipeline(fs.createReadStream(fileFor(key)), fs.createWriteStream(localPath));
+      await pipeline(fs.createReadStream(fileFor(key)), fs.createWriteStream(localPath)).catch(
+        async (error: unknown) => {
+          // The write stream creates its file before the read fails: a missing object must leave none.
+          await fsp.rm(localPath, { force: true });
+          throw error;
+        },
+      );
     },
     async delete(key) {
       await fsp.rm(fileFor(key), { force: true });

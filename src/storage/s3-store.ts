@@ -62,7 +62,11 @@ export function createS3Store(settings: S3StorageSettings, client = createS3Clie
       return await run();
     } catch (error) {
       // A missing object and a full local disk (downloading) are not the server's failures.
-      if (error instanceof StorageUnavailableError || error instanceof MissingObjectError || isDiskFull(error))
+      if (
+        error instanceof StorageUnavailableError ||
+        error instanceof MissingObjectError ||
+        isDiskFull(error)
+      )
         throw error;
       throw new StorageUnavailableError(operation, error);
     }
@@ -77,7 +81,11 @@ export function createS3Store(settings: S3StorageSettings, client = createS3Clie
         throw error;
       }
     });
-  const signedUrl: NonNullable<BlobStore['signedUrl']> = (key, headers, expiresIn = settings.urlExpiresSeconds) =>
+  const signedUrl: NonNullable<BlobStore['signedUrl']> = (
+    key,
+    headers,
+    expiresIn = settings.urlExpiresSeconds,
+  ) =>
     getSignedUrl(
       client,
       new GetObjectCommand({
@@ -138,7 +146,9 @@ export function createS3Store(settings: S3StorageSettings, client = createS3Clie
         // Deleted page by page: a listing continues after its last key, so removing what it returned is safe.
         let token: string | undefined;
         do {
-          const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken: token }));
+          const page = await client.send(
+            new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken: token }),
+          );
           const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
           if (keys.length > 0) {
             const result = await client.send(

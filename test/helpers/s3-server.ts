@@ -1,9 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import S3rver from 's3rver';
+import readline from 'node:readline';
 
 /** The credentials s3rver accepts (its built-in account). */
 export const S3RVER_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
@@ -15,7 +15,7 @@ export interface TestS3Server {
   bucket: string;
   /** The environment that points the service at this server and bucket, under `prefix`. */
   env(prefix?: string): Record<string, string>;
-  /** Stops answering (connections dropped, port closed) to play an outage; the objects are kept. */
+  /** Kills the server (connections dropped, port closed) to play an outage; the objects are kept. */
   stop(): Promise<void>;
   /** Answers again on the same port with the same objects. */
   restart(): Promise<void>;
@@ -23,30 +23,36 @@ export interface TestS3Server {
   close(): Promise<void>;
 }
 
-/** Starts s3rver on 127.0.0.1 on a free port, with `bucket` created. */
+const RUNNER = path.join(import.meta.dirname, 'run-s3rver.mjs');
+
+/** Starts s3rver in a child process on 127.0.0.1 on a free port, with `bucket` created. */
 export async function startS3Server(bucket = 'vitrine-test'): Promise<TestS3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-s3-'));
+  let child: ChildProcess | undefined;
   let port = 0;
-  let server: Server | undefined;
   const start = async () => {
-    const s3rver = new S3rver({
-      address: '127.0.0.1',
-      port,
-      directory,
-      silent: true,
-      configureBuckets: [{ name: bucket, configs: [] }],
+    const started = spawn(
+      process.execPath,
+      ['--openssl-legacy-provider', RUNNER, directory, bucket, String(port)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = readline.createInterface({ input: started.stdout! });
+    const exited = once(started, 'exit').then(() => {
+      throw new Error(`s3rver did not start: ${stderr.trim()}`);
     });
-    port = ((await s3rver.run()) as AddressInfo).port;
-    server = s3rver.httpServer;
+    const [line] = (await Promise.race([once(lines, 'line'), exited])) as [string];
+    port = (JSON.parse(line) as { port: number }).port;
+    child = started;
   };
   const stop = async () => {
-    const running = server;
-    server = undefined;
-    if (!running) return;
-    // The SDK keeps connections alive; dropping them is what an outage looks like and lets close() finish.
-    const closed = new Promise<void>((resolve) => running.close(() => resolve()));
-    running.closeAllConnections();
-    await closed;
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGKILL');
+    await exited;
   };
   await start();
   const endpoint = `http://127.0.0.1:${port}`;
@@ -56,7 +62,6 @@ export async function startS3Server(bucket = 'vitrine-test'): Promise<TestS3Serv
     env: (prefix = '') => ({
       STORAGE_URL: `s3://${bucket}${prefix ? `/${prefix}` : ''}`,
       S3_ENDPOINT: endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
       ...S3RVER_CREDENTIALS,
     }),
     stop,
