@@ -2,6 +2,7 @@
 // Its own process because s3rver signs listing continuation tokens with DES, which OpenSSL 3 only offers through the
 // legacy provider, and so that its memory and CPU stay out of the measurements of the process under test.
 // Prints `{"port":…}` once listening; runs until killed.
+import process from 'node:process';
 import S3rver from 's3rver';
 
 const [directory, bucket, port = '0'] = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // One suite, every store: what the catalog and the worker rely on must hold for local files and for S3 alike.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -82,11 +83,10 @@ async function generateFile(file: string, size: number): Promise<void> {
   const out = fs.createWriteStream(file);
   for (let written = 0; written < size; written += MIB) {
     if (!out.write(randomBytes(Math.min(MIB, size - written))))
-      await new Promise((resolve) => out.once('drain', resolve));
+      await once(out, 'drain');
   }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  );
+  out.end();
+  await once(out, 'finish');
 }
 
 /** Runs `work` while sampling RSS; resolves with the highest growth over the RSS at the start. */
