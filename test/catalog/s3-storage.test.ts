@@ -137,6 +137,38 @@ for (const dialect of testDialects()) {
       assert.equal((await testApp.app.inject({ method: 'GET', url: pathOf(lodUrl) })).statusCode, 404);
     });
 
+    void it('redirects a ready export to a presigned GET that downloads it under its name', async () => {
+      const url = `/api/models/${model.id}/export?format=glb&lod=2`;
+      const deadline = Date.now() + 60_000;
+      let answer = await testApp.app.inject({ method: 'GET', url, headers: testApp.auth });
+      while (answer.statusCode === 202 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        answer = await testApp.app.inject({ method: 'GET', url, headers: testApp.auth });
+      }
+      assert.equal(answer.statusCode, 302, answer.body);
+      assert.equal(answer.headers['cache-control'], 'private, no-cache');
+      const file = await fetch(String(answer.headers.location));
+      assert.equal(file.headers.get('content-type'), 'model/gltf-binary');
+      assert.match(
+        String(file.headers.get('content-disposition')),
+        /^attachment; filename="Milk truck.*\.glb"$/,
+      );
+      assert.equal(
+        Buffer.from(await file.arrayBuffer())
+          .subarray(0, 4)
+          .toString('latin1'),
+        'glTF',
+      );
+      const json = await testApp.app.inject({
+        method: 'GET',
+        url,
+        headers: { ...testApp.auth, accept: 'application/json' },
+      });
+      const state = JSON.parse(json.body).data as { url: string };
+      assert.match(state.url, /\/files\/models\/.+\/exports\//);
+      await follow(state.url);
+    });
+
     void it('leaves no object of a deleted model in the bucket', async () => {
       const deleted = await testApp.app.inject({
         method: 'DELETE',
