@@ -6,7 +6,7 @@ import { storedLods, toModel, toPart } from '../catalog/model-rows.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { sendStoredFile } from '../http/send-stored-file.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { installPublicErrors } from './public-errors.ts';
@@ -176,7 +176,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         summary: 'One level of detail of the shared model, as glTF binary',
         security,
         params: SharedLodParams,
-        response: { 200: binary('model/gltf-binary'), ...errors },
+        response: { 200: binary('model/gltf-binary'), 302: STORED_FILE_REDIRECT, ...errors },
       },
     },
     async (request, reply) => {
@@ -203,7 +203,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         summary: "The shared model's thumbnail image",
         security,
         params: SharedModelParams,
-        response: { 200: binary('image/png or image/jpeg'), ...errors },
+        response: { 200: binary('image/png or image/jpeg'), 302: STORED_FILE_REDIRECT, ...errors },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
-import { sendStoredFile } from '../http/send-stored-file.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import { JobName } from '../jobs/job-types.ts';
 import {
   CATALOG_ERRORS,
@@ -88,6 +88,7 @@ export function registerExportRoutes(
             },
           },
           202: catalogEnvelope(ExportSchema),
+          302: STORED_FILE_REDIRECT,
           ...CATALOG_ERRORS,
           422: CatalogErrorSchema,
         },

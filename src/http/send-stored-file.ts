@@ -28,3 +28,9 @@ export async function sendStoredFile(
   if (contentDisposition) reply.header('content-disposition', contentDisposition);
   return reply.type(contentType).send(await blobs.read(key));
 }
+
+/** The OpenAPI answer of a route that redirects to the file when the store signs URLs (S3). */
+export const STORED_FILE_REDIRECT = {
+  description: 'With S3 storage: a redirect to a presigned GET of the file, in `Location`.',
+  type: 'null',
+} as const;
