@@ -82,8 +82,7 @@ async function sha256(file: string): Promise<string> {
 async function generateFile(file: string, size: number): Promise<void> {
   const out = fs.createWriteStream(file);
   for (let written = 0; written < size; written += MIB) {
-    if (!out.write(randomBytes(Math.min(MIB, size - written))))
-      await once(out, 'drain');
+    if (!out.write(randomBytes(Math.min(MIB, size - written)))) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
