@@ -20,6 +20,7 @@ import { refuseNulText } from './http/refuse-nul.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerApiNotFound } from './http/api-not-found.ts';
+import { registerFileRedirects } from './http/redirect-files.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -61,9 +62,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   app.setValidatorCompiler(createValidatorCompiler());
   registerConnectionLimits(app, config);
   app.addHook('preHandler', refuseNulText);
-  registerSecurityHeaders(app, {
-    fileOrigins: config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : [],
-  });
+  // Pages load files from the public base URL and, with S3, from where the /files/ redirects lead.
+  const fileOrigins = [
+    ...(config.publicBaseUrl ? [new URL(config.publicBaseUrl).origin] : []),
+    ...(blobs.signedUrlOrigin ? [await blobs.signedUrlOrigin()] : []),
+  ];
+  registerSecurityHeaders(app, { fileOrigins });
   registerJsonBodyParser(app);
   await registerCompression(app);
   await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
@@ -108,8 +112,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     publicBaseUrl: config.publicBaseUrl,
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
-  await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir });
+  await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot);
+  else if (blobs.signedUrl && config.storage.kind === 's3') {
+    registerFileRedirects(app, { signedUrl: blobs.signedUrl }, config.storage);
+  }
   await registerViewer(app, { distDir: config.webDistDir });
   registerApiNotFound(app);
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseStorageSettings, type StorageSettings } from './storage/storage-settings.ts';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -12,8 +13,10 @@ export interface Config {
   databaseUrl: string;
   /** Reserved for a Redis-backed queue; jobs go through the embedded queue in the database. */
   redisUrl: string | undefined;
-  /** `file:<path>`: where stored files live. */
+  /** `file:<path>` or `s3://bucket/prefix`: where stored files live, as given. */
   storageUrl: string;
+  /** The store `storageUrl` and the `S3_*` variables describe, parsed and checked. */
+  storage: StorageSettings;
   /** Base of every URL the API hands out; derived from the request when unset. */
   publicBaseUrl: string | undefined;
   /** The `X-API-Token` value; generated and kept in `<dataDir>/api-token` when unset. */
@@ -86,10 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('DATABASE_URL must start with sqlite: or postgres://');
   }
   const storageUrl = text('STORAGE_URL') ?? `file:${path.join(dataDir, 'files')}`;
-  // Only local files and the embedded queue exist so far; saying so beats silently ignoring the setting.
-  if (!storageUrl.startsWith('file:'))
-    problems.push('STORAGE_URL must start with file: (S3 storage is not available yet)');
+  const storage = parseStorageSettings(storageUrl, env, problems);
   const redisUrl = text('REDIS_URL');
+  // Only the embedded queue exists so far; saying so beats silently ignoring the setting.
   if (redisUrl) problems.push('REDIS_URL is not supported yet: unset it to use the embedded queue');
   const publicBaseUrl = text('PUBLIC_BASE_URL')?.replace(/\/+$/, '');
   if (publicBaseUrl && !/^https?:\/\/[^/]/.test(publicBaseUrl)) {
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     redisUrl,
     storageUrl,
+    storage,
     publicBaseUrl,
     apiToken,
     maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),

@@ -17,13 +17,18 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), the blob store and the job queue a config names. */
+/**
+ * Opens the database (migrating it), the blob store and the job queue a config names. A store that cannot be
+ * used (a missing bucket, refused credentials, an unreachable endpoint) stops the start with a ConfigError.
+ */
 export async function openServices(
   config: Config,
   queueOptions: Partial<EmbeddedQueueOptions> = {},
 ): Promise<Services> {
+  const blobs = createBlobStore(config.storage);
   const database = createDb(config.databaseUrl, config);
   try {
+    await blobs.checkAtStart?.();
     await migrateToLatest(database.db);
   } catch (error) {
     await database.close();
@@ -31,7 +36,7 @@ export async function openServices(
   }
   return {
     database,
-    blobs: createBlobStore(config.storageUrl),
+    blobs,
     queue: createEmbeddedQueue(database, queueOptions),
     close: () => database.close(),
   };

@@ -79,7 +79,7 @@ void describe('loadConfig', () => {
     refuses({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
     refuses({ PUBLIC_BASE_URL: 'ftp://files.example.com' }, 'PUBLIC_BASE_URL');
     refuses({ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL');
-    refuses({ STORAGE_URL: 's3://bucket/prefix' }, 'STORAGE_URL');
+    refuses({ STORAGE_URL: 'ftp://bucket/prefix' }, 'STORAGE_URL');
     refuses({ REDIS_URL: 'redis://localhost:6379' }, 'REDIS_URL');
     refuses({ CONVERSION_TIMEOUT_SECONDS: '0' }, 'CONVERSION_TIMEOUT_SECONDS');
     refuses({ WORKER_CONCURRENCY: 'many' }, 'WORKER_CONCURRENCY');
@@ -111,5 +111,62 @@ void describe('loadConfig GLB_COMPRESSION', () => {
       /no Draco encoder is installed.*use meshopt/,
     );
     for (const value of ['gzip', 'MESHOPT', 'yes']) refuses({ GLB_COMPRESSION: value }, 'GLB_COMPRESSION');
+  });
+});
+
+void describe('loadConfig S3 storage', () => {
+  void it('keeps the file store as the default', () => {
+    assert.deepEqual(loadConfig({ DATA_DIR: '/srv/v' }).storage, { kind: 'file', root: '/srv/v/files' });
+  });
+
+  void it('reads bucket, prefix, endpoint, region, path style and URL life once', () => {
+    const aws = loadConfig({
+      STORAGE_URL: 's3://models-bucket/vitrine/prod/',
+      AWS_REGION: 'eu-west-3',
+    }).storage;
+    assert.deepEqual(aws, {
+      kind: 's3',
+      bucket: 'models-bucket',
+      prefix: 'vitrine/prod/',
+      endpoint: undefined,
+      region: 'eu-west-3',
+      forcePathStyle: false,
+      urlExpiresSeconds: 3600,
+    });
+    const minio = loadConfig({
+      STORAGE_URL: 's3://models',
+      S3_ENDPOINT: 'http://minio:9000/',
+      S3_URL_EXPIRES_SECONDS: '600',
+    }).storage;
+    assert.deepEqual(minio, {
+      kind: 's3',
+      bucket: 'models',
+      prefix: '',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      urlExpiresSeconds: 600,
+    });
+    const virtualHosted = loadConfig({
+      STORAGE_URL: 's3://models',
+      S3_ENDPOINT: 'https://s3.example.com',
+      S3_REGION: 'auto',
+      S3_FORCE_PATH_STYLE: 'false',
+    }).storage;
+    assert.equal(virtualHosted.kind === 's3' && virtualHosted.forcePathStyle, false);
+    assert.equal(virtualHosted.kind === 's3' && virtualHosted.region, 'auto');
+  });
+
+  void it('throws naming the variable for each unusable S3 value', () => {
+    for (const url of ['s3://', 's3://B', 's3://bucket_name/p', 's3://bucket/../p']) {
+      refuses({ STORAGE_URL: url }, 'STORAGE_URL');
+    }
+    for (const endpoint of ['minio:9000', 'ftp://minio', 'http://']) {
+      refuses({ STORAGE_URL: 's3://models', S3_ENDPOINT: endpoint }, 'S3_ENDPOINT');
+    }
+    refuses({ STORAGE_URL: 's3://models', S3_FORCE_PATH_STYLE: 'maybe' }, 'S3_FORCE_PATH_STYLE');
+    for (const seconds of ['0', '59', '604801', 'hour']) {
+      refuses({ STORAGE_URL: 's3://models', S3_URL_EXPIRES_SECONDS: seconds }, 'S3_URL_EXPIRES_SECONDS');
+    }
   });
 });

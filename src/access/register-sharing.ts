@@ -18,6 +18,8 @@ export interface SharingOptions {
   publicBaseUrl: string | undefined;
   /** Folder of the viewer build holding `share.html`. */
   distDir: string;
+  /** Origins besides the service's own that pages load files from (the public base URL's, the bucket's). */
+  fileOrigins: string[];
 }
 
 /**
@@ -25,10 +27,9 @@ export interface SharingOptions {
  * `/s/<secret>…` (no token, one model only) and `/oembed`.
  */
 export async function registerSharing(app: FastifyInstance, options: SharingOptions): Promise<void> {
-  const { database, materials, blobs, checkToken, publicBaseUrl, distDir } = options;
+  const { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins } = options;
   const models = createModelRepository(database);
   const shares = createShareRepository(database);
-  const fileOrigins = publicBaseUrl ? [new URL(publicBaseUrl).origin] : [];
   await app.register(shareRoutes, { prefix: '/api/models', models, shares, checkToken, publicBaseUrl });
   await app.register(sharedModelRoutes, {
     prefix: '/s',

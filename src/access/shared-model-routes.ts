@@ -6,6 +6,7 @@ import { storedLods, toModel, toPart } from '../catalog/model-rows.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { installPublicErrors } from './public-errors.ts';
@@ -48,6 +49,11 @@ const errors = { 400: CatalogErrorSchema, 404: CatalogErrorSchema };
 const security: [] = [];
 // Revoking must take effect at once, so nothing under a link may be reused without asking again.
 const NO_REUSE = 'private, no-cache';
+/**
+ * Life of the presigned URL a shared file redirects to (S3): the page asks the link again for every file, so a
+ * minute is plenty, and a revoked link's files are out of reach a minute later even to someone who kept one.
+ */
+export const SHARED_URL_EXPIRES_SECONDS = 60;
 
 /**
  * `/s/<secret>` and the routes under it: the public page of one shared model and the only data it reads. Each
@@ -170,7 +176,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         summary: 'One level of detail of the shared model, as glTF binary',
         security,
         params: SharedLodParams,
-        response: { 200: binary('model/gltf-binary'), ...errors },
+        response: { 200: binary('model/gltf-binary'), 302: STORED_FILE_REDIRECT, ...errors },
       },
     },
     async (request, reply) => {
@@ -180,8 +186,11 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
           ? storedLods(row).find((candidate) => String(candidate.level) === request.params.level)
           : undefined;
       if (!lod) throw new ApiError(404, 'Model not ready or not found');
-      const stream = await blobs.read(lod.key);
-      return reply.type('model/gltf-binary').header('cache-control', NO_REUSE).send(stream);
+      return sendStoredFile(reply, blobs, lod.key, {
+        headers: { contentType: 'model/gltf-binary' },
+        cacheControl: NO_REUSE,
+        expiresInSeconds: SHARED_URL_EXPIRES_SECONDS,
+      });
     },
   );
 
@@ -194,18 +203,18 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         summary: "The shared model's thumbnail image",
         security,
         params: SharedModelParams,
-        response: { 200: binary('image/png or image/jpeg'), ...errors },
+        response: { 200: binary('image/png or image/jpeg'), 302: STORED_FILE_REDIRECT, ...errors },
       },
     },
     async (request, reply) => {
       const row = await sharedModel(request.params.secret, request.params.id);
       const key = row.thumbnail_key;
       if (!key) throw new ApiError(404, 'Thumbnail not found');
-      const stream = await blobs.read(key);
-      return reply
-        .type(key.endsWith('.png') ? 'image/png' : 'image/jpeg')
-        .header('cache-control', NO_REUSE)
-        .send(stream);
+      return sendStoredFile(reply, blobs, key, {
+        headers: { contentType: key.endsWith('.png') ? 'image/png' : 'image/jpeg' },
+        cacheControl: NO_REUSE,
+        expiresInSeconds: SHARED_URL_EXPIRES_SECONDS,
+      });
     },
   );
 };

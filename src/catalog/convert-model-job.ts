@@ -10,6 +10,7 @@ import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
 import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { lodKey, modelPrefix } from './lod-keys.ts';
 import { storedLods, uploadFormat } from './model-rows.ts';
@@ -39,9 +40,11 @@ const PROGRESS_INTERVAL_MS = 500;
 export const SYSTEM_FAILURE =
   'The conversion failed on a storage or server error, not on the file; reprocess the model to try again';
 
-/** A Node system error (file system, network), whose message carries paths or addresses. */
+/** A Node system error (file system, network) or a storage outage: the server's failure, not the file's. */
 function isSystemError(error: Error): boolean {
-  return typeof (error as NodeJS.ErrnoException).syscall === 'string';
+  return (
+    typeof (error as NodeJS.ErrnoException).syscall === 'string' || error instanceof StorageUnavailableError
+  );
 }
 
 /** The handler of `convert-model` jobs: upload → conversion and thumbnail in a pool thread → stored LODs, parts, thumbnail. */

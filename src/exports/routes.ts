@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import { JobName } from '../jobs/job-types.ts';
 import {
   CATALOG_ERRORS,
@@ -87,6 +88,7 @@ export function registerExportRoutes(
             },
           },
           202: catalogEnvelope(ExportSchema),
+          302: STORED_FILE_REDIRECT,
           ...CATALOG_ERRORS,
           422: CatalogErrorSchema,
         },
@@ -122,12 +124,14 @@ export function registerExportRoutes(
             };
           }
           const fileName = exportFileName(model.name, key);
-          return reply
-            .header('content-type', EXPORT_FILES[key.format].contentType)
-            .header('content-disposition', `attachment; filename="${fileName}"`)
-            .header('content-length', info.size)
-            .header('cache-control', 'private, no-cache')
-            .send(await blobs.read(current.blob_key));
+          if (!blobs.signedUrl) reply.header('content-length', info.size);
+          return sendStoredFile(reply, blobs, current.blob_key, {
+            headers: {
+              contentType: EXPORT_FILES[key.format].contentType,
+              contentDisposition: `attachment; filename="${fileName}"`,
+            },
+            cacheControl: 'private, no-cache',
+          });
         }
       }
       if (current?.status === 'failed')

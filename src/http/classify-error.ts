@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { STORAGE_UNAVAILABLE, StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -39,6 +40,9 @@ export function classifyError(error: unknown, internalMessage: string): Classifi
       known ?? (error instanceof SyntaxError ? FASTIFY_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
     return { statusCode: status, message: message ?? fastifyError.message ?? 'bad request', expected: true };
   }
+  // Checked first: the store's network errors carry the same socket codes as the database's.
+  if (error instanceof StorageUnavailableError)
+    return { statusCode: 503, message: STORAGE_UNAVAILABLE, expected: false };
   if (isDatabaseUnavailable(error))
     return { statusCode: 503, message: DATABASE_UNAVAILABLE, expected: false };
   return { statusCode: 500, message: internalMessage, expected: false };

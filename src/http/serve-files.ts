@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { FILES_ROUTE_PREFIX } from '../storage/file-store.ts';
+import { FILES_ROUTE_PREFIX } from '../storage/files-route.ts';
 import { formatCsp, INERT_CSP } from './security-headers.ts';
 
 /**
@@ -78,8 +78,8 @@ export async function registerFileServing(app: FastifyInstance, root: string): P
   });
 }
 
-/** `attachment` with the stored name, plain ASCII and an RFC 5987 form, so no quote or CR can break out. */
-function contentDisposition(key: string): string {
+/** `attachment` with the key's file name, plain ASCII and an RFC 5987 form, so no quote or CR can break out. */
+export function contentDisposition(key: string): string {
   const name = key.slice(key.lastIndexOf('/') + 1);
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -1,8 +1,9 @@
 import type { BlobStore } from './blob-store.ts';
 import { createFileStore } from './file-store.ts';
+import { createS3Store } from './s3-store.ts';
+import type { StorageSettings } from './storage-settings.ts';
 
-/** Opens the store a `STORAGE_URL` names (`file:<folder>`). */
-export function createBlobStore(storageUrl: string): BlobStore {
-  if (storageUrl.startsWith('file:')) return createFileStore(storageUrl.slice('file:'.length));
-  throw new Error(`Unsupported STORAGE_URL: ${storageUrl}`);
+/** Opens the store the storage settings name: a local folder or an S3 bucket. */
+export function createBlobStore(settings: StorageSettings): BlobStore {
+  return settings.kind === 'file' ? createFileStore(settings.root) : createS3Store(settings);
 }

@@ -4,10 +4,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from './blob-store.ts';
+import { filesRouteUrl } from './files-route.ts';
 import { processTag } from './sweep-leftovers.ts';
-
-/** Route prefix under which the app serves a file store's objects. */
-export const FILES_ROUTE_PREFIX = '/files/';
 
 /**
  * Writes `file` through a partial file beside it, tagged with this process so the start-up sweep can tell a
@@ -72,7 +70,13 @@ export function createFileStore(root: string): BlobStore {
       }
     },
     async download(key, localPath) {
-      await pipeline(fs.createReadStream(fileFor(key)), fs.createWriteStream(localPath));
+      await pipeline(fs.createReadStream(fileFor(key)), fs.createWriteStream(localPath)).catch(
+        async (error: unknown) => {
+          // The write stream creates its file before the read fails: a missing object must leave none.
+          await fsp.rm(localPath, { force: true });
+          throw error;
+        },
+      );
     },
     async delete(key) {
       await fsp.rm(fileFor(key), { force: true });
@@ -80,8 +84,6 @@ export function createFileStore(root: string): BlobStore {
     async deletePrefix(prefix) {
       await fsp.rm(fileFor(prefix), { recursive: true, force: true });
     },
-    publicUrl(key, baseUrl) {
-      return `${baseUrl}${FILES_ROUTE_PREFIX}${key.split('/').map(encodeURIComponent).join('/')}`;
-    },
+    publicUrl: filesRouteUrl,
   };
 }
