@@ -25,10 +25,14 @@ import {
   UpdateMaterialBody,
 } from './schemas.ts';
 
+/** Announces that groups were bound to or unbound from a material (the `bindings.changed` event). */
+export type AnnounceBindings = (materialId: number, groupIds: string[], bound: boolean) => Promise<void>;
+
 /** What the material routes need from the app. */
 export interface MaterialRoutesOptions {
   repository: MaterialRepository;
   checkToken: TokenChecker;
+  announceBindings: AnnounceBindings;
 }
 
 // Room for 100,000 group ids of the longest allowed length, with JSON quoting.
@@ -46,7 +50,7 @@ type LookupReply = Static<typeof LookupReply>;
 /** The material service of materials-service.md, mounted at `/api/v1`. */
 export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   fastify,
-  { repository, checkToken },
+  { repository, checkToken, announceBindings },
 ) => {
   installApiFamily(fastify, {
     checkToken,
@@ -138,7 +142,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       },
     },
     async (request) => {
-      if (!(await repository.delete(request.params.id))) throw new ApiError(404, NOT_FOUND);
+      const unbound = await repository.delete(request.params.id);
+      if (!unbound) throw new ApiError(404, NOT_FOUND);
+      if (unbound.length > 0) await announceBindings(request.params.id, unbound, false);
       return ok({ id: request.params.id });
     },
   );
@@ -162,6 +168,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     async (request) => {
       const groupIds = unique(request.body.group_ids);
       if (!(await repository.bind(request.params.id, groupIds))) throw new ApiError(404, NOT_FOUND);
+      await announceBindings(request.params.id, groupIds, true);
       return ok({ material_id: request.params.id, group_ids: groupIds });
     },
   );
@@ -186,7 +193,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       const groupIds = unique(request.body.group_ids);
       const removed = await repository.unbind(request.params.id, groupIds);
       if (!removed) throw new ApiError(404, NOT_FOUND);
-      return ok({ material_id: request.params.id, unbound: groupIds.filter((id) => removed.has(id)) });
+      const unbound = groupIds.filter((id) => removed.has(id));
+      if (unbound.length > 0) await announceBindings(request.params.id, unbound, false);
+      return ok({ material_id: request.params.id, unbound });
     },
   );
 
