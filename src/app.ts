@@ -31,7 +31,7 @@ import { createMaterialRepository } from './materials/repository.ts';
 import { materialRoutes } from './materials/routes.ts';
 import { createBindingsAnnouncer } from './catalog/model-events.ts';
 import { registerCors } from './http/cors.ts';
-import { createEventHub } from './events/event-hub.ts';
+import { createEventHub, type EventHubOptions } from './events/event-hub.ts';
 import { createEventLog } from './events/event-log.ts';
 import type { EventPublisher } from './events/event-publisher.ts';
 import { createEventStreams } from './events/event-stream.ts';
@@ -58,6 +58,8 @@ export interface AppDependencies {
   wakeUp: EventWakeUp;
   /** Records the changes the API makes. */
   events: EventPublisher;
+  /** Tuning of the event stream's log reader (tests turn its timer off to prove the wake-up works alone). */
+  eventHub?: Partial<EventHubOptions>;
 }
 
 /** Builds the HTTP app without listening, so tests drive it with `app.inject`. */
@@ -124,7 +126,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     publicBaseUrl: config.publicBaseUrl,
   });
   const eventLog = createEventLog(database);
-  const hub = createEventHub(eventLog, dependencies.wakeUp, logger);
+  const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
   const streams = createEventStreams();
   // Open streams never end on their own; a closing app ends them so it does not wait for their clients.
   app.addHook('preClose', async () => streams.endAll());

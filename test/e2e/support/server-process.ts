@@ -30,6 +30,8 @@ export async function startServer(options: {
   dataDir: string;
   apiToken: string;
   timeoutMs: number;
+  /** More environment for the server (a shared DATABASE_URL, say). */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -42,6 +44,7 @@ export async function startServer(options: {
       DATA_DIR: options.dataDir,
       API_TOKEN: options.apiToken,
       PUBLIC_BASE_URL: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
