@@ -50,7 +50,7 @@ void describe('events across processes (postgres, LISTEN/NOTIFY)', () => {
     clients.push(stream);
     assert.equal(stream.status, 200);
     const form = new FormData();
-    form.append('file', new Blob([await twoPartGlb('elsewhere')]), 'elsewhere.glb');
+    form.append('file', new Blob([new Uint8Array(await twoPartGlb('elsewhere'))]), 'elsewhere.glb');
     const response = await fetch(`${other.baseUrl}/api/models`, {
       method: 'POST',
       headers: { 'x-api-token': TEST_TOKEN },
