@@ -67,10 +67,22 @@ void describe('conversion status over the event stream (Chromium)', () => {
     await page.goto(server.baseUrl + '/');
     await page.evaluate((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
     await page.goto(`${server.baseUrl}/#/models/${id}`);
-    await page.getByText(/^Waiting for conversion: 0 %$/).waitFor();
-    await page.waitForFunction(() =>
-      performance.getEntriesByType('resource').some((e) => e.name.includes('/api/events')),
-    );
+    // Only the hash changed: load again so the page starts with the stored token.
+    await page.reload();
+    await page
+      .getByText(/^Waiting for conversion: 0 %$/)
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\n--- page ---\n${await page.locator('body').innerText()}`);
+      });
+    // The stream is open: the page read the model once more when it opened.
+    for (let waited = 0; streams.length === 0 || modelReads.length < 2; waited += 100) {
+      assert.ok(
+        waited < 15_000,
+        `the page opened the event stream (${streams.length}, ${modelReads.length} reads)`,
+      );
+      await page.waitForTimeout(100);
+    }
     await page.evaluate(() => {
       const seen: string[] = [];
       Object.assign(window, { statusTexts: seen });
