@@ -96,7 +96,8 @@ for (const dialect of testDialects()) {
     void it('filters by model and reports edits, thumbnails, bindings and deletes', async () => {
       const id = await upload('second');
       const other = await upload('third');
-      const mine = await open(`/api/events?model_id=${id}`);
+      // From the start of the log, so nothing about the model is missed however fast it converts.
+      const mine = await open(`/api/events?model_id=${id}&last_event_id=0`);
       const all = await open('/api/events');
       await all.waitFor(
         (e) => e.type === 'model.completed' && (e.data as { model_id: string }).model_id === id,
@@ -133,13 +134,19 @@ for (const dialect of testDialects()) {
         model_ids: [id],
       });
 
+      // The conversion announced its own thumbnail; only one after this point is the regenerated one.
+      await mine.waitFor((event) => event.type === 'model.completed', TIMEOUT_MS);
+      const beforeRender = Math.max(...mine.events.map((event) => event.id));
       const thumbnail = await testApp.app.inject({
         method: 'POST',
         url: `/api/models/${id}/regenerate-thumbnail`,
         headers: testApp.auth,
       });
       assert.equal(thumbnail.statusCode, 200);
-      await mine.waitFor((event) => event.type === 'thumbnail.updated', TIMEOUT_MS);
+      await mine.waitFor(
+        (event) => event.type === 'thumbnail.updated' && event.id > beforeRender,
+        TIMEOUT_MS,
+      );
 
       assert.equal((await api.call('DELETE', `/${id}`)).status, 200);
       await mine.waitFor((event) => event.type === 'model.deleted');
