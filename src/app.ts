@@ -30,6 +30,15 @@ import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import { materialRoutes } from './materials/routes.ts';
+import { createBindingsAnnouncer } from './catalog/model-events.ts';
+import { registerCors } from './http/cors.ts';
+import { createEventHub, type EventHubOptions } from './events/event-hub.ts';
+import { createEventLog } from './events/event-log.ts';
+import type { EventPublisher } from './events/event-publisher.ts';
+import { createEventStreams } from './events/event-stream.ts';
+import { eventRoutes } from './events/routes.ts';
+import type { EventWakeUp } from './events/wake-up.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** The service's version, as package.json has it (the same relative path from src/ and from dist/). */
 const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -46,11 +55,17 @@ export interface AppDependencies {
   queue: JobQueue;
   /** The process logger. */
   logger: AppLogger;
+  /** Tells this process when other processes recorded events. */
+  wakeUp: EventWakeUp;
+  /** Records the changes the API makes. */
+  events: EventPublisher;
+  /** Tuning of the event stream's log reader (tests turn its timer off to prove the wake-up works alone). */
+  eventHub?: Partial<EventHubOptions>;
 }
 
 /** Builds the HTTP app without listening, so tests drive it with `app.inject`. */
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
-  const { config, database, apiToken, blobs, queue } = dependencies;
+  const { config, database, apiToken, blobs, queue, events, logger } = dependencies;
   const app = Fastify({
     loggerInstance: dependencies.logger as FastifyBaseLogger,
     serverFactory: limitedServerFactory(config),
@@ -68,6 +83,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     ...(blobs.signedUrlOrigin ? [await blobs.signedUrlOrigin()] : []),
   ];
   registerSecurityHeaders(app, { fileOrigins });
+  registerCors(app, config.corsOrigins);
   registerJsonBodyParser(app);
   await registerCompression(app);
   await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
@@ -92,24 +108,48 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const materials = createMaterialRepository(database, {
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
+  const models = createModelRepository(database);
+  const announceBindings = createBindingsAnnouncer(models, events);
   await app.register(materialRoutes, {
     prefix: '/api/v1',
     repository: materials,
     checkToken,
     lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
+    announceBindings,
   });
   await app.register(catalogRoutes, {
     prefix: '/api/models',
-    models: createModelRepository(database),
+    models,
     materials,
     blobs,
     queue,
-    catalog: createCatalogService({ database, blobs, queue, logger: dependencies.logger }),
+    catalog: createCatalogService({ database, blobs, queue, logger, events }),
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: scratchDir(path.join(config.dataDir, 'tmp', 'uploads')),
     publicBaseUrl: config.publicBaseUrl,
+  });
+  const eventLog = createEventLog(database);
+  const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
+  const streams = createEventStreams();
+  // Open streams never end on their own; a closing app ends them so it does not wait for their clients.
+  app.addHook('preClose', async () => streams.endAll());
+  app.addHook('onClose', async () => hub.close());
+  await app.register(eventRoutes, {
+    prefix: '/api/events',
+    checkToken,
+    hub,
+    log: eventLog,
+    streams,
+    idleTimeoutMs: config.idleTimeoutMs,
+  });
+  await app.register(webhookRoutes, {
+    prefix: '/api/webhooks',
+    db: database.db,
+    queue,
+    checkToken,
+    refusePrivate: config.webhookRefusePrivateAddresses,
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
   await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });

@@ -11,7 +11,7 @@ export interface Config {
   dataDir: string;
   /** `sqlite:<path>` or `postgres://…`. */
   databaseUrl: string;
-  /** Reserved for a Redis-backed queue; jobs go through the embedded queue in the database. */
+  /** `redis://` URL; when set, events wake the API processes through Redis pub/sub. */
   redisUrl: string | undefined;
   /** `file:<path>` or `s3://bucket/prefix`: where stored files live, as given. */
   storageUrl: string;
@@ -55,6 +55,12 @@ export interface Config {
   statementTimeoutMs: number;
   /** Folder holding the built web viewer. */
   webDistDir: string;
+  /** Origins whose pages may call `/api/` (CORS); `*` for any, empty for none. */
+  corsOrigins: string[];
+  /** Refuse webhook receivers at private, loopback or link-local addresses. */
+  webhookRefusePrivateAddresses: boolean;
+  /** How long a webhook receiver has to answer. */
+  webhookTimeoutMs: number;
 }
 
 /** Thrown when an environment variable holds a value the service cannot use; names the variable. */
@@ -91,8 +97,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const storageUrl = text('STORAGE_URL') ?? `file:${path.join(dataDir, 'files')}`;
   const storage = parseStorageSettings(storageUrl, env, problems);
   const redisUrl = text('REDIS_URL');
-  // Only the embedded queue exists so far; saying so beats silently ignoring the setting.
-  if (redisUrl) problems.push('REDIS_URL is not supported yet: unset it to use the embedded queue');
+  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
+  const corsOrigins = (text('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin !== '');
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/.test(origin)) {
+      problems.push(`CORS_ORIGINS must list origins like https://viewer.example.com or * (got "${origin}")`);
+    }
+  }
   const publicBaseUrl = text('PUBLIC_BASE_URL')?.replace(/\/+$/, '');
   if (publicBaseUrl && !/^https?:\/\/[^/]/.test(publicBaseUrl)) {
     problems.push('PUBLIC_BASE_URL must be an http:// or https:// URL');
@@ -138,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_SECONDS', 30, 1, 86_400) * 1000,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
+    corsOrigins,
+    webhookRefusePrivateAddresses: bool('WEBHOOK_REFUSE_PRIVATE_ADDRESSES', false),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

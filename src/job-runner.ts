@@ -21,9 +21,11 @@ import { createMaterialRepository } from './materials/repository.ts';
 import type { Services } from './services.ts';
 import { createConversionPool } from './threads/conversion-pool.ts';
 import { emptyScratch, scratchDir } from './storage/sweep-leftovers.ts';
+import { createDeliverWebhookJob } from './webhooks/deliver-webhook-job.ts';
+import { createWebhookRepository } from './webhooks/repository.ts';
 
 /**
- * Starts claiming conversion, thumbnail and export jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
+ * Starts claiming conversion, thumbnail, export and webhook delivery jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
  * that stops with the worker; imports no HTTP code so it can run as its own process. `render` replaces the
  * pool's thumbnail renderer for regeneration jobs.
  */
@@ -52,6 +54,7 @@ export function startJobRunner(
     blobs: services.blobs,
     queue: services.queue,
     logger,
+    events: services.events,
   });
   const common = { models, materials, blobs: services.blobs, catalog, logger, render };
   const handlers: JobHandlers = {
@@ -61,12 +64,19 @@ export function startJobRunner(
       pool,
       maxTriangles: config.conversionMaxTriangles,
       compressLods: config.glbCompression,
+      events: services.events,
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
     [JobName.ExportModel]: createExportJob({
       ...common,
       exports: createExportRepository(services.database),
       runExport: (glb, options, signal) => pool.exportModel(glb, options, signal),
+    }),
+    [JobName.DeliverWebhook]: createDeliverWebhookJob({
+      webhooks: createWebhookRepository(services.database),
+      logger,
+      refusePrivate: config.webhookRefusePrivateAddresses,
+      timeoutMs: config.webhookTimeoutMs,
     }),
   };
   const consumer = services.queue.startConsumer(sweepWhenIdle(handlers, jobsDir, logger), {
@@ -108,5 +118,6 @@ export function sweepWhenIdle(handlers: JobHandlers, jobsDir: string, logger: Ap
     [JobName.ConvertModel]: wrap<typeof JobName.ConvertModel>(handlers[JobName.ConvertModel]),
     [JobName.RenderThumbnail]: wrap<typeof JobName.RenderThumbnail>(handlers[JobName.RenderThumbnail]),
     [JobName.ExportModel]: wrap<typeof JobName.ExportModel>(handlers[JobName.ExportModel]),
+    [JobName.DeliverWebhook]: wrap<typeof JobName.DeliverWebhook>(handlers[JobName.DeliverWebhook]),
   };
 }

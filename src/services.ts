@@ -7,13 +7,21 @@ import type { JobQueue } from './jobs/queue.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
 import { sweepLeftovers } from './storage/sweep-leftovers.ts';
+import { createWakeUp } from './events/create-wake-up.ts';
+import { createEventPublisher, type EventPublisher } from './events/event-publisher.ts';
+import type { EventWakeUp } from './events/wake-up.ts';
+import { createWebhookFanOut } from './webhooks/fan-out.ts';
 
 /** The long-lived parts the API and the worker share. */
 export interface Services {
   database: DatabaseHandle;
   blobs: BlobStore;
   queue: JobQueue;
-  /** Closes the database. */
+  /** Tells every API process that events were recorded (Redis, PostgreSQL or in-process). */
+  wakeUp: EventWakeUp;
+  /** Records model changes for the event stream and webhooks. */
+  events: EventPublisher;
+  /** Closes the event connections and the database. */
   close(): Promise<void>;
 }
 
@@ -34,11 +42,19 @@ export async function openServices(
     await database.close();
     throw error;
   }
+  const logger = queueOptions.logger ?? console;
+  const queue = createEmbeddedQueue(database, queueOptions);
+  const wakeUp = createWakeUp(config, database, logger);
   return {
     database,
     blobs,
-    queue: createEmbeddedQueue(database, queueOptions),
-    close: () => database.close(),
+    queue,
+    wakeUp,
+    events: createEventPublisher({ database, wakeUp, logger, fanOut: createWebhookFanOut(queue) }),
+    async close() {
+      await wakeUp.close();
+      await database.close();
+    },
   };
 }
 

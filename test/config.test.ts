@@ -31,6 +31,22 @@ void describe('loadConfig', () => {
     assert.equal(config.publicBaseUrl, undefined);
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.corsOrigins, []);
+    assert.equal(config.webhookRefusePrivateAddresses, false);
+    assert.equal(config.webhookTimeoutMs, 10_000);
+  });
+
+  void it('reads the event, webhook and CORS settings', () => {
+    const config = loadConfig({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      CORS_ORIGINS: 'https://viewer.example.com, http://localhost:5173/',
+      WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_TIMEOUT_SECONDS: '3',
+    });
+    assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+    assert.deepEqual(config.corsOrigins, ['https://viewer.example.com', 'http://localhost:5173']);
+    assert.equal(config.webhookRefusePrivateAddresses, true);
+    assert.equal(config.webhookTimeoutMs, 3_000);
   });
 
   void it('treats empty and blank values as unset', () => {
@@ -80,7 +96,11 @@ void describe('loadConfig', () => {
     refuses({ PUBLIC_BASE_URL: 'ftp://files.example.com' }, 'PUBLIC_BASE_URL');
     refuses({ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL');
     refuses({ STORAGE_URL: 'ftp://bucket/prefix' }, 'STORAGE_URL');
-    refuses({ REDIS_URL: 'redis://localhost:6379' }, 'REDIS_URL');
+    refuses({ REDIS_URL: 'localhost:6379' }, 'REDIS_URL');
+    refuses({ CORS_ORIGINS: 'https://viewer.example.com/app' }, 'CORS_ORIGINS');
+    refuses({ CORS_ORIGINS: 'viewer.example.com' }, 'CORS_ORIGINS');
+    refuses({ WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'maybe' }, 'WEBHOOK_REFUSE_PRIVATE_ADDRESSES');
+    refuses({ WEBHOOK_TIMEOUT_SECONDS: '0' }, 'WEBHOOK_TIMEOUT_SECONDS');
     refuses({ CONVERSION_TIMEOUT_SECONDS: '0' }, 'CONVERSION_TIMEOUT_SECONDS');
     refuses({ WORKER_CONCURRENCY: 'many' }, 'WORKER_CONCURRENCY');
   });

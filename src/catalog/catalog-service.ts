@@ -13,7 +13,9 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
 import type { ThumbnailType } from './image-type.ts';
 import { modelPrefix, sourceKey } from './lod-keys.ts';
-import { createModelRepository } from './repository.ts';
+import type { EventPublisher } from '../events/event-publisher.ts';
+import { modelEventData } from './model-events.ts';
+import { createModelRepository, type ModelMetadata } from './repository.ts';
 import { checkThumbnailImage } from './thumbnail-image.ts';
 import { thumbnailKey } from './thumbnails.ts';
 
@@ -24,6 +26,8 @@ export interface CatalogServiceDependencies {
   blobs: BlobStore;
   queue: JobQueue;
   logger: AppLogger;
+  /** Where the service announces the changes it makes. */
+  events: EventPublisher;
 }
 
 /** An uploaded file waiting on local disk; the service moves it into storage or removes it. */
@@ -66,7 +70,7 @@ export type CatalogService = ReturnType<typeof createCatalogService>;
  * file without its row (see the README's "Life of an upload").
  */
 export function createCatalogService(deps: CatalogServiceDependencies) {
-  const { blobs, queue, logger } = deps;
+  const { blobs, queue, logger, events } = deps;
   const { db, dialect } = deps.database;
   const models = createModelRepository(deps.database);
   /** The repository inside a transaction. */
@@ -142,6 +146,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
           throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
         }
         await queue.promote(jobId);
+        await events.publish('model.created', modelEventData(row));
         return row;
       } finally {
         await fsp.rm(file.path, { force: true });
@@ -164,6 +169,14 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         return { row: reset, jobId: job.id };
       });
       await queue.promote(jobId);
+      await events.publish('model.updated', modelEventData(row));
+      return row;
+    },
+
+    /** Changes a model's name, description, tags or declared frame; undefined when it does not exist. */
+    async updateMetadata(id: string, metadata: ModelMetadata): Promise<ModelRow | undefined> {
+      const row = await models.updateMetadata(id, metadata);
+      if (row) await events.publish('model.updated', modelEventData(row));
       return row;
     },
 
@@ -182,7 +195,10 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         await blobs.deletePrefix(modelPrefix(id));
         deleted = await deleteRecords(id);
       }
-      if (deleted) await blobs.deletePrefix(modelPrefix(id));
+      if (deleted) {
+        await blobs.deletePrefix(modelPrefix(id));
+        await events.publish('model.deleted', { model_id: id });
+      }
       return deleted;
     },
 
@@ -216,6 +232,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         return undefined;
       }
       if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
+      await events.publish('thumbnail.updated', { model_id: id });
       return replaced.row;
     },
 

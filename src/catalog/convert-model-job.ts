@@ -11,7 +11,9 @@ import { ConversionError, type ConversionResult, type ImportSource } from '../pi
 import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
+import type { EventPublisher } from '../events/event-publisher.ts';
 import type { CatalogService } from './catalog-service.ts';
+import { modelEventData } from './model-events.ts';
 import { lodKey, modelPrefix } from './lod-keys.ts';
 import { storedLods, uploadFormat } from './model-rows.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
@@ -31,10 +33,14 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   maxTriangles: number;
   /** Compression of LOD 1 and 2 (`GLB_COMPRESSION`); LOD 0 is never compressed. */
   compressLods: LodCompression;
+  /** Where progress, completion and failure are announced. */
+  events: EventPublisher;
 }
 
 // Progress writes are throttled: the database need not see every percent.
 const PROGRESS_INTERVAL_MS = 500;
+// Progress events are throttled further: every stream and webhook receives each one.
+const PROGRESS_EVENT_INTERVAL_MS = 1_000;
 
 /** The `error` of a model whose conversion failed on the server's side rather than on its file. */
 export const SYSTEM_FAILURE =
@@ -52,17 +58,30 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
   failed: FailureHandler<typeof JobName.ConvertModel>;
 } {
-  const { models, blobs, catalog, logger } = deps;
+  const { models, blobs, catalog, logger, events } = deps;
+
+  /** Announces the model's state as stored now. */
+  const announce = async (
+    type: 'model.progress' | 'model.completed' | 'model.failed',
+    modelId: string,
+  ): Promise<void> => {
+    const row = await models.get(modelId).catch(() => undefined);
+    if (row) await events.publish(type, modelEventData(row));
+  };
+
   return {
     async run(job, signal) {
       const modelId = job.payload.model_id;
       const model = await models.get(modelId);
       if (!model) return; // Deleted while queued: nothing to do.
       await models.setStatus(modelId, 'processing', 0);
+      await announce('model.progress', modelId);
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
         const source = await fetchSource(model, workDir);
         let lastWrite = 0;
+        let lastEvent = Date.now();
+        let announced = 0;
         const result = await deps.pool.convert({
           modelId,
           source,
@@ -77,11 +96,17 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
             lastWrite = now;
             // The conversion is the first 90 %, the thumbnail and storing the rest.
             const overall = stage === 'thumbnail' ? 92 : Math.min(90, Math.round(percent * 0.9));
-            models.setProgress(modelId, overall).catch(() => {});
+            const written = models.setProgress(modelId, overall);
+            written.catch(() => {});
+            if (now - lastEvent < PROGRESS_EVENT_INTERVAL_MS || overall <= announced) return;
+            lastEvent = now;
+            announced = overall;
+            void written.then(() => announce('model.progress', modelId)).catch(() => {});
           },
         });
         const lods = await storeLods(modelId, result);
         await models.setProgress(modelId, 96);
+        await announce('model.progress', modelId);
         // Set before completing, so a client that sees `completed` sees the new thumbnail too.
         await replaceThumbnail(modelId, job.id, result);
         const previous = (await models.get(modelId)) ?? model;
@@ -91,6 +116,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           await blobs.deletePrefix(modelPrefix(modelId));
           return;
         }
+        await announce('model.completed', modelId);
         await removeReplacedLods(storedLods(previous), lods);
         logger.info(
           { model_id: modelId, job_id: job.id, triangles: result.triangle_count, parts: result.parts.length },
@@ -113,9 +139,10 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           'conversion failed on a storage or system error',
         );
         await models.setStatus(modelId, 'failed', 0, SYSTEM_FAILURE);
-        return;
+      } else {
+        await models.setStatus(modelId, 'failed', 0, error.message);
       }
-      await models.setStatus(modelId, 'failed', 0, error.message);
+      await announce('model.failed', modelId);
     },
   };
 

@@ -241,6 +241,21 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
       });
     },
 
+    /** The distinct models that have parts with these group ids (checked in chunks that fit any database). */
+    async modelIdsOfGroups(groupIds: readonly string[]): Promise<string[]> {
+      const found = new Set<string>();
+      for (let start = 0; start < groupIds.length; start += 5_000) {
+        const rows = await db
+          .selectFrom('model_parts')
+          .select('model_id')
+          .distinct()
+          .where('group_id', 'in', groupIds.slice(start, start + 5_000))
+          .execute();
+        for (const row of rows) found.add(row.model_id);
+      }
+      return [...found].sort();
+    },
+
     /** The parts of a model in scene order. */
     async parts(id: string): Promise<ModelPartRow[]> {
       return db

@@ -187,7 +187,7 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
       const body = request.body;
       const name = body.name?.trim();
       if (name !== undefined && name.length === 0) throw new ApiError(400, 'name must not be blank');
-      const row = await models.updateMetadata(request.params.id, { ...body, ...(name ? { name } : {}) });
+      const row = await catalog.updateMetadata(request.params.id, { ...body, ...(name ? { name } : {}) });
       if (!row) throw new ApiError(404, MODEL_NOT_FOUND);
       return { success: true as const, data: toModel(row, urlFor(request)) };
     },

@@ -154,6 +154,46 @@ export interface ModelExportsTable {
   updated_at: Timestamp;
 }
 
+/** The `events` table: the log behind the live stream and webhooks, ids growing in commit order. */
+export interface EventsTable {
+  id: Generated<number>;
+  /** One of the event types, e.g. `model.completed`. */
+  type: string;
+  /** The model the event is about, or null (a binding change names its models in `data`). */
+  model_id: string | null;
+  /** JSON object sent to clients as the event's data. */
+  data: string;
+  created_at: Timestamp;
+}
+
+/** The `webhooks` table: where events are posted, signed with the webhook's secret. */
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** The HMAC key; kept as written because signing needs it, and never sent back after creation. */
+  secret: string;
+  created_at: Timestamp;
+}
+
+/** The `webhook_deliveries` table: one row per event posted to a webhook, with its outcome. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: string;
+  event_id: number;
+  event_type: string;
+  /** The exact JSON body posted (and signed), kept so a retry or redelivery sends the same bytes. */
+  body: string;
+  /** `pending`, `delivered` or `failed`. */
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Every table the service uses. */
 export interface Database {
   materials: MaterialsTable;
@@ -165,6 +205,9 @@ export interface Database {
   api_tokens: ApiTokensTable;
   model_shares: ModelSharesTable;
   model_exports: ModelExportsTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** The Kysely instance typed for this schema. */
@@ -192,3 +235,9 @@ export type JobRow = Selectable<JobsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 /** A share link row as read. */
 export type ModelShareRow = Selectable<ModelSharesTable>;
+/** An event row as read. */
+export type EventRow = Selectable<EventsTable>;
+/** A webhook row as read. */
+export type WebhookRow = Selectable<WebhooksTable>;
+/** A webhook delivery row as read. */
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

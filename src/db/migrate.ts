@@ -7,6 +7,7 @@ import * as bindingsByGroup from './migrations/2026-11-23-02-material-bindings-b
 import * as modelExports from './migrations/2026-11-23-03-model-exports.ts';
 import * as declaredFrame from './migrations/2026-11-23-04-declared-frame.ts';
 import * as materialGeneration from './migrations/2026-11-25-01-material-generation.ts';
+import * as eventsAndWebhooks from './migrations/2026-11-25-02-events-and-webhooks.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-03-model-exports': modelExports,
   '2026-11-23-04-declared-frame': declaredFrame,
   '2026-11-25-01-material-generation': materialGeneration,
+  '2026-11-25-02-events-and-webhooks': eventsAndWebhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

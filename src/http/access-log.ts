@@ -18,11 +18,16 @@ export class AccessLogController extends LogController {
   ): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: withoutToken(request.url),
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/** The URL with the value of a `token` query parameter (the event stream's) replaced, so logs hold no secrets. */
+export function withoutToken(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
 }

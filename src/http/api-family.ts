@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied } from '../access/route-access.ts';
 import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
 import { classifyError } from './classify-error.ts';
@@ -13,6 +13,8 @@ export interface ApiFamilyOptions {
   internalMessage: string;
   /** Message of an unknown route under the family's prefix; omitted by a plugin adding routes to a family whose 404 is set elsewhere. */
   notFoundMessage?: string;
+  /** Where the request's token is read; the `X-API-Token` header unless a family says otherwise. */
+  presentedToken?: (request: FastifyRequest) => string | string[] | undefined;
 }
 
 const TOKEN_MESSAGES: Record<Exclude<TokenCheck, TokenScope>, string> = {
@@ -32,7 +34,8 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
       .send(options.errorBody(statusCode, message));
 
   app.addHook('onRequest', async (request, reply) => {
-    const result = await options.checkToken(request.headers[TOKEN_HEADER]);
+    const presented = options.presentedToken?.(request) ?? request.headers[TOKEN_HEADER];
+    const result = await options.checkToken(presented);
     if (result === 'missing' || result === 'invalid') return send(reply, 401, TOKEN_MESSAGES[result]);
     const denied = accessDenied(result, request.method, request.routeOptions.url);
     if (denied) return send(reply, 403, denied);

@@ -5,6 +5,7 @@ export const JobName = {
   ConvertModel: 'convert-model',
   RenderThumbnail: 'render-thumbnail',
   ExportModel: 'export-model',
+  DeliverWebhook: 'deliver-webhook',
 } as const;
 
 /** One of {@link JobName}. */
@@ -15,6 +16,7 @@ export interface JobPayloads {
   [JobName.ConvertModel]: { model_id: string };
   [JobName.RenderThumbnail]: { model_id: string; model_url: string };
   [JobName.ExportModel]: ExportKey;
+  [JobName.DeliverWebhook]: { delivery_id: number };
 }
 
 /** A claimed job as a handler sees it. */

@@ -181,16 +181,16 @@ export function createMaterialRepository(
       return row && toMaterial(row);
     },
 
-    /** Deletes a material and its bindings in one transaction. False when it did not exist. */
-    async delete(id: number): Promise<boolean> {
+    /** Deletes a material and its bindings in one transaction; returns the unbound group ids, undefined when it did not exist. */
+    async delete(id: number): Promise<string[] | undefined> {
       return retryWrites(() =>
         db.transaction().execute(async (trx) => {
           // Waits for binds in flight to this material and keeps new ones out until the material is gone.
-          if (!(await lockMaterial(trx, id, 'update'))) return false;
-          await deleteBindings(trx, id, undefined);
+          if (!(await lockMaterial(trx, id, 'update'))) return undefined;
+          const unbound = await deleteBindings(trx, id, undefined);
           await trx.deleteFrom('materials').where('id', '=', id).execute();
           await raiseMaterialGeneration(trx);
-          return true;
+          return unbound;
         }),
       );
     },

@@ -28,12 +28,16 @@ import {
   UpdateMaterialBody,
 } from './schemas.ts';
 
+/** Announces that groups were bound to or unbound from a material (the `bindings.changed` event). */
+export type AnnounceBindings = (materialId: number, groupIds: string[], bound: boolean) => Promise<void>;
+
 /** What the material routes need from the app. */
 export interface MaterialRoutesOptions {
   repository: MaterialRepository;
   checkToken: TokenChecker;
   /** Bytes of bulk lookup replies kept per process for repeated requests; 0 keeps none. */
   lookupCacheBytes: number;
+  announceBindings: AnnounceBindings;
 }
 
 // Room for 100,000 group ids of the longest allowed length, with JSON quoting.
@@ -53,7 +57,7 @@ type LookupReply = Static<typeof LookupReply>;
 /** The material service of materials-service.md, mounted at `/api/v1`. */
 export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   fastify,
-  { repository, checkToken, lookupCacheBytes },
+  { repository, checkToken, lookupCacheBytes, announceBindings },
 ) => {
   installApiFamily(fastify, {
     checkToken,
@@ -145,7 +149,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       },
     },
     async (request) => {
-      if (!(await repository.delete(request.params.id))) throw new ApiError(404, NOT_FOUND);
+      const unbound = await repository.delete(request.params.id);
+      if (!unbound) throw new ApiError(404, NOT_FOUND);
+      if (unbound.length > 0) await announceBindings(request.params.id, unbound, false);
       return ok({ id: request.params.id });
     },
   );
@@ -169,6 +175,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     async (request) => {
       const groupIds = unique(request.body.group_ids);
       if (!(await repository.bind(request.params.id, groupIds))) throw new ApiError(404, NOT_FOUND);
+      await announceBindings(request.params.id, groupIds, true);
       return ok({ material_id: request.params.id, group_ids: groupIds });
     },
   );
@@ -193,7 +200,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       const groupIds = unique(request.body.group_ids);
       const removed = await repository.unbind(request.params.id, groupIds);
       if (!removed) throw new ApiError(404, NOT_FOUND);
-      return ok({ material_id: request.params.id, unbound: groupIds.filter((id) => removed.has(id)) });
+      const unbound = groupIds.filter((id) => removed.has(id));
+      if (unbound.length > 0) await announceBindings(request.params.id, unbound, false);
+      return ok({ material_id: request.params.id, unbound });
     },
   );
 

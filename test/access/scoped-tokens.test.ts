@@ -20,7 +20,15 @@ for (const dialect of testDialects()) {
   void describe(`scoped tokens (${dialect})`, () => {
     let testApp: TestApp;
     let routes: DocumentedRoute[];
-    const ids: { model: string; material: string; token: string; group: string; share: string } = {
+    const ids: {
+      model: string;
+      material: string;
+      token: string;
+      group: string;
+      share: string;
+      webhook: string;
+    } = {
+      webhook: '',
       model: '',
       material: '',
       token: '',
@@ -41,11 +49,18 @@ for (const dialect of testDialects()) {
         token: token.id,
         group: 'shared',
       });
+      const webhook = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: testApp.auth,
+        payload: { url: 'http://127.0.0.1:9/hook', events: ['model.deleted'] },
+      });
+      ids.webhook = webhook.json().data.id;
       routes = await documentedApiRoutes(testApp.app);
     });
     after(() => testApp.close());
 
-    const send = async (method: string, url: string, token: string, body?: object) => {
+    const send = async (method: string, url: string, token: string, body?: object, streams = false) => {
       const response = await testApp.app.inject({
         method: method as 'GET',
         url,
@@ -53,8 +68,15 @@ for (const dialect of testDialects()) {
           ? { 'x-api-token': token, 'content-type': 'application/json' }
           : { 'x-api-token': token },
         payload: body ? JSON.stringify(body) : undefined,
+        // An event stream answers its headers and never ends; its status is what access decides.
+        payloadAsStream: streams,
       });
-      return { status: response.statusCode, text: response.body, json: safeJson(response.body) };
+      if (streams && response.statusCode === 200) {
+        response.stream().destroy();
+        return { status: response.statusCode, text: '', json: undefined };
+      }
+      const text = streams ? await streamText(response.stream()) : response.body;
+      return { status: response.statusCode, text, json: safeJson(text) };
     };
 
     async function createToken(body: object) {
@@ -73,10 +95,19 @@ for (const dialect of testDialects()) {
           ? missing
             ? randomUUID()
             : ids.token
-          : missing
-            ? randomUUID()
-            : ids.model;
-      return fillPath(route.path, { id, level: '0', share_id: missing ? randomUUID() : ids.share });
+          : route.path.startsWith('/api/webhooks')
+            ? missing
+              ? randomUUID()
+              : ids.webhook
+            : missing
+              ? randomUUID()
+              : ids.model;
+      return fillPath(route.path, {
+        id,
+        level: '0',
+        share_id: missing ? randomUUID() : ids.share,
+        delivery_id: '1',
+      });
     };
     const isRead = (route: DocumentedRoute) =>
       route.method === 'GET' || READING_POSTS.includes(`${route.method} ${route.path}`);
@@ -109,7 +140,7 @@ for (const dialect of testDialects()) {
       let reads = 0;
       let writes = 0;
       for (const route of routes) {
-        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route), route.streams);
         const label = `${route.method} ${route.path}: ${answer.text.slice(0, 200)}`;
         if (isTokenManagement(route)) {
           assert.equal(answer.status, 403, label);
@@ -133,7 +164,7 @@ for (const dialect of testDialects()) {
       const { token } = await createToken({ name: 'ci', scope: 'write' });
       for (const route of routes) {
         // Ids that do not exist, so the writes pass the access check and then find nothing to change.
-        const answer = await send(route.method, urlOf(route, true), token, bodyFor(route));
+        const answer = await send(route.method, urlOf(route, true), token, bodyFor(route), route.streams);
         const label = `${route.method} ${route.path}: ${answer.text.slice(0, 200)}`;
         if (isTokenManagement(route)) {
           assert.equal(answer.status, 403, label);
@@ -153,7 +184,7 @@ for (const dialect of testDialects()) {
       assert.equal(revoked.status, 200, revoked.text);
       assert.equal(revoked.text, JSON.stringify({ success: true, message: 'Token revoked' }));
       for (const route of routes) {
-        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route), route.streams);
         const label = `${route.method} ${route.path}`;
         assert.equal(answer.status, 401, label);
         assert.equal(answer.text, refusal(route, 401, 'invalid API token'), label);
@@ -171,7 +202,7 @@ for (const dialect of testDialects()) {
       assert.equal((await send('GET', '/api/models', token)).status, 200);
       await sleep(Date.parse(expiresAt) - Date.now() + 20);
       for (const route of routes) {
-        const answer = await send(route.method, urlOf(route), token, bodyFor(route));
+        const answer = await send(route.method, urlOf(route), token, bodyFor(route), route.streams);
         const label = `${route.method} ${route.path}`;
         assert.equal(answer.status, 401, label);
         assert.equal(answer.text, refusal(route, 401, 'invalid API token'), label);
@@ -245,4 +276,11 @@ function safeJson(text: string): any {
   } catch {
     return undefined;
   }
+}
+
+/** The whole text of a finite response stream. */
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
 }

@@ -159,6 +159,7 @@ for (const dialect of testDialects()) {
           id: route.path.startsWith('/api/v1/') ? String(materialId) : shared.id,
           level: '0',
           share_id: shared.id,
+          delivery_id: '1',
         });
         for (const headers of [{ 'x-api-token': secret }, {}]) {
           const response = await testApp.app.inject({ method: route.method as 'GET', url, headers });

@@ -12,6 +12,7 @@ import { createLogger, type AppLogger } from '../../src/logger.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import type { BlobStore } from '../../src/storage/blob-store.ts';
 import { startJobRunner } from '../../src/job-runner.ts';
+import type { EventHubOptions } from '../../src/events/event-hub.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 /** The token every test request carries. */
@@ -39,6 +40,8 @@ export interface TestAppOptions {
   logger?: AppLogger;
   /** Replaces the database the app and worker use (a Kysely plugin that injects faults, say). */
   wrapDb?: (db: Db) => Db;
+  /** Tuning of the event stream's log reader. */
+  eventHub?: Partial<EventHubOptions>;
 }
 
 /** Builds the whole app over a fresh database of the dialect, with a temporary DATA_DIR. */
@@ -67,7 +70,13 @@ export async function createTestApp(
   const services: Services = options.wrapDb
     ? { ...opened, database: { ...opened.database, db: options.wrapDb(opened.database.db) } }
     : opened;
-  const app = await buildApp({ config, ...services, apiToken: TEST_TOKEN, logger });
+  const app = await buildApp({
+    config,
+    ...services,
+    apiToken: TEST_TOKEN,
+    logger,
+    eventHub: options.eventHub,
+  });
   await app.ready();
   const workers: QueueConsumer[] = [];
   return {

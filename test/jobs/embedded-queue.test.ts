@@ -27,6 +27,7 @@ function handlers(run: Run, failed: Failed = async () => {}): JobHandlers {
     [JobName.ConvertModel]: { run, failed },
     [JobName.RenderThumbnail]: { run, failed },
     [JobName.ExportModel]: { run, failed },
+    [JobName.DeliverWebhook]: { run, failed },
   };
 }
 
@@ -141,7 +142,7 @@ for (const dialect of testDialects()) {
       const seen: string[] = [];
       work(
         queue,
-        handlers(async (job) => void seen.push(job.payload.model_id)),
+        handlers(async (job) => void seen.push((job.payload as { model_id: string }).model_id)),
       );
       await assert.rejects(
         handle.db.transaction().execute(async (trx) => {

@@ -24,16 +24,20 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Runs `node --import tsx src/cli.ts start` in `repoDir` and waits until /health answers. */
+/** Runs `node --import tsx src/cli.ts start` (or `serve`) in `repoDir` and waits until /health answers. */
 export async function startServer(options: {
   repoDir: string;
   dataDir: string;
   apiToken: string;
   timeoutMs: number;
+  /** More environment for the server (a shared DATABASE_URL, say). */
+  env?: Record<string, string>;
+  /** `start` (API and a worker, the default) or `serve` (API only). */
+  command?: 'start' | 'serve';
 }): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', options.command ?? 'start'], {
     cwd: options.repoDir,
     env: {
       ...process.env,
@@ -42,6 +46,7 @@ export async function startServer(options: {
       DATA_DIR: options.dataDir,
       API_TOKEN: options.apiToken,
       PUBLIC_BASE_URL: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,7 +79,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
 }
 
 /** SIGTERM first so the server shuts down gracefully; SIGKILL if it takes longer than 10 s. */
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');

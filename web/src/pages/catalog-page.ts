@@ -1,6 +1,7 @@
 /** The catalog: upload, search and filters, a grid of thumbnails and paging. */
 import { MODEL_FORMATS } from '../../../src/pipeline/types.ts';
 import { listModels } from '../api/catalog-api.ts';
+import { subscribeEvents, type ServerEvent } from '../api/events.ts';
 import { MODEL_STATUSES } from '../api/types.ts';
 import type { Model, ModelSort, ModelStatus } from '../api/types.ts';
 import type { Page } from '../router.ts';
@@ -13,8 +14,10 @@ import type { CatalogQuery } from './catalog-query.ts';
 import { createUploadPanel } from './upload-panel.ts';
 
 const PAGE_SIZE = 24;
-/** How often the grid refreshes while one of its models is still converting. */
+/** How often the grid refreshes while one of its models is still converting, when there is no event stream. */
 const REFRESH_MS = 2000;
+/** Changes arriving this close together cause one reload. */
+const RELOAD_DEBOUNCE_MS = 250;
 
 /**
  * The last query shown. The hash carries it across reloads and links; this copy brings it back when the person
@@ -29,6 +32,8 @@ export const catalogPage: Page = (outlet) => {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
   let left = false;
+  let live = false;
+  let shown: { models: Model[]; total: number } = { models: [], total: 0 };
 
   const grid = h('ul', { class: 'model-grid', 'aria-label': 'Models' });
   const summary = h('p', { class: 'result-summary', role: 'status' }, 'Loading…');
@@ -50,7 +55,10 @@ export const catalogPage: Page = (outlet) => {
         return load();
       }
       render(page.models, page.total);
-      if (page.models.some((model) => model.status === 'pending' || model.status === 'processing')) {
+      const converting = page.models.some(
+        (model) => model.status === 'pending' || model.status === 'processing',
+      );
+      if (!live && converting) {
         refreshTimer = setTimeout(() => void load(), REFRESH_MS);
       }
     } catch (error) {
@@ -61,6 +69,7 @@ export const catalogPage: Page = (outlet) => {
   };
 
   const render = (models: Model[], total: number): void => {
+    shown = { models, total };
     const filtered = state.search || state.status || state.format || state.tag;
     summary.textContent =
       total === 0
@@ -113,9 +122,40 @@ export const catalogPage: Page = (outlet) => {
       h('nav', { class: 'pager', 'aria-label': 'Catalog pages' }, previous, pageLabel, next),
     ),
   );
+  // Progress redraws the card from the event; any other change to the list reads the page again, once per burst.
+  const onEvent = (event: ServerEvent): void => {
+    const data = event.data as { model_id?: string };
+    const index = shown.models.findIndex((model) => model.id === data.model_id);
+    if (event.type === 'model.progress' && index >= 0 && 'status' in event.data) {
+      const { status, progress } = event.data;
+      const models = shown.models.with(index, { ...shown.models[index]!, status, progress });
+      render(models, shown.total);
+      return;
+    }
+    const listChanges = event.type === 'model.created' || event.type === 'model.deleted';
+    if (!listChanges && (index < 0 || event.type === 'bindings.changed')) return;
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => void load(), RELOAD_DEBOUNCE_MS);
+  };
   void load();
+  const closeEvents = subscribeEvents(
+    {},
+    {
+      onEvent,
+      // Opened (or back after a drop): read once, so changes made before the stream was there show too.
+      onOpen: () => {
+        live = true;
+        void load();
+      },
+      onUnavailable: () => {
+        live = false;
+        void load();
+      },
+    },
+  );
   return () => {
     left = true;
+    closeEvents();
     clearTimeout(refreshTimer);
     clearTimeout(searchTimer);
     upload.dispose();

@@ -3,7 +3,7 @@ import { reprocessModel } from '../api/catalog-api.ts';
 import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt, notifyError } from '../ui/notify.ts';
-import { pollModel } from './poll-model.ts';
+import { followModel } from './follow-model.ts';
 
 /** What the page learns while following a conversion. */
 export interface ConversionHandlers {
@@ -13,7 +13,7 @@ export interface ConversionHandlers {
   onCompleted: (model: Model) => void;
 }
 
-/** Shows `model`'s conversion in `box` and polls until it settles; returns a function that stops polling. */
+/** Shows `model`'s conversion in `box` and follows it until it settles; returns a function that stops following. */
 export function followConversion(box: HTMLElement, model: Model, handlers: ConversionHandlers): () => void {
   let stop: (() => void) | null = null;
   let stopped = false;
@@ -46,7 +46,7 @@ export function followConversion(box: HTMLElement, model: Model, handlers: Conve
   const follow = (next: Model): void => {
     show(next);
     if (next.status === 'failed' || next.status === 'completed') return;
-    stop = pollModel(next.id, show, (error) => notifyError(error, 'Following the conversion'));
+    stop = followModel(next.id, show, (error) => notifyError(error, 'Following the conversion'));
   };
 
   const reprocess = (failed: Model): void => {

@@ -5,7 +5,7 @@ import { uploadModel } from '../api/upload-model.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
 import { notifyError } from '../ui/notify.ts';
-import { pollModel } from './poll-model.ts';
+import { followModel } from './follow-model.ts';
 
 /** File types offered by the picker; the server decides what it accepts. */
 const ACCEPT = '.glb,.gltf,.obj,.fbx,.stl,.ply,.dae,.3ds,.step,.stp,.iges,.igs,.ifc,.zip';
@@ -150,7 +150,7 @@ function createUploadItem(file: File, stops: Set<() => void>, onModelChanged: ()
 
   const follow = (model: Model): void => {
     show(model);
-    const stop = pollModel(
+    const stop = followModel(
       model.id,
       (next) => {
         show(next);

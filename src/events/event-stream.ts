@@ -1,0 +1,102 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EventHub } from './event-hub.ts';
+import type { EventLog } from './event-log.ts';
+import { concernsModel, type VitrineEvent } from './event-types.ts';
+
+/** What one stream sends. */
+export interface EventStreamOptions {
+  hub: EventHub;
+  log: EventLog;
+  /** Only events about this model. */
+  modelId?: string;
+  /** Replay the events after this id before the live ones. */
+  lastEventId?: number;
+  /** A comment line is sent this often so proxies and idle timeouts keep the connection. */
+  heartbeatMs: number;
+}
+
+/** Open streams, so a shutting-down app can end them instead of waiting for clients that never leave. */
+export interface EventStreams {
+  /** Sends events on a hijacked reply until the client leaves or {@link EventStreams.endAll} runs. */
+  open(request: FastifyRequest, reply: FastifyReply, options: EventStreamOptions): Promise<void>;
+  /** Ends every open stream. */
+  endAll(): void;
+}
+
+// A client this far behind is cut off; it reconnects with Last-Event-ID and reads the rest from the log.
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+// Tells EventSource how soon to reconnect after the connection drops.
+const RETRY_MS = 2_000;
+const REPLAY_BATCH = 500;
+
+/** One SSE frame. */
+function frame(event: VitrineEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Creates the registry of open streams. */
+export function createEventStreams(): EventStreams {
+  const open = new Set<() => void>();
+  return {
+    async open(request, reply, options) {
+      const { hub, log, modelId } = options;
+      const startedAt = await hub.start();
+      let lastSent = options.lastEventId ?? startedAt;
+      let live = false;
+      const held: VitrineEvent[] = [];
+      const raw = reply.raw;
+
+      const send = (events: VitrineEvent[]): void => {
+        let text = '';
+        for (const event of events) {
+          if (event.id <= lastSent) continue;
+          lastSent = event.id;
+          if (modelId === undefined || concernsModel(event, modelId)) text += frame(event);
+        }
+        if (text === '' || raw.destroyed) return;
+        raw.write(text);
+        if (raw.writableLength > MAX_BUFFERED_BYTES) end();
+      };
+      // Events that arrive while the missed ones are replayed wait, so the client sees ids in order.
+      const unsubscribe = hub.subscribe((events) => (live ? send(events) : held.push(...events)));
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), options.heartbeatMs);
+      const end = (): void => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(end);
+        if (!raw.destroyed) raw.end();
+      };
+      open.add(end);
+      raw.on('close', end);
+
+      reply.hijack();
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-content-type-options': 'nosniff',
+        // Tells nginx not to buffer the stream.
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: ${RETRY_MS}\n\n`);
+      try {
+        if (options.lastEventId !== undefined) {
+          for (;;) {
+            const missed = await log.after(lastSent, REPLAY_BATCH);
+            send(missed);
+            if (missed.length < REPLAY_BATCH || raw.destroyed) break;
+          }
+        }
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not replay missed events');
+        end();
+        return;
+      }
+      live = true;
+      send(held.splice(0));
+    },
+    endAll() {
+      for (const end of [...open]) end();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Every event the service publishes, on the live stream and to webhooks. */
+export const EVENT_TYPES = [
+  'model.created',
+  'model.progress',
+  'model.completed',
+  'model.failed',
+  'model.updated',
+  'model.deleted',
+  'thumbnail.updated',
+  'bindings.changed',
+] as const;
+
+/** One of {@link EVENT_TYPES}. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** True when `value` names an event type. */
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** What a model event says about the model: enough to update a list or a progress bar without a request. */
+export const ModelEventDataSchema = Type.Object({
+  model_id: Type.String(),
+  name: Type.String(),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('processing'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+  ]),
+  progress: Type.Number(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+/** Data of `model.created`, `model.progress`, `model.completed`, `model.failed` and `model.updated`. */
+export type ModelEventData = Static<typeof ModelEventDataSchema>;
+
+/** Data of `model.deleted` and `thumbnail.updated`. */
+export const ModelIdDataSchema = Type.Object({ model_id: Type.String() });
+
+/** Data of `bindings.changed`: which groups were bound to or unbound from a material, and the models they are in. */
+export const BindingsDataSchema = Type.Object({
+  material_id: Type.Integer(),
+  group_ids: Type.Array(Type.String()),
+  bound: Type.Boolean({ description: 'true for a bind, false for an unbind or a deleted material' }),
+  model_ids: Type.Array(Type.String(), { description: 'The converted models those groups belong to.' }),
+});
+/** Data of `bindings.changed`. */
+export type BindingsData = Static<typeof BindingsDataSchema>;
+
+/** The data each event type carries. */
+export interface EventData {
+  'model.created': ModelEventData;
+  'model.progress': ModelEventData;
+  'model.completed': ModelEventData;
+  'model.failed': ModelEventData;
+  'model.updated': ModelEventData;
+  'model.deleted': { model_id: string };
+  'thumbnail.updated': { model_id: string };
+  'bindings.changed': BindingsData;
+}
+
+/** An event as clients receive it: the SSE `data:` line and the body of a webhook delivery. */
+export const EventSchema = Type.Object({
+  id: Type.Integer({ description: 'Grows with every event; resume a stream after it with Last-Event-ID.' }),
+  type: Type.Unsafe<EventType>({ type: 'string', enum: [...EVENT_TYPES] }),
+  created_at: Type.String({ format: 'date-time' }),
+  data: Type.Union([ModelEventDataSchema, ModelIdDataSchema, BindingsDataSchema]),
+});
+/** An event on the wire. */
+export type VitrineEvent = Static<typeof EventSchema>;
+
+/** True when an event concerns the model (a binding change concerns every model its groups are in). */
+export function concernsModel(event: VitrineEvent, modelId: string): boolean {
+  const data = event.data as { model_id?: string; model_ids?: string[] };
+  return data.model_id === modelId || (data.model_ids?.includes(modelId) ?? false);
+}
