@@ -1,8 +1,8 @@
-import { raiseMaterialGeneration } from '../db/material-generation.ts';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database, Db, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import type { MODEL_SORT_FIELDS, ModelSort, ModelStatus } from './schemas.ts';
@@ -273,7 +273,7 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
      * deadlocks (a plain DELETE would lock them in whatever order its scan finds them).
      */
     async delete(id: string): Promise<boolean> {
-      return inTransaction(db, async (trx) => {
+      const deleted = await inTransaction(db, async (trx) => {
         const othersHaveIt = sql`exists (
           select 1 from model_parts as other
           where other.group_id = b.group_id and other.model_id <> ${id})`;
@@ -293,9 +293,11 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
         }
         const result = await trx.deleteFrom('models').where('id', '=', id).executeTakeFirst();
         // Unconditional: the bindings removed above may change a kept lookup reply.
-        await raiseMaterialGeneration(trx);
+        await raiseGenerationWithin(trx, dialect);
         return Number(result.numDeletedRows) > 0;
       });
+      await raiseGenerationAfterCommit(db, dialect);
+      return deleted;
     },
   };
 }

@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { Db, MaterialRow, NewMaterialRow } from '../db/database.ts';
 import { chunks, idChunkSize, inStringSet, stringSet } from '../db/id-set.ts';
-import { raiseMaterialGeneration, readMaterialGeneration } from '../db/material-generation.ts';
+import {
+  raiseGenerationAfterCommit,
+  raiseGenerationWithin,
+  readMaterialGeneration,
+} from '../db/material-generation.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
 import { createSqliteReads, type LookupSnapshot } from './sqlite-reads.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
@@ -102,11 +106,34 @@ export function createMaterialRepository(
   }
 
   /**
+   * Runs a write that can change a lookup's answer in a transaction (again on a deadlock), raising the material
+   * generation when `changed` says the result changed something: within the transaction on SQLite, right after
+   * the commit on PostgreSQL (see material-generation.ts).
+   */
+  async function writeLookupData<T>(
+    work: (trx: Db) => Promise<T>,
+    changed: (result: T) => boolean,
+  ): Promise<T> {
+    const result = await retryWrites(() =>
+      db.transaction().execute(async (trx) => {
+        const done = await work(trx);
+        if (changed(done)) await raiseGenerationWithin(trx, dialect);
+        return done;
+      }),
+    );
+    if (changed(result)) await raiseGenerationAfterCommit(db, dialect);
+    return result;
+  }
+
+  /**
    * A lookup's rows. Two narrow reads instead of one wide join: 100,000 bindings usually share a few materials,
    * and building 100,000 seventeen-column rows was most of the time of a large lookup.
    */
-  async function readLookup(trx: Db, groupIds: readonly string[]): Promise<LookupSnapshot> {
-    const generation = await readMaterialGeneration(trx);
+  async function readLookup(
+    trx: Db,
+    groupIds: readonly string[],
+    generation: number,
+  ): Promise<LookupSnapshot> {
     const materialOf = new Map<string, number>();
     for (const chunk of chunks(groupIds, chunkSize)) {
       // Measured fastest on each: `= any($1)` on PostgreSQL (see inStringSet); on SQLite a join driven by the
@@ -168,37 +195,37 @@ export function createMaterialRepository(
 
     /** Changes the given fields only and bumps `updated_at`; undefined when the material does not exist. */
     async update(id: number, input: MaterialInput): Promise<Material | undefined> {
-      const row = await db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('materials')
-          .set({ ...materialColumns(input), updated_at: nowIso() })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirst();
-        if (updated) await raiseMaterialGeneration(trx);
-        return updated;
-      });
+      const row = await writeLookupData(
+        (trx) =>
+          trx
+            .updateTable('materials')
+            .set({ ...materialColumns(input), updated_at: nowIso() })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst(),
+        (updated) => updated !== undefined,
+      );
       return row && toMaterial(row);
     },
 
     /** Deletes a material and its bindings in one transaction; returns the unbound group ids, undefined when it did not exist. */
     async delete(id: number): Promise<string[] | undefined> {
-      return retryWrites(() =>
-        db.transaction().execute(async (trx) => {
+      return writeLookupData(
+        async (trx) => {
           // Waits for binds in flight to this material and keeps new ones out until the material is gone.
           if (!(await lockMaterial(trx, id, 'update'))) return undefined;
           const unbound = await deleteBindings(trx, id, undefined);
           await trx.deleteFrom('materials').where('id', '=', id).execute();
-          await raiseMaterialGeneration(trx);
           return unbound;
-        }),
+        },
+        (unbound) => unbound !== undefined,
       );
     },
 
     /** Binds every group to the material, moving groups bound elsewhere; false when the material does not exist. */
     async bind(id: number, groupIds: readonly string[]): Promise<boolean> {
-      return retryWrites(() =>
-        db.transaction().execute(async (trx) => {
+      return writeLookupData(
+        async (trx) => {
           if (!(await lockMaterial(trx, id, 'key share'))) return false;
           const now = nowIso();
           for (const chunk of chunks(groupIds, chunkSize)) {
@@ -211,24 +238,24 @@ export function createMaterialRepository(
               on conflict (group_id) do update set material_id = excluded.material_id, created_at = excluded.created_at
               where material_bindings.material_id <> excluded.material_id`.execute(trx);
           }
-          await raiseMaterialGeneration(trx);
           return true;
-        }),
+        },
+        (bound) => bound,
       );
     },
 
     /** Removes the given groups' bindings to this material; returns the ids really removed, or undefined when it does not exist. */
     async unbind(id: number, groupIds: readonly string[]): Promise<Set<string> | undefined> {
-      return retryWrites(() =>
-        db.transaction().execute(async (trx) => {
+      return writeLookupData(
+        async (trx) => {
           if (!(await lockMaterial(trx, id, 'key share'))) return undefined;
           const removed = new Set<string>();
           for (const chunk of chunks(groupIds, chunkSize)) {
             for (const groupId of await deleteBindings(trx, id, chunk)) removed.add(groupId);
           }
-          if (removed.size > 0) await raiseMaterialGeneration(trx);
           return removed;
-        }),
+        },
+        (removed) => removed !== undefined && removed.size > 0,
       );
     },
 
@@ -263,11 +290,20 @@ export function createMaterialRepository(
      * snapshot: a reply kept under that generation stays exact until the generation moves.
      */
     async lookup(groupIds: readonly string[]): Promise<LookupResult> {
-      const snapshot = fastReads
-        ? fastReads.lookup(groupIds, chunkSize)
-        : await (postgres ? db.transaction().setIsolationLevel('repeatable read') : db.transaction()).execute(
-            (trx) => readLookup(trx, groupIds),
-          );
+      let snapshot: LookupSnapshot;
+      if (fastReads) snapshot = fastReads.lookup(groupIds, chunkSize);
+      else if (postgres) {
+        // Read before the snapshot is taken: a raise comes after its commit (see material-generation.ts).
+        const generation = await readMaterialGeneration(db, dialect);
+        snapshot = await db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute((trx) => readLookup(trx, groupIds, generation));
+      } else {
+        snapshot = await db.transaction().execute(async (trx) => {
+          return readLookup(trx, groupIds, await readMaterialGeneration(trx, dialect));
+        });
+      }
       const materials = new Map<number, Material>();
       for (const row of snapshot.materials) materials.set(Number(row.id), toMaterial(row));
       const bound = new Map<string, Material>();
@@ -281,7 +317,7 @@ export function createMaterialRepository(
 
     /** The material generation now; a kept lookup reply read at another one is out of date. */
     async generation(): Promise<number> {
-      return fastReads ? fastReads.generation() : readMaterialGeneration(db);
+      return fastReads ? fastReads.generation() : readMaterialGeneration(db, dialect);
     },
   };
 }
