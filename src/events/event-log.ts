@@ -35,10 +35,16 @@ export function createEventLog({ db, dialect }: { db: Db; dialect: DialectName }
     /**
      * Appends an event; call it inside a transaction. On PostgreSQL a transaction-scoped lock is taken first, so
      * ids are drawn in commit order and a reader that saw id n never later finds a committed n − 1 it missed.
-     * SQLite has one writer at a time, which gives the same order.
+     * SQLite has one writer at a time, which gives the same order. The lock is held to the commit, so that commit
+     * does not wait for its flush to disk: appends follow one another in microseconds instead of one disk flush
+     * each (200 concurrent binds took twice as long). The price: a PostgreSQL server crash may lose the events
+     * (and their webhook deliveries) of its last fraction of a second; the changes they report stay committed.
      */
     async append(type: EventType, modelId: string | null, data: object): Promise<VitrineEvent> {
-      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${APPEND_LOCK})`.execute(db);
+      if (dialect === 'postgres') {
+        await sql`set local synchronous_commit = off`.execute(db);
+        await sql`select pg_advisory_xact_lock(${APPEND_LOCK})`.execute(db);
+      }
       const row = await db
         .insertInto('events')
         .values({ type, model_id: modelId, data: JSON.stringify(data), created_at: nowIso() })
