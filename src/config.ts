@@ -10,8 +10,10 @@ export interface Config {
   dataDir: string;
   /** `sqlite:<path>` or `postgres://…`. */
   databaseUrl: string;
-  /** Reserved for a Redis-backed queue; jobs go through the embedded queue in the database. */
+  /** `redis://` or `rediss://`: jobs go through BullMQ on this Redis; unset, through the embedded queue. */
   redisUrl: string | undefined;
+  /** First part of every Redis key, so several installations can share one Redis. */
+  redisPrefix: string;
   /** `file:<path>`: where stored files live. */
   storageUrl: string;
   /** Base of every URL the API hands out; derived from the request when unset. */
@@ -88,7 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!storageUrl.startsWith('file:'))
     problems.push('STORAGE_URL must start with file: (S3 storage is not available yet)');
   const redisUrl = text('REDIS_URL');
-  if (redisUrl) problems.push('REDIS_URL is not supported yet: unset it to use the embedded queue');
+  if (redisUrl && !isRedisUrl(redisUrl)) {
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  }
+  const redisPrefix = text('REDIS_PREFIX') ?? 'vitrine';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
+    problems.push('REDIS_PREFIX must be 1 to 64 letters, digits, dots, dashes or underscores');
+  }
   const publicBaseUrl = text('PUBLIC_BASE_URL')?.replace(/\/+$/, '');
   if (publicBaseUrl && !/^https?:\/\/[^/]/.test(publicBaseUrl)) {
     problems.push('PUBLIC_BASE_URL must be an http:// or https:// URL');
@@ -113,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     redisUrl,
+    redisPrefix,
     storageUrl,
     publicBaseUrl,
     apiToken,
@@ -135,4 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** True for a URL ioredis can open: `redis://` or `rediss://` (TLS) with a host. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }

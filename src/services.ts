@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { AppLogger } from './logger.ts';
 import { createDb, type DatabaseHandle } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { openBullmqQueue } from './jobs/bullmq-queue.ts';
 import { createEmbeddedQueue, type EmbeddedQueueOptions } from './jobs/embedded-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -13,18 +14,32 @@ export interface Services {
   database: DatabaseHandle;
   blobs: BlobStore;
   queue: JobQueue;
-  /** Closes the database. */
+  /** Closes the queue's connections, then the database. */
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), the blob store and the job queue a config names. */
-export async function openServices(
-  config: Config,
-  queueOptions: Partial<EmbeddedQueueOptions> = {},
-): Promise<Services> {
+/** Tuning both queues share; the test suites shorten it. */
+export type QueueTuning = Partial<
+  Pick<EmbeddedQueueOptions, 'leaseMs' | 'pollMs' | 'backoffMs' | 'maxAttempts' | 'logger'>
+>;
+
+/**
+ * Opens the database (migrating it), the blob store and the job queue a config names: BullMQ on Redis when
+ * `REDIS_URL` is set (an unreachable Redis stops the start), the embedded queue in the database otherwise.
+ */
+export async function openServices(config: Config, queueOptions: QueueTuning = {}): Promise<Services> {
   const database = createDb(config.databaseUrl, config);
+  let queue: JobQueue;
   try {
     await migrateToLatest(database.db);
+    queue = config.redisUrl
+      ? await openBullmqQueue(database, {
+          ...queueOptions,
+          redisUrl: config.redisUrl,
+          prefix: config.redisPrefix,
+          connectTimeoutMs: config.connectTimeoutMs,
+        })
+      : createEmbeddedQueue(database, queueOptions);
   } catch (error) {
     await database.close();
     throw error;
@@ -32,8 +47,11 @@ export async function openServices(
   return {
     database,
     blobs: createBlobStore(config.storageUrl),
-    queue: createEmbeddedQueue(database, queueOptions),
-    close: () => database.close(),
+    queue,
+    async close() {
+      await queue.close();
+      await database.close();
+    },
   };
 }
 

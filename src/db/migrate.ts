@@ -6,6 +6,7 @@ import * as access from './migrations/2026-11-23-01-access.ts';
 import * as bindingsByGroup from './migrations/2026-11-23-02-material-bindings-by-group.ts';
 import * as modelExports from './migrations/2026-11-23-03-model-exports.ts';
 import * as declaredFrame from './migrations/2026-11-23-04-declared-frame.ts';
+import * as jobOutbox from './migrations/2026-11-25-01-job-outbox.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-02-material-bindings-by-group': bindingsByGroup,
   '2026-11-23-03-model-exports': modelExports,
   '2026-11-23-04-declared-frame': declaredFrame,
+  '2026-11-25-01-job-outbox': jobOutbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { QUEUE_UNAVAILABLE, QueueUnavailableError } from '../jobs/queue-unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -41,5 +42,7 @@ export function classifyError(error: unknown, internalMessage: string): Classifi
   }
   if (isDatabaseUnavailable(error))
     return { statusCode: 503, message: DATABASE_UNAVAILABLE, expected: false };
+  if (error instanceof QueueUnavailableError)
+    return { statusCode: 503, message: QUEUE_UNAVAILABLE, expected: false };
   return { statusCode: 500, message: internalMessage, expected: false };
 }
