@@ -371,6 +371,11 @@ export async function openBullmqQueue(
           connectionFailing = true;
           return;
         }
+        // A lock that ran out while Redis was away: the job went back to the queue and runs again.
+        if (/Missing lock/.test(error.message)) {
+          logger.warn({ err: error }, 'job queue: lock lost while Redis was away; the job runs again');
+          return;
+        }
         logger.error({ err: error }, 'job queue: worker error');
       });
       worker.on('ready', () => {
