@@ -109,6 +109,7 @@ export async function openBullmqQueue(
   const dedupeKeyOf = (key: string) => `${keyPrefix}de:${key}`;
   const outbox = createJobOutbox(database.db);
   const consumers = new Set<QueueConsumer>();
+  let closed: Promise<void> | undefined;
 
   /** Runs Redis commands, turning a failure to reach Redis into a {@link QueueUnavailableError}. */
   async function onRedis<T>(commands: () => Promise<T>): Promise<T> {
@@ -413,12 +414,15 @@ export async function openBullmqQueue(
       return consumer;
     },
 
-    async close() {
-      clearInterval(relayTimer);
-      await Promise.all([...consumers].map((consumer) => consumer.stop()));
-      await relaying;
-      await queue.close();
-      redis.disconnect();
+    close() {
+      closed ??= (async () => {
+        clearInterval(relayTimer);
+        await Promise.all([...consumers].map((consumer) => consumer.stop()));
+        await relaying;
+        await queue.close();
+        redis.disconnect();
+      })();
+      return closed;
     },
   };
 }

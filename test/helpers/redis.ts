@@ -8,7 +8,9 @@ import { Redis } from 'ioredis';
 export function testRedisUrl(): string {
   const url = process.env.TEST_REDIS_URL;
   if (!url) {
-    throw new Error('TEST_REDIS_URL is not set: the Redis queue tests need a server, e.g. redis://127.0.0.1:6379');
+    throw new Error(
+      'TEST_REDIS_URL is not set: the Redis queue tests need a server, e.g. redis://127.0.0.1:6379',
+    );
   }
   return url;
 }

@@ -42,7 +42,8 @@ async function inspectorOn(url: string, prefix: string, handle: DatabaseHandle) 
       return [...fromOutbox, ...fromRedis.filter((job) => job.state !== undefined)];
     },
     async job(id: string) {
-      if ((await outboxRows()).some((row) => row.id === id)) return { state: 'queued' as const, lastError: null };
+      if ((await outboxRows()).some((row) => row.id === id))
+        return { state: 'queued' as const, lastError: null };
       const job = await view.getJob(id);
       const state = job ? BULL_STATES[await job.getState()] : undefined;
       return state && { state, lastError: job?.failedReason || null };
@@ -244,7 +245,8 @@ for (const dialect of testDialects()) {
       await assert.rejects(
         queue.enqueue(JobName.ConvertModel, { model_id: 'lost' }),
         (error: unknown) =>
-          error instanceof QueueUnavailableError && /job queue unavailable, try again shortly/.test(error.message),
+          error instanceof QueueUnavailableError &&
+          /job queue unavailable, try again shortly/.test(error.message),
       );
       assert.ok(Date.now() - started < 2_000, `the enqueue failed after ${Date.now() - started} ms`);
       // Written in the caller's transaction, this one waits in the outbox for Redis to come back.
@@ -262,7 +264,11 @@ for (const dialect of testDialects()) {
           () => sleep(100).then(() => false),
         ),
       );
-      await waitFor('the jobs ran once Redis was back', () => seen.includes('kept') && seen.includes('after'), 15_000);
+      await waitFor(
+        'the jobs ran once Redis was back',
+        () => seen.includes('kept') && seen.includes('after'),
+        15_000,
+      );
       assert.ok(!seen.includes('lost'));
       await waitFor('the outbox is empty', async () => (await outbox()).length === 0);
     });
@@ -283,7 +289,9 @@ function startWorkerProcess(url: string, prefix: string, database: TestDatabase)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (chunk.includes('started')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`the worker process exited (${code}) before starting a job`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the worker process exited (${code}) before starting a job`)),
+    );
   });
   return { process: child, started };
 }

@@ -229,6 +229,5 @@ for (const dialect of testDialects()) {
       assert.match(told[0].message, /stopped responding/);
       assert.equal((await row(id))?.status, 'failed');
     });
-
   });
 }

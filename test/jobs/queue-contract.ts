@@ -152,7 +152,10 @@ export function queueContract(implementation: QueueImplementation): void {
             }
           }),
         );
-        await waitFor('the third attempt succeeded', async () => starts.length === 3 && (await nothingHeld()));
+        await waitFor(
+          'the third attempt succeeded',
+          async () => starts.length === 3 && (await nothingHeld()),
+        );
         await sleep(100);
         assert.equal(starts.length, 3);
         // Back-off: 50 ms before the second attempt, four times that before the third.
@@ -407,7 +410,10 @@ export function queueContract(implementation: QueueImplementation): void {
           await store.open(),
           handlers(async (job) => void seen.push(job)),
         );
-        await waitFor('the second worker completed it', async () => seen.length === 1 && (await nothingHeld()));
+        await waitFor(
+          'the second worker completed it',
+          async () => seen.length === 1 && (await nothingHeld()),
+        );
         assert.equal(seen[0].attempt, 1);
       });
 
