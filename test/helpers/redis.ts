@@ -34,13 +34,3 @@ export async function removeRedisKeys(url: string, prefix: string): Promise<void
     redis.disconnect();
   }
 }
-
-/** The number of keys under a prefix. */
-export async function countRedisKeys(url: string, prefix: string): Promise<number> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    return (await redis.keys(`${prefix}:*`)).length;
-  } finally {
-    redis.disconnect();
-  }
-}
