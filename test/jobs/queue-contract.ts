@@ -43,20 +43,23 @@ export interface QueueImplementation {
 export function queueContract(implementation: QueueImplementation): void {
   for (const dialect of testDialects()) {
     void describe(`${implementation.name} job queue contract (${dialect})`, () => {
-      let store: QueueStore;
+      let store: QueueStore | undefined;
       let logger: ReturnType<typeof recordingLogger>;
       // Everything a test started, stopped afterwards even when it fails.
       let workers: QueueConsumer[];
 
       beforeEach(async () => {
         logger = recordingLogger();
-        store = await implementation.createStore(dialect, logger);
         workers = [];
+        store = await implementation.createStore(dialect, logger);
       });
+      // The store of the test under way; beforeEach has opened it.
+      const current = () => store!;
 
       afterEach(async () => {
         await Promise.all(workers.map((worker) => worker.stop()));
-        await store.dispose();
+        await store?.dispose();
+        store = undefined;
       });
 
       function work(queue: JobQueue, jobHandlers: JobHandlers, concurrency = 1): QueueConsumer {
@@ -65,11 +68,11 @@ export function queueContract(implementation: QueueImplementation): void {
         return worker;
       }
 
-      const stateOf = async (id: string) => (await store.job(id))?.state;
-      const nothingHeld = async () => (await store.held()).length === 0;
+      const stateOf = async (id: string) => (await current().job(id))?.state;
+      const nothingHeld = async () => (await current().held()).length === 0;
 
       void it('runs a job once with its payload and then holds it no more', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const seen: Job[] = [];
         const { id, deduplicated } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
         assert.equal(deduplicated, false);
@@ -93,23 +96,25 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it("writes a job in the caller's transaction: gone on rollback, held back until promoted", async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const seen: string[] = [];
         work(
           queue,
           handlers(async (job) => void seen.push(job.payload.model_id)),
         );
         await assert.rejects(
-          store.db.transaction().execute(async (trx) => {
-            await queue.enqueue(JobName.ConvertModel, { model_id: 'rolled-back' }, { transaction: trx });
-            throw new Error('the caller failed after enqueueing');
-          }),
+          current()
+            .db.transaction()
+            .execute(async (trx) => {
+              await queue.enqueue(JobName.ConvertModel, { model_id: 'rolled-back' }, { transaction: trx });
+              throw new Error('the caller failed after enqueueing');
+            }),
           /the caller failed/,
         );
-        assert.deepEqual(await store.held(), [], 'the job went with the rolled-back transaction');
+        assert.deepEqual(await current().held(), [], 'the job went with the rolled-back transaction');
 
-        const { id } = await store.db
-          .transaction()
+        const { id } = await current()
+          .db.transaction()
           .execute((trx) =>
             queue.enqueue(JobName.ConvertModel, { model_id: 'held' }, { transaction: trx, delayMs: 60_000 }),
           );
@@ -122,21 +127,21 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('runs a job written in a committed transaction without a promote', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const seen: string[] = [];
         work(
           queue,
           handlers(async (job) => void seen.push(job.payload.model_id)),
         );
-        await store.db
-          .transaction()
+        await current()
+          .db.transaction()
           .execute((trx) => queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, { transaction: trx }));
         await waitFor('the job ran', () => seen.length === 1);
         assert.deepEqual(seen, ['m1']);
       });
 
       void it('retries a failing job with growing back-off, keeping the last error meanwhile', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const starts: number[] = [];
         const failures: number[] = [];
         const errorsSeen: (string | null | undefined)[] = [];
@@ -145,7 +150,7 @@ export function queueContract(implementation: QueueImplementation): void {
           queue,
           handlers(async (job) => {
             starts.push(Date.now());
-            if (job.attempt > 1) errorsSeen.push((await store.job(id))?.lastError);
+            if (job.attempt > 1) errorsSeen.push((await current().job(id))?.lastError);
             if (job.attempt < 3) {
               failures.push(Date.now());
               throw new Error(`boom ${job.attempt}`);
@@ -171,7 +176,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('fails a job for good after its attempts, keeping the error and telling the failure handler once', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         let attempts = 0;
         const told: { job: Job; error: Error }[] = [];
         const { id } = await queue.enqueue(JobName.RenderThumbnail, {
@@ -196,11 +201,11 @@ export function queueContract(implementation: QueueImplementation): void {
         assert.equal(told[0].error.message, 'broken 3');
         assert.equal(told[0].job.attempt, 3);
         assert.deepEqual(told[0].job.payload, { model_id: 'm1', model_url: '/f/m1.glb' });
-        assert.deepEqual(await store.job(id), { state: 'failed', lastError: 'broken 3' });
+        assert.deepEqual(await current().job(id), { state: 'failed', lastError: 'broken 3' });
       });
 
       void it('honours a smaller max_attempts given at enqueue', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         let attempts = 0;
         const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, { maxAttempts: 1 });
         work(
@@ -216,7 +221,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('fails a job at once on a PermanentJobError', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         let attempts = 0;
         const told: Error[] = [];
         const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
@@ -235,11 +240,11 @@ export function queueContract(implementation: QueueImplementation): void {
         await sleep(200);
         assert.equal(attempts, 1);
         assert.ok(told[0] instanceof PermanentJobError);
-        assert.deepEqual(await store.job(id), { state: 'failed', lastError: 'corrupt upload' });
+        assert.deepEqual(await current().job(id), { state: 'failed', lastError: 'corrupt upload' });
       });
 
       void it('deduplicates while a job is queued, and takes a new one once it has started', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const key = (model: string) => ({ dedupeKey: `convert:${model}` });
         const first = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, key('m1'));
         const again = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, key('m1'));
@@ -247,7 +252,7 @@ export function queueContract(implementation: QueueImplementation): void {
         const other = await queue.enqueue(JobName.ConvertModel, { model_id: 'm2' }, key('m2'));
         assert.equal(other.deduplicated, false);
         assert.notEqual(other.id, first.id);
-        assert.equal((await store.held()).length, 2);
+        assert.equal((await current().held()).length, 2);
 
         const release = gate();
         const ran: string[] = [];
@@ -268,20 +273,22 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('deduplicates a job written in a transaction against one waiting there', async () => {
-        const queue = await store.open();
-        const { first, again } = await store.db.transaction().execute(async (trx) => {
-          const options = { dedupeKey: 'convert:m1', transaction: trx, delayMs: 60_000 };
-          return {
-            first: await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, options),
-            again: await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, options),
-          };
-        });
+        const queue = await current().open();
+        const { first, again } = await current()
+          .db.transaction()
+          .execute(async (trx) => {
+            const options = { dedupeKey: 'convert:m1', transaction: trx, delayMs: 60_000 };
+            return {
+              first: await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, options),
+              again: await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, options),
+            };
+          });
         assert.deepEqual(again, { id: first.id, deduplicated: true });
-        assert.deepEqual(await store.held(), [{ id: first.id, state: 'queued' }]);
+        assert.deepEqual(await current().held(), [{ id: first.id, state: 'queued' }]);
       });
 
       void it('retries a deduplicated job that failed while a copy of it was queued, running the work once more', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const key = { dedupeKey: 'thumbnail:m1' };
         const payload = { model_id: 'm1', model_url: '/f/m1.glb' };
         const first = await queue.enqueue(JobName.RenderThumbnail, payload, key);
@@ -312,7 +319,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('cancels the queued jobs of one subject only, leaving running jobs alone', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const release = gate();
         const ran: string[] = [];
         const running = await queue.enqueue(JobName.ConvertModel, { model_id: 'a' }, { subject: 'a' });
@@ -330,8 +337,8 @@ export function queueContract(implementation: QueueImplementation): void {
           { model_id: 'a', model_url: '/a' },
           { subject: 'a' },
         );
-        const held = await store.db
-          .transaction()
+        const held = await current()
+          .db.transaction()
           .execute((trx) =>
             queue.enqueue(
               JobName.ConvertModel,
@@ -347,7 +354,7 @@ export function queueContract(implementation: QueueImplementation): void {
         const byId = (left: { id: string; state: HeldState }[]) =>
           [...left].sort((x, y) => x.id.localeCompare(y.id));
         assert.deepEqual(
-          byId(await store.held()),
+          byId(await current().held()),
           byId([
             { id: running.id, state: 'running' },
             { id: b.id, state: 'queued' },
@@ -363,9 +370,9 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it("cancels in the caller's transaction: a rolled-back cancel keeps a job still held back", async () => {
-        const queue = await store.open();
-        const { id } = await store.db
-          .transaction()
+        const queue = await current().open();
+        const { id } = await current()
+          .db.transaction()
           .execute((trx) =>
             queue.enqueue(
               JobName.ConvertModel,
@@ -374,19 +381,23 @@ export function queueContract(implementation: QueueImplementation): void {
             ),
           );
         await assert.rejects(
-          store.db.transaction().execute(async (trx) => {
-            assert.equal(await queue.cancelQueued('a', { transaction: trx }), 1);
-            throw new Error('the delete failed');
-          }),
+          current()
+            .db.transaction()
+            .execute(async (trx) => {
+              assert.equal(await queue.cancelQueued('a', { transaction: trx }), 1);
+              throw new Error('the delete failed');
+            }),
           /the delete failed/,
         );
         assert.equal(await stateOf(id), 'queued');
-        await store.db.transaction().execute((trx) => queue.cancelQueued('a', { transaction: trx }));
-        assert.deepEqual(await store.held(), []);
+        await current()
+          .db.transaction()
+          .execute((trx) => queue.cancelQueued('a', { transaction: trx }));
+        assert.deepEqual(await current().held(), []);
       });
 
       void it('hands a running job back on stop without counting the attempt, and another worker completes it', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
         let aborted = false;
         const firstWorker = work(
@@ -407,7 +418,7 @@ export function queueContract(implementation: QueueImplementation): void {
 
         const seen: Job[] = [];
         work(
-          await store.open(),
+          await current().open(),
           handlers(async (job) => void seen.push(job)),
         );
         await waitFor(
@@ -418,7 +429,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('stops at once while idle and while claiming', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const ran: string[] = [];
         const idle = work(
           queue,
@@ -439,7 +450,7 @@ export function queueContract(implementation: QueueImplementation): void {
           await sleep(round % 3);
           await busy.stop();
           assert.deepEqual(
-            (await store.held()).filter((job) => job.state !== 'queued'),
+            (await current().held()).filter((job) => job.state !== 'queued'),
             [],
             `round ${round}: nothing stays claimed by a stopped worker`,
           );
@@ -451,7 +462,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('keeps the lease of a long job alive', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
         const ranBy: string[] = [];
         const release = gate();
@@ -464,19 +475,19 @@ export function queueContract(implementation: QueueImplementation): void {
         );
         await waitFor('the job is running', () => ranBy.length === 1);
         work(
-          await store.open(),
+          await current().open(),
           handlers(async () => void ranBy.push('second')),
         );
         // Three leases long: without renewal the second worker would take the job over.
         await sleep(900);
         release.open();
-        await waitFor('the job is done', async () => !(await store.job(id)));
+        await waitFor('the job is done', async () => !(await current().job(id)));
         assert.deepEqual(ranBy, ['first']);
       });
 
       void it('never runs a job twice when two workers share the store', async () => {
-        const first = await store.open();
-        const second = await store.open();
+        const first = await current().open();
+        const second = await current().open();
         const ids = new Set<string>();
         for (let n = 0; n < 50; n++) {
           ids.add((await first.enqueue(JobName.ConvertModel, { model_id: `m${n}` })).id);
@@ -499,7 +510,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('keeps queued jobs across a new queue on the same store', async () => {
-        const before = await store.open();
+        const before = await current().open();
         await before.enqueue(JobName.ConvertModel, { model_id: 'm1' });
         await before.enqueue(
           JobName.RenderThumbnail,
@@ -510,7 +521,7 @@ export function queueContract(implementation: QueueImplementation): void {
 
         const seen: { name: string; payload: unknown }[] = [];
         work(
-          await store.open(),
+          await current().open(),
           handlers(async (job) => void seen.push({ name: job.name, payload: job.payload })),
         );
         await waitFor('both jobs ran', async () => seen.length === 2 && (await nothingHeld()));
@@ -521,7 +532,7 @@ export function queueContract(implementation: QueueImplementation): void {
       });
 
       void it('refuses to start a worker without a handler for every job name', async () => {
-        const queue = await store.open();
+        const queue = await current().open();
         const run = async () => {};
         const partial = { [JobName.ConvertModel]: { run, failed: run } } as unknown as JobHandlers;
         assert.throws(() => queue.startConsumer(partial, { concurrency: 1 }), /render-thumbnail/);
