@@ -11,8 +11,10 @@ export interface Config {
   dataDir: string;
   /** `sqlite:<path>` or `postgres://…`. */
   databaseUrl: string;
-  /** `redis://` URL; when set, events wake the API processes through Redis pub/sub. */
+  /** `redis://` or `rediss://`: jobs go through BullMQ on this Redis and events wake the API processes through its pub/sub; unset, the embedded queue. */
   redisUrl: string | undefined;
+  /** First part of every Redis key, so several installations can share one Redis. */
+  redisPrefix: string;
   /** `file:<path>` or `s3://bucket/prefix`: where stored files live, as given. */
   storageUrl: string;
   /** The store `storageUrl` and the `S3_*` variables describe, parsed and checked. */
@@ -97,8 +99,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const storageUrl = text('STORAGE_URL') ?? `file:${path.join(dataDir, 'files')}`;
   const storage = parseStorageSettings(storageUrl, env, problems);
   const redisUrl = text('REDIS_URL');
-  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl))
-    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  if (redisUrl && !isRedisUrl(redisUrl)) {
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  }
+  const redisPrefix = text('REDIS_PREFIX') ?? 'vitrine';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
+    problems.push('REDIS_PREFIX must be 1 to 64 letters, digits, dots, dashes or underscores');
+  }
   const bool = (name: string, fallback: boolean): boolean => {
     const raw = text(name)?.toLowerCase();
     if (raw === undefined) return fallback;
@@ -140,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     redisUrl,
+    redisPrefix,
     storageUrl,
     storage,
     publicBaseUrl,
@@ -167,4 +175,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** True for a URL ioredis can open: `redis://` or `rediss://` (TLS) with a host. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }

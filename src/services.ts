@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { AppLogger } from './logger.ts';
 import { createDb, type DatabaseHandle } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { openBullmqQueue } from './jobs/bullmq-queue.ts';
 import { createEmbeddedQueue, type EmbeddedQueueOptions } from './jobs/embedded-queue.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -21,29 +22,41 @@ export interface Services {
   wakeUp: EventWakeUp;
   /** Records model changes for the event stream and webhooks. */
   events: EventPublisher;
-  /** Closes the event connections and the database. */
+  /** Closes the event connections and the queue's, then the database. */
   close(): Promise<void>;
 }
 
+/** Tuning both queues share; the test suites shorten it. */
+export type QueueTuning = Partial<
+  Pick<EmbeddedQueueOptions, 'leaseMs' | 'pollMs' | 'backoffMs' | 'maxAttempts' | 'logger'>
+>;
+
 /**
- * Opens the database (migrating it), the blob store and the job queue a config names. A store that cannot be
- * used (a missing bucket, refused credentials, an unreachable endpoint) stops the start with a ConfigError.
+ * Opens the database (migrating it), the blob store and the job queue a config names: BullMQ on Redis when
+ * `REDIS_URL` is set (an unreachable Redis stops the start), the embedded queue in the database otherwise. A
+ * store that cannot be used (a missing bucket, refused credentials, an unreachable endpoint) stops the start
+ * with a ConfigError.
  */
-export async function openServices(
-  config: Config,
-  queueOptions: Partial<EmbeddedQueueOptions> = {},
-): Promise<Services> {
+export async function openServices(config: Config, queueOptions: QueueTuning = {}): Promise<Services> {
   const blobs = createBlobStore(config.storage);
   const database = createDb(config.databaseUrl, config);
+  let queue: JobQueue;
   try {
     await blobs.checkAtStart?.();
     await migrateToLatest(database.db);
+    queue = config.redisUrl
+      ? await openBullmqQueue(database, {
+          ...queueOptions,
+          redisUrl: config.redisUrl,
+          prefix: config.redisPrefix,
+          connectTimeoutMs: config.connectTimeoutMs,
+        })
+      : createEmbeddedQueue(database, queueOptions);
   } catch (error) {
     await database.close();
     throw error;
   }
   const logger = queueOptions.logger ?? console;
-  const queue = createEmbeddedQueue(database, queueOptions);
   const wakeUp = createWakeUp(config, database, logger);
   return {
     database,
@@ -53,6 +66,7 @@ export async function openServices(
     events: createEventPublisher({ database, wakeUp, logger, fanOut: createWebhookFanOut(queue) }),
     async close() {
       await wakeUp.close();
+      await queue.close();
       await database.close();
     },
   };

@@ -1,5 +1,8 @@
+import { RedisUnreachableError } from './jobs/redis-connection.ts';
+
 /** A failure to start that the operator can fix, told in one line instead of a stack trace; else undefined. */
 export function startupMessage(error: unknown): string | undefined {
+  if (error instanceof RedisUnreachableError) return error.message;
   const { code, port, address } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown };
   const where = port === undefined ? 'the address' : `${String(address ?? 'the host')}:${String(port)}`;
   if (code === 'EADDRINUSE') {

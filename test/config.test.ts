@@ -97,12 +97,24 @@ void describe('loadConfig', () => {
     refuses({ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL');
     refuses({ STORAGE_URL: 'ftp://bucket/prefix' }, 'STORAGE_URL');
     refuses({ REDIS_URL: 'localhost:6379' }, 'REDIS_URL');
+    refuses({ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL');
+    refuses({ REDIS_PREFIX: 'has space' }, 'REDIS_PREFIX');
     refuses({ CORS_ORIGINS: 'https://viewer.example.com/app' }, 'CORS_ORIGINS');
     refuses({ CORS_ORIGINS: 'viewer.example.com' }, 'CORS_ORIGINS');
     refuses({ WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'maybe' }, 'WEBHOOK_REFUSE_PRIVATE_ADDRESSES');
     refuses({ WEBHOOK_TIMEOUT_SECONDS: '0' }, 'WEBHOOK_TIMEOUT_SECONDS');
     refuses({ CONVERSION_TIMEOUT_SECONDS: '0' }, 'CONVERSION_TIMEOUT_SECONDS');
     refuses({ WORKER_CONCURRENCY: 'many' }, 'WORKER_CONCURRENCY');
+  });
+
+  void it('takes a redis:// or rediss:// REDIS_URL, the embedded queue when unset', () => {
+    assert.equal(loadConfig({}).redisUrl, undefined);
+    assert.equal(loadConfig({}).redisPrefix, 'vitrine');
+    const plain = loadConfig({ REDIS_URL: 'redis://localhost:6379/2', REDIS_PREFIX: 'site-a' });
+    assert.equal(plain.redisUrl, 'redis://localhost:6379/2');
+    assert.equal(plain.redisPrefix, 'site-a');
+    const tls = loadConfig({ REDIS_URL: 'rediss://:secret@cache.example.com:6380' });
+    assert.equal(tls.redisUrl, 'rediss://:secret@cache.example.com:6380');
   });
 
   void it('names every bad variable at once', () => {

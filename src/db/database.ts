@@ -111,6 +111,24 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * The `job_outbox` table: jobs for a queue kept outside the database (Redis), written in the caller's transaction
+ * and relayed to the queue once committed and due.
+ */
+export interface JobOutboxTable {
+  /** The id the job gets in the queue. */
+  id: string;
+  name: string;
+  /** JSON payload. */
+  payload: string;
+  subject: string | null;
+  dedupe_key: string | null;
+  max_attempts: number;
+  /** Not relayed before this time unless promoted (an upload's job waits for its file). */
+  run_at: Timestamp;
+  created_at: Timestamp;
+}
+
 /** The `api_tokens` table: scoped tokens, kept only as the SHA-256 digest of the secret. */
 export interface ApiTokensTable {
   id: string;
@@ -202,6 +220,7 @@ export interface Database {
   models: ModelsTable;
   model_parts: ModelPartsTable;
   jobs: JobsTable;
+  job_outbox: JobOutboxTable;
   api_tokens: ApiTokensTable;
   model_shares: ModelSharesTable;
   model_exports: ModelExportsTable;
@@ -231,6 +250,8 @@ export type ModelPartRow = Selectable<ModelPartsTable>;
 export type ModelExportRow = Selectable<ModelExportsTable>;
 /** A job row as read. */
 export type JobRow = Selectable<JobsTable>;
+/** An outbox row as read. */
+export type JobOutboxRow = Selectable<JobOutboxTable>;
 /** A scoped token row as read. */
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 /** A share link row as read. */

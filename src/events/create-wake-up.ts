@@ -9,12 +9,16 @@ import type { EventWakeUp } from './wake-up.ts';
  * PostgreSQL, else in-process on SQLite.
  */
 export function createWakeUp(
-  settings: { redisUrl: string | undefined; databaseUrl: string },
+  settings: { redisUrl: string | undefined; redisPrefix: string; databaseUrl: string },
   database: DatabaseHandle,
   logger: Pick<Console, 'warn'>,
 ): EventWakeUp {
   if (settings.redisUrl)
-    return createRedisWakeUp({ url: settings.redisUrl, channel: REDIS_EVENTS_CHANNEL, logger });
+    return createRedisWakeUp({
+      url: settings.redisUrl,
+      channel: `${settings.redisPrefix}:${REDIS_EVENTS_CHANNEL}`,
+      logger,
+    });
   if (database.dialect === 'postgres') {
     return createPostgresWakeUp({
       url: settings.databaseUrl,

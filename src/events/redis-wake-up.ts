@@ -10,8 +10,8 @@ export interface RedisWakeUpOptions {
   logger: Pick<Console, 'warn'>;
 }
 
-/** The channel the service uses. */
-export const REDIS_EVENTS_CHANNEL = 'vitrine:events';
+/** The channel the service uses, after `REDIS_PREFIX` and a colon. */
+export const REDIS_EVENTS_CHANNEL = 'events';
 
 /**
  * Wake-ups through Redis pub/sub, for deployments that run Redis anyway. The subscribing connection opens on the

@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { STORAGE_UNAVAILABLE, StorageUnavailableError } from '../storage/storage-unavailable.ts';
+import { QUEUE_UNAVAILABLE, QueueUnavailableError } from '../jobs/queue-unavailable.ts';
 import { ApiError } from './api-error.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -45,5 +46,7 @@ export function classifyError(error: unknown, internalMessage: string): Classifi
     return { statusCode: 503, message: STORAGE_UNAVAILABLE, expected: false };
   if (isDatabaseUnavailable(error))
     return { statusCode: 503, message: DATABASE_UNAVAILABLE, expected: false };
+  if (error instanceof QueueUnavailableError)
+    return { statusCode: 503, message: QUEUE_UNAVAILABLE, expected: false };
   return { statusCode: 500, message: internalMessage, expected: false };
 }

@@ -153,6 +153,9 @@ export function createEmbeddedQueue(
       return Number(result.numDeletedRows);
     },
 
+    // Nothing to release: the queue lives in the service's database, which its owner closes.
+    async close() {},
+
     startConsumer(handlers: JobHandlers, workerOptions): QueueConsumer {
       for (const name of Object.values(JobName)) {
         if (!handlers[name]) throw new Error(`No handler for job "${name}"`);

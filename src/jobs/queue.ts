@@ -42,8 +42,8 @@ export interface QueueConsumer {
 }
 
 /**
- * A durable job queue. Implemented by the embedded queue in the database; kept to what BullMQ offers (job ids,
- * attempts with back-off, leases/stalled-job recovery, dedupe by job id) so a Redis queue can implement it too.
+ * A durable job queue: the embedded queue in the database, or BullMQ on Redis (`REDIS_URL`). Kept to what both
+ * offer: job ids, attempts with back-off, leases/stalled-job recovery, dedupe while queued.
  */
 export interface JobQueue {
   /** Adds a job. */
@@ -58,4 +58,6 @@ export interface JobQueue {
   cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */
   startConsumer(handlers: JobHandlers, options: ConsumerOptions): QueueConsumer;
+  /** Releases what the queue holds open (connections, timers); its consumers are stopped first. */
+  close(): Promise<void>;
 }

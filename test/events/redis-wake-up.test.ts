@@ -64,9 +64,15 @@ void describe('Redis event wake-up', () => {
   });
 
   void it('is the transport the service picks when REDIS_URL is set', async () => {
-    const wakeUp = createWakeUp({ redisUrl: REDIS_URL, databaseUrl: 'sqlite::memory:' }, database, quiet);
+    // A prefix of the test's own, as REDIS_PREFIX gives each installation sharing one Redis.
+    const redisPrefix = `vitrine-test-${Math.random().toString(36).slice(2)}`;
+    const wakeUp = createWakeUp(
+      { redisUrl: REDIS_URL, redisPrefix, databaseUrl: 'sqlite::memory:' },
+      database,
+      quiet,
+    );
     opened.push(wakeUp);
-    const listener = open(REDIS_EVENTS_CHANNEL);
+    const listener = open(`${redisPrefix}:${REDIS_EVENTS_CHANNEL}`);
     const id = 1_000_000 + Math.floor(Math.random() * 1_000_000);
     const got = heard(listener, (value) => value === id);
     let settled = false;

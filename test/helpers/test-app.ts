@@ -25,6 +25,8 @@ export interface TestApp {
   database: DatabaseHandle;
   blobs: BlobStore;
   queue: JobQueue;
+  /** The services the app was built on, for tests that build a second catalog or worker over them. */
+  services: Services;
   /** Headers with the token, for `app.inject`. */
   auth: Record<string, string>;
   /** Starts a job worker in this process (conversions, thumbnails); stopped by `close`. */
@@ -85,6 +87,7 @@ export async function createTestApp(
     database: services.database,
     blobs: services.blobs,
     queue: services.queue,
+    services,
     auth: { 'x-api-token': TEST_TOKEN },
     startJobRunner(render) {
       const worker = startJobRunner(config, services, logger, render);

@@ -136,6 +136,25 @@ void describe('the vitrine command', () => {
     assert.equal(answer.status, 200);
   });
 
+  void it('says in one line that Redis cannot be reached, naming REDIS_URL', async () => {
+    const closed = await freePort();
+    const service = runCli('worker', {
+      DATA_DIR: dataDir(),
+      REDIS_URL: `redis://:hunter2@127.0.0.1:${closed}`,
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
+    });
+    const exit = await exitWithin(service, 30_000);
+    assert.equal(exit.code, 1);
+    assert.match(
+      service.stderr(),
+      new RegExp(
+        `^vitrine: cannot reach Redis at REDIS_URL \\(redis://:\\*\\*\\*@127\\.0\\.0\\.1:${closed}\\)`,
+      ),
+    );
+    assert.equal(service.stderr().trim().split('\n').length, 1, service.stderr());
+    assert.doesNotMatch(service.stderr(), /hunter2/, 'the password is not printed');
+  });
+
   void it('says in one line that the port is taken, without a stack trace', async () => {
     const port = String(await freePort());
     const first = runCli('serve', { DATA_DIR: dataDir(), PORT: port });
