@@ -28,6 +28,9 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
+import { createFinishedUploads } from './uploads/finished-uploads.ts';
+import { createTusDataStore } from './uploads/tus-store.ts';
+import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
 import { materialRoutes } from './materials/routes.ts';
 
 /** The service's version, as package.json has it (the same relative path from src/ and from dist/). */
@@ -89,6 +92,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
   await app.register(materialRoutes, { prefix: '/api/v1', repository: materials, checkToken });
+  const uploadStore = createTusDataStore(config);
+  await app.register(uploadRoutes, {
+    prefix: UPLOADS_PREFIX,
+    store: uploadStore,
+    checkToken,
+    maxUploadBytes: config.maxUploadBytes,
+    uploadExpiryMs: config.uploadExpiryMs,
+    logger: dependencies.logger,
+  });
+  const uploadTmpDir = scratchDir(path.join(config.dataDir, 'tmp', 'uploads'));
   await app.register(catalogRoutes, {
     prefix: '/api/models',
     models: createModelRepository(database),
@@ -99,7 +112,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
-    tmpDir: scratchDir(path.join(config.dataDir, 'tmp', 'uploads')),
+    tmpDir: uploadTmpDir,
+    uploads: createFinishedUploads(uploadStore, uploadTmpDir),
     publicBaseUrl: config.publicBaseUrl,
   });
   const { publicBaseUrl, webDistDir: distDir } = config;

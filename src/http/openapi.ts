@@ -61,9 +61,14 @@ function documentedUrl(url: string): string {
   return url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url;
 }
 
-/** The route's schema as documented: a multipart body's fields become its request body. */
+/**
+ * The route's schema as documented: a multipart body's fields become its request body, next to a JSON body the
+ * route also takes (declared per content type).
+ */
 function documentedSchema(schema: FastifySchema): FastifySchema {
   if (!schema?.multipartBody) return schema;
   const { multipartBody, ...rest } = schema;
-  return { ...rest, body: multipartBody };
+  const content = (rest.body as { content?: Record<string, unknown> } | undefined)?.content;
+  if (!content) return { ...rest, body: multipartBody };
+  return { ...rest, body: { content: { ...content, 'multipart/form-data': { schema: multipartBody } } } };
 }
