@@ -30,7 +30,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         title: 'Vitrine',
         version: options.version,
         description:
-          'Model catalog (`/api/models`), material service (`/api/v1`) and token management (`/api/tokens`). Every `/api/` route needs the `X-API-Token` header: the admin token, or a scoped token (`read`: every GET and `POST /api/v1/groups/materials`; `write`: all but `/api/tokens`).',
+          'Model catalog (`/api/models`), material service (`/api/v1`) and token management (`/api/tokens`). Every `/api/` route needs the `X-API-Token` header: the admin token, or a scoped token (`read`: every GET and `POST /api/v1/groups/materials`; `write`: all but `/api/tokens`). Large files can be sent resumably with the tus 1.0 protocol at `/api/uploads` (same token), then made a model with `POST /api/models` and `{"upload_id"}`.',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
       servers: [{ url: options.publicBaseUrl ?? '/' }],
