@@ -43,7 +43,10 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     async (request, reply) => {
       const row = request.isMultipart()
         ? await uploadFromForm(request)
-        : await uploadFromResumable(request.body as Static<typeof CreateModelFromUploadBody> | undefined);
+        : await uploadFromResumable(
+            request,
+            request.body as Static<typeof CreateModelFromUploadBody> | undefined,
+          );
       return reply.code(201).send({ success: true as const, data: toModel(row, urlFor(request)) });
     },
   );
@@ -69,7 +72,10 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
    * A finished resumable upload handed to the same catalog service; it is removed once it became a model, and
    * left in place when the catalog refuses it, so the client may correct the fields and try again.
    */
-  const uploadFromResumable = async (body: Static<typeof CreateModelFromUploadBody> | undefined) => {
+  const uploadFromResumable = async (
+    request: FastifyRequest,
+    body: Static<typeof CreateModelFromUploadBody> | undefined,
+  ) => {
     if (!body) throw new ApiError(400, 'No model file provided');
     const taken = await context.uploads.take(body.upload_id);
     let row: ModelRow;
@@ -82,7 +88,12 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
         up: body.up,
       });
     } catch (error) {
-      await taken.giveBack();
+      // The client hears why the catalog refused the file, not a failure to put the upload back.
+      await taken
+        .giveBack()
+        .catch((undo: unknown) =>
+          request.log.warn({ err: undo, upload_id: body.upload_id }, 'could not put a refused upload back'),
+        );
       throw error;
     }
     await taken.consume();
