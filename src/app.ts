@@ -29,6 +29,9 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
+import { createFinishedUploads } from './uploads/finished-uploads.ts';
+import { createTusDataStore } from './uploads/tus-store.ts';
+import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
 import { materialRoutes } from './materials/routes.ts';
 import { createBindingsAnnouncer } from './catalog/model-events.ts';
 import { registerCors } from './http/cors.ts';
@@ -117,6 +120,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
     announceBindings,
   });
+  const uploadStore = createTusDataStore(config);
+  await app.register(uploadRoutes, {
+    prefix: UPLOADS_PREFIX,
+    store: uploadStore,
+    checkToken,
+    maxUploadBytes: config.maxUploadBytes,
+    uploadExpiryMs: config.uploadExpiryMs,
+    logger: dependencies.logger,
+  });
+  const uploadTmpDir = scratchDir(path.join(config.dataDir, 'tmp', 'uploads'));
   await app.register(catalogRoutes, {
     prefix: '/api/models',
     models,
@@ -127,7 +140,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
-    tmpDir: scratchDir(path.join(config.dataDir, 'tmp', 'uploads')),
+    tmpDir: uploadTmpDir,
+    uploads: createFinishedUploads(uploadStore, uploadTmpDir),
     publicBaseUrl: config.publicBaseUrl,
   });
   const eventLog = createEventLog(database);

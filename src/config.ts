@@ -23,8 +23,10 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** The `X-API-Token` value; generated and kept in `<dataDir>/api-token` when unset. */
   apiToken: string | undefined;
-  /** Largest accepted model upload in bytes. */
+  /** Largest accepted model upload in bytes, sent in one request or resumably. */
   maxUploadBytes: number;
+  /** A resumable upload untouched this long (unfinished, or finished but never made a model) is removed. */
+  uploadExpiryMs: number;
   /** Wall-clock limit of one conversion. */
   conversionTimeoutMs: number;
   /** Heap limit of each conversion thread, and the heap plus WebAssembly memory one conversion may reach, in MiB. */
@@ -71,6 +73,7 @@ export class ConfigError extends Error {
 }
 
 const GIB = 1024 ** 3;
+const HOUR_MS = 60 * 60 * 1000;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the configuration from an environment (defaults from DECISIONS.md §1). */
@@ -153,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl,
     apiToken,
     maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),
+    uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
     conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,

@@ -27,6 +27,7 @@ void describe('loadConfig', () => {
     assert.equal(config.databaseUrl, `sqlite:${path.join(dataDir, 'vitrine.db')}`);
     assert.equal(config.storageUrl, `file:${path.join(dataDir, 'files')}`);
     assert.equal(config.maxUploadBytes, GIB);
+    assert.equal(config.uploadExpiryMs, 24 * 3_600_000);
     assert.equal(config.apiToken, undefined);
     assert.equal(config.publicBaseUrl, undefined);
     assert.equal(config.redisUrl, undefined);
@@ -74,6 +75,7 @@ void describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://models.example.com/',
       API_TOKEN: 'a-long-enough-token',
       MAX_UPLOAD_BYTES: '1048576',
+      UPLOAD_EXPIRY_HOURS: '2',
       LOG_LEVEL: 'warn',
     });
     assert.equal(config.port, 0);
@@ -82,6 +84,7 @@ void describe('loadConfig', () => {
     assert.equal(config.publicBaseUrl, 'https://models.example.com', 'the trailing slash is dropped');
     assert.equal(config.apiToken, 'a-long-enough-token');
     assert.equal(config.maxUploadBytes, 1_048_576);
+    assert.equal(config.uploadExpiryMs, 2 * 3_600_000);
     assert.equal(config.logLevel, 'warn');
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db/v' }).databaseUrl, 'postgresql://db/v');
   });
@@ -89,6 +92,7 @@ void describe('loadConfig', () => {
   void it('throws naming the variable for each unusable value', () => {
     for (const port of ['abc', '-1', '65536', '80.5', '1e9']) refuses({ PORT: port }, 'PORT');
     for (const size of ['0', '-5', 'lots', '1.5']) refuses({ MAX_UPLOAD_BYTES: size }, 'MAX_UPLOAD_BYTES');
+    for (const hours of ['0', '1.5', 'never']) refuses({ UPLOAD_EXPIRY_HOURS: hours }, 'UPLOAD_EXPIRY_HOURS');
     refuses({ DATABASE_URL: 'mysql://db/vitrine' }, 'DATABASE_URL');
     refuses({ DATABASE_URL: '/var/lib/vitrine.db' }, 'DATABASE_URL');
     refuses({ API_TOKEN: 'short' }, 'API_TOKEN');

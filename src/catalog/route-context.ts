@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ModelRow } from '../db/database.ts';
+import type { FinishedUploads } from '../uploads/finished-uploads.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
 import { CatalogErrorSchema } from './schemas.ts';
@@ -29,6 +30,8 @@ export interface CatalogRoutesOptions {
   maxUploadBytes: number;
   /** Folder for uploads while they stream in. */
   tmpDir: string;
+  /** Finished resumable uploads, taken by `POST /` with an `upload_id`. */
+  uploads: FinishedUploads;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
 }

@@ -203,6 +203,25 @@ export const UploadModelForm = Type.Object({
   ),
 });
 
+/**
+ * The JSON body of `POST /api/models` that makes a finished resumable upload (`/api/uploads`) a model. Only the
+ * types are checked here; the values are judged by the same code as the form's, with the same messages.
+ */
+export const CreateModelFromUploadBody = Type.Object({
+  upload_id: Type.String({
+    pattern: '^[A-Za-z0-9_-]{1,128}$',
+    description: 'The last path segment of the upload URL (`Location` of `POST /api/uploads`).',
+  }),
+  name: Type.Optional(
+    Type.String({ description: 'Defaults to the tus metadata `filename`, without extension.' }),
+  ),
+  description: Type.Optional(Type.String({ description: 'At most 10000 characters.' })),
+  unit: Type.Optional(
+    Type.String({ description: 'Length unit of a file that declares none: mm, cm, m (default), in or ft.' }),
+  ),
+  up: Type.Optional(Type.String({ description: 'Up axis of a file that declares none: y (default) or z.' })),
+});
+
 /** The form of `POST /api/models/:id/thumbnail`, for the OpenAPI document. */
 export const UploadThumbnailForm = Type.Object({
   thumbnail: Type.String({ format: 'binary', description: 'A PNG or JPEG image of at most 2 MB.' }),

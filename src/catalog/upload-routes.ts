@@ -1,3 +1,6 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
 import { receiveForm } from '../http/receive-file.ts';
 import { toModel } from './model-rows.ts';
@@ -5,12 +8,13 @@ import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext
 import {
   catalogEnvelope,
   CatalogErrorSchema,
+  CreateModelFromUploadBody,
   ModelIdParams,
   ModelSchema,
   UploadModelForm,
 } from './schemas.ts';
 
-/** `POST /` (upload, streamed to disk, queued for conversion) and `POST /:id/reprocess`. */
+/** `POST /` (a multipart upload or a finished resumable one, queued for conversion) and `POST /:id/reprocess`. */
 export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteContext): void {
   const { catalog, urlFor } = context;
 
@@ -22,34 +26,79 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
         tags: CATALOG_TAGS,
         summary:
           'Upload a model (multipart field `file`, optional `name`, `description`, and for files without units ' +
-          'or axes `unit` (mm, cm, m, in, ft) and `up` (y, z)); converts in the background',
-        consumes: ['multipart/form-data'],
+          'or axes `unit` (mm, cm, m, in, ft) and `up` (y, z)), or make a finished resumable upload ' +
+          '(`/api/uploads`, tus) a model with a JSON body naming its `upload_id`; converts in the background',
+        // Only the JSON body is validated here: the multipart one is streamed and judged by the route itself.
+        body: { content: { 'application/json': { schema: CreateModelFromUploadBody } } },
         multipartBody: UploadModelForm,
         response: {
           201: catalogEnvelope(ModelSchema),
           ...CATALOG_ERRORS,
+          409: CatalogErrorSchema,
           413: CatalogErrorSchema,
           507: CatalogErrorSchema,
         },
       },
     },
     async (request, reply) => {
-      const { file, fields } = await receiveForm(request, {
-        fileField: 'file',
-        maxBytes: context.maxUploadBytes,
-        tmpDir: context.tmpDir,
-      });
-      if (!file) throw new ApiError(400, 'No model file provided');
-      const row = await catalog.upload({
-        file,
-        name: fields.name,
-        description: fields.description,
-        unit: fields.unit,
-        up: fields.up,
-      });
+      const row = request.isMultipart()
+        ? await uploadFromForm(request)
+        : await uploadFromResumable(
+            request,
+            request.body as Static<typeof CreateModelFromUploadBody> | undefined,
+          );
       return reply.code(201).send({ success: true as const, data: toModel(row, urlFor(request)) });
     },
   );
+
+  /** The multipart upload: the file streamed to a temporary file, then handed to the catalog service. */
+  const uploadFromForm = async (request: FastifyRequest) => {
+    const { file, fields } = await receiveForm(request, {
+      fileField: 'file',
+      maxBytes: context.maxUploadBytes,
+      tmpDir: context.tmpDir,
+    });
+    if (!file) throw new ApiError(400, 'No model file provided');
+    return catalog.upload({
+      file,
+      name: fields.name,
+      description: fields.description,
+      unit: fields.unit,
+      up: fields.up,
+    });
+  };
+
+  /**
+   * A finished resumable upload handed to the same catalog service; it is removed once it became a model, and
+   * left in place when the catalog refuses it, so the client may correct the fields and try again.
+   */
+  const uploadFromResumable = async (
+    request: FastifyRequest,
+    body: Static<typeof CreateModelFromUploadBody> | undefined,
+  ) => {
+    if (!body) throw new ApiError(400, 'No model file provided');
+    const taken = await context.uploads.take(body.upload_id);
+    let row: ModelRow;
+    try {
+      row = await catalog.upload({
+        file: taken.file,
+        name: body.name,
+        description: body.description,
+        unit: body.unit,
+        up: body.up,
+      });
+    } catch (error) {
+      // The client hears why the catalog refused the file, not a failure to put the upload back.
+      await taken
+        .giveBack()
+        .catch((undo: unknown) =>
+          request.log.warn({ err: undo, upload_id: body.upload_id }, 'could not put a refused upload back'),
+        );
+      throw error;
+    }
+    await taken.consume();
+    return row;
+  };
 
   app.post(
     '/:id/reprocess',

@@ -6,8 +6,8 @@ export interface ConnectionLimits {
   /** Headers must have arrived this long after the connection started sending them. */
   headersTimeoutMs: number;
   /**
-   * A JSON (or other non-upload) body must have arrived in full within this time; an upload body must bring
-   * at least {@link MIN_UPLOAD_PROGRESS_BYTES} in every such period.
+   * A JSON (or other non-upload) body must have arrived in full within this time; an upload body (multipart, or
+   * a resumable upload's chunk) must bring at least {@link MIN_UPLOAD_PROGRESS_BYTES} in every such period.
    */
   bodyTimeoutMs: number;
   /** A connection on which nothing moves either way for this long is closed. */
@@ -16,6 +16,9 @@ export interface ConnectionLimits {
 
 /** An upload slower than this per body period is taken for a client holding a socket, not sending a file. */
 export const MIN_UPLOAD_PROGRESS_BYTES = 64 * 1024;
+
+/** Bodies that carry a file (a form, or a resumable upload's chunk), held to the progress rule, not the deadline. */
+const UPLOAD_BODY = /^(multipart\/|application\/offset\+octet-stream)/i;
 
 /** An idle kept-alive connection waits this long for its next request (Node's own default). */
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -50,7 +53,7 @@ export function registerConnectionLimits(app: FastifyInstance, limits: Connectio
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     if (!hasBody(raw) || raw.complete) return done();
-    const upload = /^multipart\//i.test(raw.headers['content-type'] ?? '');
+    const upload = UPLOAD_BODY.test(raw.headers['content-type'] ?? '');
     const socket = raw.socket;
     let bytesBefore = socket.bytesRead;
     const timer = setInterval(() => {

@@ -30,7 +30,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         title: 'Vitrine',
         version: options.version,
         description:
-          'Model catalog (`/api/models`), material service (`/api/v1`) and token management (`/api/tokens`). Every `/api/` route needs the `X-API-Token` header: the admin token, or a scoped token (`read`: every GET and `POST /api/v1/groups/materials`; `write`: all but `/api/tokens`).',
+          'Model catalog (`/api/models`), material service (`/api/v1`) and token management (`/api/tokens`). Every `/api/` route needs the `X-API-Token` header: the admin token, or a scoped token (`read`: every GET and `POST /api/v1/groups/materials`; `write`: all but `/api/tokens`). Large files can be sent resumably with the tus 1.0 protocol at `/api/uploads` (same token), then made a model with `POST /api/models` and `{"upload_id"}`.',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
       servers: [{ url: options.publicBaseUrl ?? '/' }],
@@ -61,9 +61,14 @@ function documentedUrl(url: string): string {
   return url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url;
 }
 
-/** The route's schema as documented: a multipart body's fields become its request body. */
+/**
+ * The route's schema as documented: a multipart body's fields become its request body, next to a JSON body the
+ * route also takes (declared per content type).
+ */
 function documentedSchema(schema: FastifySchema): FastifySchema {
   if (!schema?.multipartBody) return schema;
   const { multipartBody, ...rest } = schema;
-  return { ...rest, body: multipartBody };
+  const content = (rest.body as { content?: Record<string, unknown> } | undefined)?.content;
+  if (!content) return { ...rest, body: multipartBody };
+  return { ...rest, body: { content: { ...content, 'multipart/form-data': { schema: multipartBody } } } };
 }

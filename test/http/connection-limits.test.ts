@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, TEST_TOKEN, type TestApp } from '../helpers/test-app.ts';
+import { tusClient } from '../helpers/tus-client.ts';
 
 /** What a raw client saw: the first response line and when the server closed the connection. */
 interface Outcome {
@@ -138,5 +141,32 @@ void describe('body timeouts', () => {
     const outcome = await trickle(port, head, 50, 10_000);
     assert.ok(outcome.closedAfterMs < 4_000, `closed after ${outcome.closedAfterMs} ms`);
     assert.equal(outcome.statusLine, 'HTTP/1.1 408 Request Timeout');
+  });
+
+  void it('keeps a resumable upload chunk that is slow but brings 64 KiB per period, and cuts one that trickles', async () => {
+    const tus = tusClient(`http://127.0.0.1:${port}`, testApp.auth);
+    const slices = 8;
+    const slice = 100 * 1024;
+    const created = await tus.create(slices * slice, { filename: 'slow.stl' });
+    assert.equal(created.status, 201, created.text);
+    // Eight slices half a second apart: the chunk takes four body periods, each bringing more than 64 KiB.
+    const slow = Readable.from(
+      (async function* () {
+        for (let index = 0; index < slices; index++) {
+          yield new Uint8Array(slice);
+          await sleep(500);
+        }
+      })(),
+    );
+    const sent = await tus.patch(created.location, 0, slow, { contentLength: slices * slice });
+    assert.equal(sent?.status, 204, sent?.text);
+    assert.equal(sent?.headers['upload-offset'], String(slices * slice));
+
+    const other = await tus.create(1000, { filename: 'trickle.stl' });
+    const head =
+      `PATCH ${other.location} HTTP/1.1\r\nHost: x\r\nX-API-Token: ${TEST_TOKEN}\r\nTus-Resumable: 1.0.0\r\n` +
+      `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: 1000\r\n\r\n`;
+    const outcome = await trickle(port, head, 50, 10_000);
+    assert.ok(outcome.closedAfterMs < 4_000, `closed after ${outcome.closedAfterMs} ms`);
   });
 });

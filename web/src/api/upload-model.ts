@@ -1,5 +1,11 @@
-/** Model upload through XMLHttpRequest, because fetch cannot report upload progress. */
+/**
+ * Model upload through the resumable upload endpoint (tus): the file goes in chunks that are retried after a
+ * dropped connection, and an upload cut by a page reload continues where it stopped when the same file is
+ * chosen again (tus-js-client keeps its address in localStorage under the file's fingerprint).
+ */
+import { DetailedError, Upload } from 'tus-js-client';
 import { ApiError, errorFromBody } from './api-error.ts';
+import { request } from './http.ts';
 import { getToken } from './token.ts';
 import type { Model } from './types.ts';
 
@@ -9,40 +15,77 @@ export interface UploadFields {
   description?: string;
 }
 
-/** Uploads a model file; `onProgress` receives the fraction of bytes sent (0–1). */
-export function uploadModel(
+/** Progress reports of {@link uploadModel}. */
+export interface UploadProgress {
+  /** The fraction of the file's bytes the server holds (0–1). */
+  onProgress: (fraction: number) => void;
+  /** Called once when an earlier, unfinished upload of the same file is found and continued. */
+  onResuming?: () => void;
+}
+
+/** Bytes per PATCH: small enough that a lost connection costs little, large enough to keep requests few. */
+const CHUNK_BYTES = 8 * 1024 * 1024;
+/** Waits before each retry of a failed chunk; after the last one the upload fails and can be resumed later. */
+const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000];
+
+/** Uploads a model file resumably, then asks the catalog to make it a model. */
+export async function uploadModel(
   file: File,
   fields: UploadFields,
-  onProgress: (fraction: number) => void,
+  progress: UploadProgress,
 ): Promise<Model> {
-  const form = new FormData();
-  // Text fields go before the file: the server reads the multipart stream in order.
-  if (fields.name) form.append('name', fields.name);
-  if (fields.description) form.append('description', fields.description);
-  form.append('file', file, file.name);
+  const uploadId = await sendResumably(file, progress);
+  const answer = (await request('/api/models', {
+    method: 'POST',
+    body: {
+      upload_id: uploadId,
+      name: fields.name || undefined,
+      description: fields.description || undefined,
+    },
+  })) as { data: Model };
+  progress.onProgress(1);
+  return answer.data;
+}
+
+/** Sends the file's bytes (continuing an earlier upload of it when there is one); resolves with the upload id. */
+function sendResumably(file: File, progress: UploadProgress): Promise<string> {
   return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/models');
-    xhr.setRequestHeader('X-API-Token', getToken() ?? '');
-    xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    const upload = new Upload(file, {
+      // tus-js-client resolves the server's relative Location against this, so it must be absolute.
+      endpoint: new URL('/api/uploads', window.location.href).href,
+      chunkSize: CHUNK_BYTES,
+      retryDelays: RETRY_DELAYS_MS,
+      metadata: { filename: file.name, filetype: file.type },
+      headers: { 'X-API-Token': getToken() ?? '' },
+      removeFingerprintOnSuccess: true,
+      onProgress: (sent, total) => progress.onProgress(total > 0 ? sent / total : 0),
+      onSuccess: () => resolve((upload.url ?? '').slice((upload.url ?? '').lastIndexOf('/') + 1)),
+      onError: (error) => reject(uploadError(error)),
     });
-    xhr.addEventListener('load', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300 && body && typeof body === 'object' && 'data' in body) {
-        onProgress(1);
-        resolve((body as { data: Model }).data);
-      } else {
-        reject(errorFromBody(xhr.status, body, 'Upload failed'));
-      }
-    });
-    xhr.addEventListener('error', () => reject(new ApiError(0, 'Upload failed: cannot reach the server')));
-    xhr.addEventListener('abort', () => reject(new ApiError(0, 'Upload cancelled')));
-    xhr.send(form);
+    upload
+      .findPreviousUploads()
+      .then((previous) => {
+        const latest = previous.sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
+        if (latest) {
+          upload.resumeFromPreviousUpload(latest);
+          progress.onResuming?.();
+        }
+        upload.start();
+      })
+      .catch((error: unknown) => reject(uploadError(error)));
   });
+}
+
+/** The server's own message when it answered (JSON envelope or tus's plain text), else a network failure. */
+function uploadError(error: unknown): ApiError {
+  if (!(error instanceof DetailedError) || !error.originalResponse) {
+    return new ApiError(0, 'Upload failed: cannot reach the server');
+  }
+  const status = error.originalResponse.getStatus();
+  const text = error.originalResponse.getBody() ?? '';
+  try {
+    return errorFromBody(status, JSON.parse(text), 'Upload failed');
+  } catch {
+    return new ApiError(status, text.trim() || `Upload failed (HTTP ${status})`);
+  }
 }

@@ -1,4 +1,7 @@
-/** Upload by picking or dropping a file: byte progress first, then the conversion's own progress. */
+/**
+ * Upload by picking or dropping a file: byte progress first, then the conversion's own progress. An upload cut
+ * short (a reload, a lost network) continues from where it stopped when the same file is chosen again.
+ */
 import { reprocessModel } from '../api/catalog-api.ts';
 import type { Model } from '../api/types.ts';
 import { uploadModel } from '../api/upload-model.ts';
@@ -45,7 +48,7 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
     uploadModel(
       file,
       { name: nameInput.value.trim(), description: descriptionInput.value.trim() },
-      item.uploading,
+      { onProgress: item.uploading, onResuming: item.resuming },
     )
       .then((model) => {
         nameInput.value = '';
@@ -106,6 +109,7 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
 interface UploadItem {
   element: HTMLElement;
   uploading: (fraction: number) => void;
+  resuming: () => void;
   uploadFailed: (error: unknown) => void;
   follow: (model: Model) => void;
 }
@@ -182,6 +186,10 @@ function createUploadItem(file: File, stops: Set<() => void>, onModelChanged: ()
     uploading: (fraction) => {
       bar.value = Math.round(fraction * 100);
       label.textContent = `Uploading ${Math.round(fraction * 100)} %`;
+    },
+    resuming: () => {
+      element.dataset.resumed = 'true';
+      label.textContent = 'Resuming an earlier upload of this file';
     },
     uploadFailed: (error) => {
       element.dataset.status = 'upload-failed';

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FileStore } from '@tus/file-store';
+import type { DataStore, Upload } from '@tus/server';
+import type { UploadedFile } from '../catalog/catalog-service.ts';
+import { ApiError } from '../http/api-error.ts';
+import { nulMessage } from '../http/refuse-nul.ts';
+
+/** Answer for an upload id the store does not hold (never created, expired, or already made a model). */
+export const UPLOAD_NOT_FOUND = 'Upload not found (unknown, expired or already made into a model)';
+/** Answer for an upload id some other request is turning into a model right now. */
+export const UPLOAD_BUSY = 'Upload is already being made into a model';
+
+/** Suffix of an upload's data file while a request holds it; the sweep knows it. */
+export const TAKEN_SUFFIX = '.taken';
+
+/** A finished upload held by one request while the catalog turns it into a model. */
+export interface TakenUpload {
+  /** A local copy (or link) of the bytes for the catalog service, which removes it when done. */
+  file: UploadedFile;
+  /** Removes the upload for good: it became a model. */
+  consume(): Promise<void>;
+  /** Puts the upload back as it was, so the client may try again (say, with a corrected `unit`). */
+  giveBack(): Promise<void>;
+}
+
+/** Hands finished resumable uploads to the catalog, one request at a time per upload. */
+export interface FinishedUploads {
+  /** Takes a finished upload; 404 when unknown, 409 when unfinished or already taken. */
+  take(id: string): Promise<TakenUpload>;
+}
+
+/**
+ * Over a local {@link FileStore} an upload is taken by renaming its data file, which only one request (of any
+ * process sharing the folder) can win, and handed over as a hard link, so a 1 GiB upload is never copied. Over
+ * any other store the bytes are copied to `tmpDir`, and a second request for the same upload in this process
+ * waits its turn.
+ */
+export function createFinishedUploads(store: DataStore, tmpDir: string): FinishedUploads {
+  if (store instanceof FileStore) return { take: (id) => takeFromFileStore(store, id, tmpDir) };
+  if (!isReadable(store)) throw new Error('the resumable upload store cannot read its uploads back');
+  const taking = new Set<string>();
+  return {
+    async take(id) {
+      if (taking.has(id)) throw new ApiError(409, UPLOAD_BUSY);
+      taking.add(id);
+      try {
+        const taken = await takeByCopy(store, id, tmpDir);
+        const release = () => taking.delete(id);
+        return {
+          file: taken.file,
+          consume: () => taken.consume().finally(release),
+          giveBack: () => taken.giveBack().finally(release),
+        };
+      } catch (error) {
+        taking.delete(id);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Takes a finished upload from a local file store by renaming it; see {@link createFinishedUploads}. */
+export async function takeFromFileStore(store: FileStore, id: string, tmpDir: string): Promise<TakenUpload> {
+  const upload = await finishedUpload(store, id);
+  const filename = uploadFilename(upload);
+  const dataPath = path.join(store.directory, id);
+  const heldPath = `${dataPath}${TAKEN_SUFFIX}`;
+  try {
+    await fsp.rename(dataPath, heldPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApiError(409, UPLOAD_BUSY);
+    throw error;
+  }
+  const giveBack = () => fsp.rename(heldPath, dataPath);
+  try {
+    await fsp.mkdir(tmpDir, { recursive: true });
+    const target = path.join(tmpDir, `${randomUUID()}.upload`);
+    await linkOrCopy(heldPath, target);
+    return {
+      file: { path: target, filename, size: upload.offset },
+      async consume() {
+        await fsp.rm(heldPath, { force: true });
+        await store.configstore.delete(id).catch(() => {});
+      },
+      giveBack,
+    };
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+}
+
+/** Takes a finished upload from any tus store by copying its bytes; see {@link createFinishedUploads}. */
+export async function takeByCopy(store: ReadableDataStore, id: string, tmpDir: string): Promise<TakenUpload> {
+  const upload = await finishedUpload(store, id);
+  const filename = uploadFilename(upload);
+  await fsp.mkdir(tmpDir, { recursive: true });
+  const target = path.join(tmpDir, `${randomUUID()}.upload`);
+  try {
+    await pipeline(await store.read(id), fs.createWriteStream(target));
+  } catch (error) {
+    await fsp.rm(target, { force: true });
+    throw error;
+  }
+  return {
+    file: { path: target, filename, size: upload.offset },
+    consume: () => store.remove(id),
+    giveBack: async () => {},
+  };
+}
+
+/** A tus store that streams an upload's bytes back (the file and S3 stores do; the base class does not). */
+export type ReadableDataStore = DataStore & { read(id: string): Readable | Promise<Readable> };
+
+function isReadable(store: DataStore): store is ReadableDataStore {
+  return typeof (store as Partial<ReadableDataStore>).read === 'function';
+}
+
+/** The upload when every byte it announced has arrived; 404 or 409 otherwise. */
+async function finishedUpload(store: DataStore, id: string): Promise<Upload> {
+  let upload: Upload;
+  try {
+    upload = await store.getUpload(id);
+  } catch (error) {
+    // tus stores report a missing upload with their protocol errors, plain objects carrying a status code.
+    const status = (error as { status_code?: unknown }).status_code;
+    if (status === 404 || status === 410) throw new ApiError(404, UPLOAD_NOT_FOUND);
+    throw error;
+  }
+  if (upload.size === undefined || upload.offset !== upload.size) {
+    const of = upload.size === undefined ? 'an undeclared length' : `${upload.size} bytes`;
+    throw new ApiError(409, `Upload is not finished: ${upload.offset} of ${of} received`);
+  }
+  return upload;
+}
+
+/** The file name the client declared in the tus metadata (`filename`), without folders. */
+function uploadFilename(upload: Upload): string {
+  const declared = upload.metadata?.filename ?? '';
+  if (declared.includes('\0')) throw new ApiError(400, nulMessage('filename'));
+  // Both separators: a name from Windows carries backslashes that path.basename on POSIX would keep.
+  return declared.split(/[\\/]/).pop() || 'upload';
+}
+
+/** A hard link when the folders share a disk (instant, no space used); a copy otherwise. */
+async function linkOrCopy(source: string, target: string): Promise<void> {
+  try {
+    await fsp.link(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fsp.copyFile(source, target);
+  }
+}
