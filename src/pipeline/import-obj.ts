@@ -98,7 +98,13 @@ async function readObj(
       .setMode(arrays.indices ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS);
     if ('normals' in arrays && arrays.normals)
       primitive.setAttribute('NORMAL', accessor('VEC3', arrays.normals));
-    if ('uvs' in arrays && arrays.uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', arrays.uvs));
+    const uvs = 'uvs' in arrays ? arrays.uvs : undefined;
+    if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
+    else if (material && hasTextures(material)) {
+      // A textured material on faces without `vt` (a `usemtl` that carries over): glTF needs coordinates for it.
+      const count = arrays.positions.length / 3;
+      primitive.setAttribute('TEXCOORD_0', accessor('VEC2', new Float32Array(count * 2)));
+    }
     if (arrays.colors) primitive.setAttribute('COLOR_0', accessor('VEC4', linearColors(arrays.colors)));
     if (arrays.indices) primitive.setIndices(accessor('SCALAR', arrays.indices));
     if (material) primitive.setMaterial(material);
@@ -212,6 +218,13 @@ async function readMaterialLibraries(
     }
   }
   return library;
+}
+
+/** Whether a material samples any texture. */
+function hasTextures(material: Material): boolean {
+  return Boolean(
+    material.getBaseColorTexture() ?? material.getEmissiveTexture() ?? material.getNormalTexture(),
+  );
 }
 
 /** The vertices of a file without faces, for a point cloud. */
