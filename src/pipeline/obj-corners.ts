@@ -97,9 +97,11 @@ export class CornerSet {
         normals[i * 3 + 2] = data.normals[vn * 3 + 2];
       }
     }
+    // Released before the triangles are trimmed, which may copy them: the two need not be held at once.
     this.keys = new Int32Array(0);
     this.table = new Int32Array(0);
-    return { positions, normals, uvs, colors, indices: this.triangles.take() };
+    const indices = this.triangles.take();
+    return { positions, normals, uvs, colors, indices };
   }
 
   private growKeys(): void {
