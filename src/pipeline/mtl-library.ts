@@ -15,6 +15,8 @@ export interface MtlMaterial {
   roughness?: number;
   /** `Pm` (PBR extension). */
   metallic?: number;
+  /** `Ni`, the index of refraction. */
+  ior?: number;
   /** `map_Kd`: the image file as written, options removed. */
   diffuseMap?: string;
   /** `map_Ke`. */
@@ -41,7 +43,7 @@ const OPTION_ARGUMENTS: Record<string, number> = {
 };
 
 /**
- * Reads the materials of an MTL file (small text, read whole): colours, shininess, opacity, the PBR `Pr`/`Pm`
+ * Reads the materials of an MTL file (small text, read whole): colours, shininess, opacity, `Ni`, the PBR `Pr`/`Pm`
  * extension and the diffuse, emissive and normal maps. Statements it does not use are skipped.
  */
 export function parseMtl(text: string): MtlMaterial[] {
@@ -90,6 +92,9 @@ export function parseMtl(text: string): MtlMaterial[] {
         break;
       case 'pm':
         current.metallic = scalar ?? current.metallic;
+        break;
+      case 'ni':
+        current.ior = scalar ?? current.ior;
         break;
       case 'map_kd':
         current.diffuseMap = imageName(words) ?? current.diffuseMap;

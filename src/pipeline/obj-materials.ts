@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Document, ILogger, Material, Texture } from '@gltf-transform/core';
+import { KHRMaterialsIOR } from '@gltf-transform/extensions';
 import { resolveReference } from './import-assimp-textures.ts';
 import type { FolderIndex } from './import-assimp-textures.ts';
 import type { MtlMaterial } from './mtl-library.ts';
@@ -14,7 +15,7 @@ const DEFAULT_DIFFUSE: [number, number, number] = [0.6, 0.6, 0.6];
 /**
  * Creates the glTF materials of the names faces use, from their MTL definitions, the way assimp's glTF export
  * reads them: `Kd` is the base colour, `d`/`Tr` its alpha (blended below 1), roughness from `Ks` and `Ns`
- * unless `Pr` gives it, metallic 0 unless `Pm` does, `Ke` emissive; `map_Kd`, `map_Ke` and `norm` become
+ * unless `Pr` gives it, metallic 0 unless `Pm` does, `Ke` emissive, `Ni` the IOR; `map_Kd`, `map_Ke` and `norm` become
  * textures read from the upload's folder. A name with no definition gets a default material under that name.
  */
 export async function createObjMaterials(
@@ -46,6 +47,10 @@ export async function createObjMaterials(
       .setMetallicFactor(clamp01(source.metallic ?? 0))
       .setRoughnessFactor(clamp01(source.roughness ?? roughnessOf(source)))
       .setAlphaMode(opacity < 1 ? 'BLEND' : 'OPAQUE');
+    if (source.ior !== undefined && source.ior >= 1) {
+      const ior = document.createExtension(KHRMaterialsIOR).createIOR().setIOR(source.ior);
+      material.setExtension(KHRMaterialsIOR.EXTENSION_NAME, ior);
+    }
     if (source.emissive) material.setEmissiveFactor(source.emissive.map(clamp01) as [number, number, number]);
     const baseColor = await texture(source.diffuseMap);
     if (baseColor) material.setBaseColorTexture(baseColor);

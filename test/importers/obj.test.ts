@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Document, Primitive } from '@gltf-transform/core';
+import type { IOR } from '@gltf-transform/extensions';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { createAssimpImporter } from '../../src/pipeline/import-assimp.ts';
 import { createObjImporter, importObj } from '../../src/pipeline/import-obj.ts';
@@ -116,6 +117,7 @@ Kd 1 0 0
 Ks 0.5 0.5 0.5
 Ns 250
 d 0.5
+Ni 1.33
 Ke 0.1 0.2 0.3
 map_Kd -s 2 2 1 -clamp on red texture.png
 `;
@@ -180,6 +182,7 @@ void test('every face form, relative indices, colours, CRLF and continued lines 
   assert.equal(red.getAlphaMode(), 'BLEND');
   assert.ok(Math.abs(red.getRoughnessFactor() - (1 - Math.sqrt(0.25) * 0.5)) < 1e-6);
   assert.deepEqual(red.getEmissiveFactor(), [0.1, 0.2, 0.3]);
+  assert.ok(Math.abs(red.getExtension<IOR>('KHR_materials_ior')!.getIOR() - 1.33) < 1e-6);
   assert.equal(red.getBaseColorTexture()?.getMimeType(), 'image/png');
   assert.equal(plain.getMaterial()!.getName(), 'DefaultMaterial');
   assert.deepEqual(errorsOf(await validate(document)), []);
