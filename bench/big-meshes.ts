@@ -1,4 +1,4 @@
-// Converts generated STL and PLY meshes of 1 M and 4 M triangles (BIG_MESH_TRIANGLES overrides the sizes) with
+// Converts generated STL, PLY and OBJ meshes of 1 M and 4 M triangles (BIG_MESH_TRIANGLES overrides the sizes) with
 // Vitrine's pipeline and with Debian's native `assimp export`, side by side in one run, each in its own process:
 // wall time, the ratio, and the peak RSS growth per source triangle. assimp-utils is installed with apt-get when
 // missing (the reference only; Vitrine never uses it).
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const sizes = (process.env.BIG_MESH_TRIANGLES ?? '1000000,4000000').split(',').map(Number);
-const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply').split(',');
+const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
 
 if (process.argv[2] === '--convert') {
   // Child: one conversion, reporting time and memory.
@@ -18,7 +18,7 @@ if (process.argv[2] === '--convert') {
   const started = performance.now();
   const result = await convertModel({
     modelId: 'bench',
-    source: { file, dir: path.dirname(file), format: path.extname(file).slice(1) as 'stl' },
+    source: { file, dir: path.dirname(file), format: path.extname(file).slice(1) as 'stl' | 'ply' | 'obj' },
   });
   const ms = performance.now() - started;
   const peak = process.resourceUsage().maxRSS * 1024;
@@ -102,6 +102,28 @@ function writePly(file: string, mesh: ReturnType<typeof torus>): void {
   writeFileSync(file, Buffer.concat([Buffer.from(header), body]));
 }
 
+/** ASCII OBJ as scanners and exporters write it: `v x y z` with six decimals, `f a b c` with 1-based indices. */
+function writeObj(file: string, mesh: ReturnType<typeof torus>): void {
+  const fd = openSync(file, 'w');
+  writeSync(fd, `# torus\no torus\n`);
+  const lines: string[] = [];
+  const flush = () => {
+    writeSync(fd, lines.join(''));
+    lines.length = 0;
+  };
+  for (let at = 0; at < mesh.positions.length; at += 3) {
+    const [x, y, z] = [mesh.positions[at], mesh.positions[at + 1], mesh.positions[at + 2]];
+    lines.push(`v ${x.toFixed(6)} ${y.toFixed(6)} ${z.toFixed(6)}\n`);
+    if (lines.length === 100_000) flush();
+  }
+  for (let at = 0; at < mesh.indices.length; at += 3) {
+    lines.push(`f ${mesh.indices[at] + 1} ${mesh.indices[at + 1] + 1} ${mesh.indices[at + 2] + 1}\n`);
+    if (lines.length === 100_000) flush();
+  }
+  flush();
+  closeSync(fd);
+}
+
 function ensureAssimp(): void {
   if (spawnSync('assimp', ['version']).status === 0) return;
   execFileSync('apt-get', ['install', '-y', '-qq', 'assimp-utils'], { stdio: 'ignore' });
@@ -154,6 +176,7 @@ try {
     for (const format of formats) {
       const file = path.join(dir, `torus-${size}.${format}`);
       if (format === 'stl') writeStl(file, mesh);
+      else if (format === 'obj') writeObj(file, mesh);
       else writePly(file, mesh);
       const megabytes =
         (spawnSync('stat', ['-c', '%s', file], { encoding: 'utf8' }).stdout.trim() as unknown as number) /

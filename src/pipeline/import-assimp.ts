@@ -5,7 +5,7 @@ import { GLB_BUFFER } from '@gltf-transform/core';
 import type { Document, GLTF } from '@gltf-transform/core';
 import { createNodeIO } from './create-io.ts';
 import { repairNormals } from './import-normals.ts';
-import { endsMidStatement } from './import-assimp-truncation.ts';
+import { endsMidStatement } from './obj-truncation.ts';
 import { embedWebImages, indexFolder, readImageResources } from './import-assimp-textures.ts';
 import type { SharpFactory } from './import-assimp-textures.ts';
 import { readSourceFrame } from './import-assimp-units.ts';

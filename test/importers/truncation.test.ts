@@ -86,6 +86,27 @@ v 0 1 0
 f 1 2 3 4
 `;
 
+/** Groups, materials, every index form, relative indices, CRLF and a continued line. */
+const objWithParts = [
+  'mtllib none.mtl',
+  'v 0 0 0 1 0 0',
+  'v 1 0 0 0 1 0',
+  'v 1 1 0 0 0 1',
+  'v 0 1 0',
+  'vt 0 0',
+  'vt 1 1',
+  'vn 0 0 1',
+  'g first',
+  'usemtl wood',
+  'f 1/1/1 2/2/1 3/2/1 4/1/1',
+  'g second',
+  's off',
+  'f -4//-1 -3//-1 \\',
+  '  -2//-1',
+  'f 1/2 3/1 4/2',
+  '',
+].join('\r\n');
+
 async function glb(): Promise<Uint8Array> {
   const document = new Document();
   const buffer = document.createBuffer();
@@ -107,6 +128,7 @@ const CASES: [name: string, format: ModelFormat, bytes: () => Promise<Uint8Array
   ['a binary PLY', 'ply', binaryPly],
   ['an ASCII PLY', 'ply', () => Buffer.from(asciiPly)],
   ['an OBJ', 'obj', () => Buffer.from(obj)],
+  ['an OBJ with groups, materials and every index form', 'obj', () => Buffer.from(objWithParts)],
   ['a GLB', 'glb', glb],
 ];
 
