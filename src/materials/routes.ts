@@ -227,7 +227,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
 
   const cache = createLookupCache(lookupCacheBytes);
   /** Per lookup request: the kept reply to send, or the key to keep the computed one under. */
-  const cacheState = new WeakMap<object, { hit: CachedLookup } | { key: string }>();
+  const cacheState = new WeakMap<object, { hit: CachedLookup } | { key: string; request: Buffer }>();
 
   app.post(
     '/groups/materials',
@@ -252,13 +252,13 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         }
         const bytes = await bufferBody(payload, request.headers['content-length'], BULK_BODY_LIMIT);
         const key = cache.keyOf(bytes);
-        const kept = cache.get(key);
+        const kept = cache.get(key, bytes);
         if (kept && kept.generation === (await repository.generation())) {
           cacheState.set(request, { hit: kept });
           // Fastify checks the bytes it parses against Content-Length unless told how many really arrived.
           return Object.assign(Readable.from([KEPT_REPLY_STAND_IN]), { receivedEncodedLength: bytes.length });
         }
-        cacheState.set(request, { key });
+        cacheState.set(request, { key, request: bytes });
         return Readable.from([bytes]);
       },
       onSend: tagReply,
@@ -277,7 +277,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       const body = lookupResponseBody(groupIds, bound, fallback);
       if (state) {
         const etag = weakEtag(body);
-        cache.set(state.key, { generation, body, etag });
+        cache.set(state.key, { request: state.request, generation, body, etag });
         reply.header('etag', etag);
       }
       return reply.send(body as unknown as LookupReply);
