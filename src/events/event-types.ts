@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Every event the service publishes, on the live stream and to webhooks. */
-export const EVENT_TYPES = [
-  'model.created',
-  'model.progress',
-  'model.completed',
-  'model.failed',
-  'model.updated',
-  'model.deleted',
-  'thumbnail.updated',
-  'bindings.changed',
-] as const;
+import { EVENT_TYPES } from './event-names.ts';
+
+export { EVENT_TYPES };
 
 /** One of {@link EVENT_TYPES}. */
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -3,7 +3,7 @@ import { Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } 
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { JobOutboxRow } from '../db/database.ts';
-import { createJobOutbox } from './job-outbox.ts';
+import { createJobOutbox, type OutboxJob } from './job-outbox.ts';
 import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
 import type { EnqueueResult, JobQueue, QueueConsumer } from './queue.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
@@ -60,16 +60,8 @@ interface StoredJob {
   subject: string | null;
 }
 
-/** A job on its way into Redis, from an enqueue or from the outbox. */
-interface NewJob {
-  id: string;
-  name: string;
-  payload: unknown;
-  subject: string | null;
-  dedupeKey: string | null;
-  maxAttempts: number;
-  delayMs: number;
-}
+/** A job on its way into Redis, from an enqueue or from the outbox: held back by a delay, not until a time. */
+type NewJob = Omit<OutboxJob, 'runAt'> & { delayMs: number };
 
 // Takes a job's dedupe key for it unless another job that still exists holds it (a queued copy): 1 taken, 0 not.
 const CLAIM_DEDUPE_KEY = `

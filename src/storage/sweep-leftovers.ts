@@ -86,7 +86,8 @@ function ownerState(host: string, pid: number): 'gone' | 'alive' | 'unknown' {
   }
 }
 
-async function namesIn(dir: string): Promise<string[]> {
+/** The names in a folder; none when the folder does not exist. */
+export async function namesIn(dir: string): Promise<string[]> {
   try {
     return await fsp.readdir(dir);
   } catch (error) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import type { DataStore } from '@tus/server';
 import type { AppLogger } from '../logger.ts';
+import { namesIn } from '../storage/sweep-leftovers.ts';
 import { TAKEN_SUFFIX } from './finished-uploads.ts';
 
 /** How often a running service looks for expired resumable uploads. */
@@ -60,13 +61,4 @@ export function scheduleUploadSweep(store: DataStore, maxAgeMs: number, logger: 
   const timer = setInterval(() => void sweep(), UPLOAD_SWEEP_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-async function namesIn(dir: string): Promise<string[]> {
-  try {
-    return await fsp.readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }

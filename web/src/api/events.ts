@@ -1,4 +1,5 @@
 /** The server's live event stream (`GET /api/events`) through the browser's EventSource. */
+import { EVENT_TYPES } from '../../../src/events/event-names.ts';
 import type { VitrineEvent } from '../../../src/events/event-types.ts';
 import { withQuery } from './http.ts';
 import { getToken } from './token.ts';
@@ -15,17 +16,6 @@ export interface EventHandlers {
   onUnavailable?: () => void;
 }
 
-const EVENT_NAMES: ServerEvent['type'][] = [
-  'model.created',
-  'model.progress',
-  'model.completed',
-  'model.failed',
-  'model.updated',
-  'model.deleted',
-  'thumbnail.updated',
-  'bindings.changed',
-];
-
 /**
  * Listens to the stream, optionally about one model; returns a function that closes it. EventSource cannot send
  * headers, so the token travels as the `token` query parameter, which the server accepts on this route only. A
@@ -39,7 +29,7 @@ export function subscribeEvents(filter: { modelId?: string }, handlers: EventHan
   const receive = (message: MessageEvent<string>): void => {
     if (!closed) handlers.onEvent(JSON.parse(message.data) as ServerEvent);
   };
-  for (const name of EVENT_NAMES) source.addEventListener(name, receive);
+  for (const name of EVENT_TYPES) source.addEventListener(name, receive);
   source.addEventListener('open', () => {
     if (!closed) handlers.onOpen?.();
   });

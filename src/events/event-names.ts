@@ -1,0 +1,14 @@
+/**
+ * Every event the service publishes, on the live stream and to webhooks. A module of its own with no imports, so
+ * the viewer's bundle can take the list from here.
+ */
+export const EVENT_TYPES = [
+  'model.created',
+  'model.progress',
+  'model.completed',
+  'model.failed',
+  'model.updated',
+  'model.deleted',
+  'thumbnail.updated',
+  'bindings.changed',
+] as const;
