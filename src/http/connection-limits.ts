@@ -76,9 +76,9 @@ export function registerConnectionLimits(app: FastifyInstance, limits: Connectio
     done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (hasBody(request.raw) && !request.raw.complete) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -27,17 +27,20 @@ function withoutWeakPrefix(tag: string): string {
  * An `onSend` hook that tags a successful reply with {@link weakEtag} and, when the request's `If-None-Match`
  * names that tag, answers 304 with no body. Runs before compression, on the serialized identity body.
  */
-export async function tagReply(
+export function tagReply(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
-  if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+  done: (error: Error | null, payload?: unknown) => void,
+): void {
+  if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+    return done(null, payload);
+  }
   // A route that knows its tag already (a kept reply) sets it, sparing a hash of a large body.
   const known = reply.getHeader('etag');
   const etag = typeof known === 'string' ? known : weakEtag(payload);
   reply.header('etag', etag);
-  if (!etagMatches(request.headers['if-none-match'], etag)) return payload;
+  if (!etagMatches(request.headers['if-none-match'], etag)) return done(null, payload);
   reply.code(304).removeHeader('content-type').removeHeader('content-length');
-  return '';
+  done(null, '');
 }

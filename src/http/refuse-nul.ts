@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.ts';
 
 /** The answer to a text value holding U+0000, which PostgreSQL cannot store and SQLite would. */
@@ -46,10 +46,14 @@ export function noteJsonText(request: FastifyRequest, text: string): void {
  * so both databases treat text alike (PostgreSQL would fail the statement, SQLite would store it). It runs
  * after the schemas, so a value they refuse anyway (a malformed id, a non-numeric limit) keeps its own message.
  */
-export async function refuseNulText(request: FastifyRequest): Promise<void> {
+export function refuseNulText(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
   const field =
     fieldWithNul(request.params, 'params') ??
     fieldWithNul(request.query, 'query') ??
     (bodiesWithoutNul.has(request) ? undefined : fieldWithNul(request.body, 'body'));
-  if (field) throw new ApiError(400, nulMessage(field));
+  done(field ? new ApiError(400, nulMessage(field)) : undefined);
 }
