@@ -4,6 +4,7 @@ import { FileStore } from '@tus/file-store';
 import type { DataStore } from '@tus/server';
 import type { AppLogger } from '../logger.ts';
 import { TAKEN_SUFFIX } from './finished-uploads.ts';
+import { S3UploadStore } from './s3-upload-store.ts';
 
 /** How often a running service looks for expired resumable uploads. */
 export const UPLOAD_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -21,8 +22,9 @@ export async function sweepExpiredUploads(
   maxAgeMs: number,
   now = Date.now(),
 ): Promise<string[]> {
+  if (store instanceof S3UploadStore) return store.sweepExpired(maxAgeMs, now);
   if (!(store instanceof FileStore)) {
-    // Object stores track creation dates themselves (and may add lifecycle rules of their own).
+    // Other stores track creation dates themselves (and may add lifecycle rules of their own).
     if (store.hasExtension('expiration')) await store.deleteExpired();
     return [];
   }
