@@ -120,7 +120,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
     announceBindings,
   });
-  const resumable = openResumableUploads(config);
+  const resumable = await openResumableUploads(config);
   app.addHook('onClose', () => resumable.close());
   await app.register(uploadRoutes, {
     prefix: UPLOADS_PREFIX,

@@ -4,7 +4,7 @@ import type { MetadataValue } from '@tus/s3-store';
 import type { DataStore } from '@tus/server';
 import { IoRedisKvStore, type KvStore, type Locker } from '@tus/utils';
 import type { Config } from '../config.ts';
-import { openRedis } from '../jobs/redis-connection.ts';
+import { openRedis, untilReachable } from '../jobs/redis-connection.ts';
 import { RedisLocker } from './redis-locker.ts';
 import { S3UploadStore } from './s3-upload-store.ts';
 import { createLocalUploadHolds, createRedisUploadHolds, type UploadHolds } from './upload-holds.ts';
@@ -39,7 +39,7 @@ export type ResumableUploadSettings = Pick<
  * and the holds on finished uploads too. Without Redis the lock and holds are per process, fit for one API
  * process, and S3 metadata is not cached (each request reads the upload's `.info` object).
  */
-export function openResumableUploads(settings: ResumableUploadSettings): ResumableUploads {
+export async function openResumableUploads(settings: ResumableUploadSettings): Promise<ResumableUploads> {
   const local = settings.storage.kind === 'file';
   const store = (cache: KvStore<MetadataValue>) =>
     settings.storage.kind === 'file'
