@@ -63,6 +63,14 @@ export async function openResumableUploads(settings: ResumableUploadSettings): P
     role: 'worker',
     commandTimeoutMs: settings.connectTimeoutMs,
   });
+  try {
+    // A producer connection fails the commands sent before it is connected; the first requests must not.
+    await untilReachable(redis, settings.redisUrl, settings.connectTimeoutMs);
+  } catch (error) {
+    subscriber.disconnect();
+    redis.disconnect();
+    throw error;
+  }
   return {
     store: store(new IoRedisKvStore<MetadataValue>(redis, `${settings.redisPrefix}:tus:`)),
     holds: local ? createLocalUploadHolds() : createRedisUploadHolds(redis, settings.redisPrefix),
