@@ -30,7 +30,7 @@ import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
 import { createFinishedUploads } from './uploads/finished-uploads.ts';
-import { createTusDataStore } from './uploads/tus-store.ts';
+import { openResumableUploads } from './uploads/tus-store.ts';
 import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
 import { materialRoutes } from './materials/routes.ts';
 import { createBindingsAnnouncer } from './catalog/model-events.ts';
@@ -120,10 +120,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
     announceBindings,
   });
-  const uploadStore = createTusDataStore(config);
+  const resumable = await openResumableUploads(config);
+  app.addHook('onClose', () => resumable.close());
   await app.register(uploadRoutes, {
     prefix: UPLOADS_PREFIX,
-    store: uploadStore,
+    store: resumable.store,
+    locker: resumable.locker,
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     uploadExpiryMs: config.uploadExpiryMs,
@@ -141,7 +143,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: uploadTmpDir,
-    uploads: createFinishedUploads(uploadStore, uploadTmpDir),
+    uploads: createFinishedUploads(resumable.store, uploadTmpDir, resumable.holds),
     publicBaseUrl: config.publicBaseUrl,
   });
   const eventLog = createEventLog(database);

@@ -11,6 +11,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -31,7 +32,12 @@ const IDLE_TIMEOUT_MS = 60_000;
 
 /** The S3 client a store's settings describe; credentials come from the SDK's default chain (AWS_* variables…). */
 export function createS3Client(settings: S3StorageSettings): S3Client {
-  return new S3Client({
+  return new S3Client(createS3ClientConfig(settings));
+}
+
+/** The configuration of {@link createS3Client}, for libraries that build their own client from it. */
+export function createS3ClientConfig(settings: S3StorageSettings): S3ClientConfig {
+  return {
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
@@ -40,7 +46,7 @@ export function createS3Client(settings: S3StorageSettings): S3Client {
     ...(settings.endpoint
       ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
       : {}),
-  });
+  };
 }
 
 /**

@@ -9,6 +9,10 @@ import type { DataStore, Upload } from '@tus/server';
 import type { UploadedFile } from '../catalog/catalog-service.ts';
 import { ApiError } from '../http/api-error.ts';
 import { nulMessage } from '../http/refuse-nul.ts';
+import { isDiskFull } from '../storage/disk-full.ts';
+import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
+import { S3UploadStore } from './s3-upload-store.ts';
+import type { UploadHolds } from './upload-holds.ts';
 
 /** Answer for an upload id the store does not hold (never created, expired, or already made a model). */
 export const UPLOAD_NOT_FOUND = 'Upload not found (unknown, expired or already made into a model)';
@@ -37,27 +41,34 @@ export interface FinishedUploads {
 /**
  * Over a local {@link FileStore} an upload is taken by renaming its data file, which only one request (of any
  * process sharing the folder) can win, and handed over as a hard link, so a 1 GiB upload is never copied. Over
- * any other store the bytes are copied to `tmpDir`, and a second request for the same upload in this process
- * waits its turn.
+ * S3 the bytes are streamed to `tmpDir` while `holds` keeps other requests (of this process, or of every process
+ * when the holds live in Redis) from taking the same upload.
  */
-export function createFinishedUploads(store: DataStore, tmpDir: string): FinishedUploads {
+export function createFinishedUploads(store: DataStore, tmpDir: string, holds: UploadHolds): FinishedUploads {
   if (store instanceof FileStore) return { take: (id) => takeFromFileStore(store, id, tmpDir) };
   if (!isReadable(store)) throw new Error('the resumable upload store cannot read its uploads back');
-  const taking = new Set<string>();
+  // The client knows an upload by its URL's last segment; on S3 the store's id is the object key under the prefix.
+  const storeId = (id: string) => (store instanceof S3UploadStore ? store.keyPrefix + id : id);
   return {
     async take(id) {
-      if (taking.has(id)) throw new ApiError(409, UPLOAD_BUSY);
-      taking.add(id);
+      const key = storeId(id);
+      let claimed: boolean;
       try {
-        const taken = await takeByCopy(store, id, tmpDir);
-        const release = () => taking.delete(id);
+        claimed = await holds.claim(key);
+      } catch (error) {
+        throw new StorageUnavailableError('hold upload', error);
+      }
+      if (!claimed) throw new ApiError(409, UPLOAD_BUSY);
+      const release = () => holds.release(key).catch(() => {});
+      try {
+        const taken = await takeByCopy(store, key, tmpDir);
         return {
           file: taken.file,
           consume: () => taken.consume().finally(release),
           giveBack: () => taken.giveBack().finally(release),
         };
       } catch (error) {
-        taking.delete(id);
+        await release();
         throw error;
       }
     },
@@ -97,21 +108,34 @@ export async function takeFromFileStore(store: FileStore, id: string, tmpDir: st
 
 /** Takes a finished upload from any tus store by copying its bytes; see {@link createFinishedUploads}. */
 export async function takeByCopy(store: ReadableDataStore, id: string, tmpDir: string): Promise<TakenUpload> {
-  const upload = await finishedUpload(store, id);
+  const upload = await storeCall('read upload', () => finishedUpload(store, id));
   const filename = uploadFilename(upload);
   await fsp.mkdir(tmpDir, { recursive: true });
   const target = path.join(tmpDir, `${randomUUID()}.upload`);
   try {
-    await pipeline(await store.read(id), fs.createWriteStream(target));
+    await storeCall('read upload', async () => pipeline(await store.read(id), fs.createWriteStream(target)));
   } catch (error) {
     await fsp.rm(target, { force: true });
     throw error;
   }
   return {
     file: { path: target, filename, size: upload.offset },
-    consume: () => store.remove(id),
+    consume: () => storeCall('remove upload', () => store.remove(id)),
     giveBack: async () => {},
   };
+}
+
+/**
+ * Runs a call on a store other than local files: its own failures (S3 or the Redis cache unreachable) become
+ * {@link StorageUnavailableError}, answered 503; the answers meant for the client and a full local disk pass.
+ */
+async function storeCall<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError || isDiskFull(error)) throw error;
+    throw new StorageUnavailableError(operation, error);
+  }
 }
 
 /** A tus store that streams an upload's bytes back (the file and S3 stores do; the base class does not). */

@@ -5,6 +5,7 @@ import type { DataStore } from '@tus/server';
 import type { AppLogger } from '../logger.ts';
 import { namesIn } from '../storage/sweep-leftovers.ts';
 import { TAKEN_SUFFIX } from './finished-uploads.ts';
+import { S3UploadStore } from './s3-upload-store.ts';
 
 /** How often a running service looks for expired resumable uploads. */
 export const UPLOAD_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
@@ -22,8 +23,9 @@ export async function sweepExpiredUploads(
   maxAgeMs: number,
   now = Date.now(),
 ): Promise<string[]> {
+  if (store instanceof S3UploadStore) return store.sweepExpired(maxAgeMs, now);
   if (!(store instanceof FileStore)) {
-    // Object stores track creation dates themselves (and may add lifecycle rules of their own).
+    // Other stores track creation dates themselves (and may add lifecycle rules of their own).
     if (store.hasExtension('expiration')) await store.deleteExpired();
     return [];
   }

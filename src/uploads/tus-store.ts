@@ -1,19 +1,90 @@
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
+import type { MetadataValue } from '@tus/s3-store';
 import type { DataStore } from '@tus/server';
+import { IoRedisKvStore, type KvStore, type Locker } from '@tus/utils';
 import type { Config } from '../config.ts';
+import { openRedis, untilReachable } from '../jobs/redis-connection.ts';
+import { RedisLocker } from './redis-locker.ts';
+import { S3UploadStore } from './s3-upload-store.ts';
+import { createLocalUploadHolds, createRedisUploadHolds, type UploadHolds } from './upload-holds.ts';
 
 /** The folder under DATA_DIR where resumable uploads grow while their chunks arrive. */
 export function tusUploadDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 
-/**
- * The store resumable uploads are written to. It is chosen here alone, so that an object store (`@tus/s3-store`
- * when STORAGE_URL is `s3://`) can take the place of local files without touching the routes or the catalog.
- */
-export function createTusDataStore(config: Pick<Config, 'dataDir' | 'storageUrl'>): DataStore {
-  // Uploads are swept by their last change (sweep-uploads.ts), not by tus's creation-date expiry, so a slow
-  // upload that keeps moving is never refused part-way.
-  return new FileStore({ directory: tusUploadDir(config.dataDir) });
+/** The resumable upload store and what it shares with the installation's other API processes. */
+export interface ResumableUploads {
+  /** Where uploads grow: local files, or the S3 bucket under `<prefix>uploads/`. */
+  store: DataStore;
+  /** Which request is turning which finished upload into a model. */
+  holds: UploadHolds;
+  /** The tus lock shared by every API process (with Redis); undefined leaves tus its per-process lock. */
+  locker: Locker | undefined;
+  /** Closes the Redis connection the store opened, if any. */
+  close(): Promise<void>;
 }
+
+/** Settings {@link openResumableUploads} reads. */
+export type ResumableUploadSettings = Pick<
+  Config,
+  'dataDir' | 'storage' | 'redisUrl' | 'redisPrefix' | 'connectTimeoutMs'
+>;
+
+/**
+ * Opens the store resumable uploads are written to: a local {@link FileStore} with file storage (taking an
+ * upload is a rename there, which already excludes other processes), `@tus/s3-store` in the bucket with S3.
+ * With `REDIS_URL` every API process shares the tus lock through Redis, and on S3 an upload's cached metadata
+ * and the holds on finished uploads too. Without Redis the lock and holds are per process, fit for one API
+ * process, and S3 metadata is not cached (each request reads the upload's `.info` object).
+ */
+export async function openResumableUploads(settings: ResumableUploadSettings): Promise<ResumableUploads> {
+  const local = settings.storage.kind === 'file';
+  const store = (cache: KvStore<MetadataValue>) =>
+    settings.storage.kind === 'file'
+      ? new FileStore({ directory: tusUploadDir(settings.dataDir) })
+      : new S3UploadStore(settings.storage, cache);
+  if (!settings.redisUrl) {
+    return {
+      store: store(NO_CACHE),
+      holds: createLocalUploadHolds(),
+      locker: undefined,
+      close: async () => {},
+    };
+  }
+  // A producer connection: while Redis is away, upload requests fail at once (503) instead of hanging.
+  const redis = openRedis(settings.redisUrl, {
+    role: 'producer',
+    commandTimeoutMs: settings.connectTimeoutMs,
+  });
+  // Subscribed to release requests, so it waits out an outage and resubscribes instead of failing.
+  const subscriber = openRedis(settings.redisUrl, {
+    role: 'worker',
+    commandTimeoutMs: settings.connectTimeoutMs,
+  });
+  try {
+    // A producer connection fails the commands sent before it is connected; the first requests must not.
+    await untilReachable(redis, settings.redisUrl, settings.connectTimeoutMs);
+  } catch (error) {
+    subscriber.disconnect();
+    redis.disconnect();
+    throw error;
+  }
+  return {
+    store: store(new IoRedisKvStore<MetadataValue>(redis, `${settings.redisPrefix}:tus:`)),
+    holds: local ? createLocalUploadHolds() : createRedisUploadHolds(redis, settings.redisPrefix),
+    locker: new RedisLocker(redis, subscriber, { prefix: settings.redisPrefix }),
+    close: async () => {
+      subscriber.disconnect();
+      redis.disconnect();
+    },
+  };
+}
+
+/** A metadata cache that keeps nothing, so no process can act on metadata another one changed. */
+const NO_CACHE: KvStore<MetadataValue> = {
+  get: async () => undefined,
+  set: async () => {},
+  delete: async () => {},
+};

@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { Server, type DataStore } from '@tus/server';
+import type { Locker } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenChecker } from '../http/auth.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { COMMON_SECURITY_HEADERS, formatCsp, INERT_CSP } from '../http/security-headers.ts';
 import type { AppLogger } from '../logger.ts';
+import { STORAGE_UNAVAILABLE } from '../storage/storage-unavailable.ts';
+import { S3UploadStore } from './s3-upload-store.ts';
 import { scheduleUploadSweep } from './sweep-uploads.ts';
 
 /** Where the tus endpoint is mounted; upload URLs are `/api/uploads/<upload_id>`. */
@@ -13,6 +17,8 @@ export const UPLOADS_PREFIX = '/api/uploads';
 export interface UploadRoutesOptions {
   /** Where uploads grow (see tus-store.ts). */
   store: DataStore;
+  /** The lock every API process shares; tus's per-process lock when undefined. */
+  locker: Locker | undefined;
   checkToken: TokenChecker;
   /** Largest upload in bytes, announced to clients as `Tus-Max-Size`. */
   maxUploadBytes: number;
@@ -42,9 +48,20 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+  const store = options.store;
   const tus = new Server({
     path: UPLOADS_PREFIX,
-    datastore: options.store,
+    datastore: store,
+    ...(options.locker ? { locker: options.locker } : {}),
+    ...(store instanceof S3UploadStore ? prefixedIds(store.keyPrefix) : {}),
+    onResponseError: (_request, error) => {
+      // tus answers its protocol errors itself; any other is a fault whose message must not reach the client.
+      if ('status_code' in error) return undefined;
+      options.logger.error({ err: error }, 'resumable upload request failed');
+      return store instanceof S3UploadStore
+        ? { status_code: 503, body: `${STORAGE_UNAVAILABLE}\n` }
+        : { status_code: 500, body: 'Internal server error\n' };
+    },
     maxSize: options.maxUploadBytes,
     // A relative Location works behind any proxy and whatever PUBLIC_BASE_URL says.
     relativeLocation: true,
@@ -71,3 +88,17 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
   const stopSweep = scheduleUploadSweep(options.store, options.uploadExpiryMs, options.logger);
   app.addHook('onClose', async () => stopSweep());
 };
+
+/**
+ * Upload ids that are object keys under the installation's prefix (`@tus/s3-store` names every object by the
+ * id), while clients see only the last segment: `/api/uploads/<hex>` stands for `<prefix>uploads/<hex>`.
+ */
+function prefixedIds(keyPrefix: string) {
+  return {
+    namingFunction: () => keyPrefix + randomBytes(16).toString('hex'),
+    generateUrl: (_request: unknown, { path, id }: { path: string; id: string }) =>
+      `${path}/${id.slice(keyPrefix.length)}`,
+    getFileIdFromRequest: (_request: unknown, lastPath?: string) =>
+      lastPath && /^[A-Za-z0-9_-]+$/.test(lastPath) ? keyPrefix + lastPath : undefined,
+  };
+}

@@ -15,6 +15,7 @@ import {
   waitForHealth,
   waitForModel,
 } from './service-process.ts';
+import { startS3Server } from '../helpers/s3-server.ts';
 
 // Every dated migration file, in name order: the CLI must apply them all, whoever added the latest.
 const MIGRATIONS = fs
@@ -154,6 +155,35 @@ void describe('the vitrine command', () => {
     assert.equal(service.stderr().trim().split('\n').length, 1, service.stderr());
     assert.doesNotMatch(service.stderr(), /hunter2/, 'the password is not printed');
   });
+
+  for (const [setting, env, message] of [
+    [
+      'a bucket that does not exist',
+      { STORAGE_URL: 's3://no-such-bucket/site' },
+      /STORAGE_URL names bucket "no-such-bucket"/,
+    ],
+    [
+      'refused credentials',
+      { AWS_ACCESS_KEY_ID: 'UNKNOWNKEY', AWS_SECRET_ACCESS_KEY: 'wrong-secret' },
+      /AWS credentials \(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN\) are not accepted/,
+    ],
+  ] as const) {
+    void it(`says in one line that S3 storage is unusable with ${setting}`, async () => {
+      const s3 = await startS3Server();
+      try {
+        for (const command of ['serve', 'worker']) {
+          const service = runCli(command, { DATA_DIR: dataDir(), ...s3.env('site'), ...env });
+          assert.equal((await exitWithin(service, 30_000)).code, 1);
+          assert.match(service.stderr(), /^vitrine: S3 storage unusable: /);
+          assert.match(service.stderr(), message);
+          assert.equal(service.stderr().trim().split('\n').length, 1, service.stderr());
+          assert.doesNotMatch(service.stderr(), /wrong-secret/, 'the secret is not printed');
+        }
+      } finally {
+        await s3.close();
+      }
+    });
+  }
 
   void it('says in one line that the port is taken, without a stack trace', async () => {
     const port = String(await freePort());
