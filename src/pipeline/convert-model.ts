@@ -51,6 +51,9 @@ export interface ConvertModelOptions {
 const BUSY_MS_PER_MEGABYTE = 2_000;
 const BUSY_MS_PER_MILLION_TRIANGLES = 10_000;
 
+/** Share of the LOD stage that writing LOD 0 stands for. */
+const LOD0_SHARE = 0.1;
+
 /** Longest a stage goes unheard while its steps report progress within one percent. */
 const HEARTBEAT_MS = 1_000;
 
@@ -121,16 +124,25 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 
   const io = await createNodeIO();
   busy();
+  // Writing LOD 0 is the first tenth of the LOD stage, making the other levels the rest.
+  const lodProgress = progress('lods');
+  let lodShare = LOD0_SHARE;
   const lods: LodOutput[] = [
     { level: 0, glb: await glbBytes(io, document), triangle_count: stats.triangle_count, error: 0 },
   ];
+  lodProgress(lodShare);
   logStage('LOD 0 written');
-  const lodProgress = progress('lods');
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
     { simplifier: MeshoptSimplifier, consumeSource: true, ...options.lods },
-    { logger, onProgress: lodProgress },
+    {
+      logger,
+      onProgress: (fraction) => {
+        lodShare = LOD0_SHARE + (1 - LOD0_SHARE) * fraction;
+        lodProgress(lodShare);
+      },
+    },
   )) {
     logStage(`LOD ${lod.level} made`);
     const triangles = computeStats(lod.document).triangle_count;
@@ -149,6 +161,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       triangle_count: triangles,
       error: lod.error,
     });
+    lodProgress(lodShare);
     logStage(`LOD ${lod.level} written`);
     logger.debug(
       `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,

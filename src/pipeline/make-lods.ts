@@ -89,6 +89,7 @@ export async function* makeLods(
   const lod = settings.consumeSource ? document : cloneDocument(document);
   const work = collectWork(lod, settings);
   const total = work.reduce((sum, item) => sum + item.elements, 0) || 1;
+  context.onProgress?.(0);
 
   const levels = [1, 2] as const;
   for (const level of levels) {
@@ -110,6 +111,7 @@ export async function* makeLods(
       context.onProgress?.((level - 1 + done / total) / levels.length);
     }
     await tidy(lod);
+    context.onProgress?.(level / levels.length);
     yield { level, document: lod, error };
   }
 }

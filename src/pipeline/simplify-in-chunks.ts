@@ -45,9 +45,11 @@ export function simplifyInChunks(
 
   const vertexCount = positions.length / 3;
   const order = spatialOrder(indices, positions);
+  options.onChunk?.(0);
   const pieces = Math.ceil(triangles / options.chunkTriangles);
   const perPiece = Math.ceil(triangles / pieces);
   const seams = sharedVertices(indices, order, perPiece, vertexCount);
+  options.onChunk?.(0);
   const share = options.targetIndexCount / indices.length;
 
   const output = new Uint32Array(indices.length);

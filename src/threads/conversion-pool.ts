@@ -23,6 +23,12 @@ export interface ConversionPoolOptions {
   recycleAfterJobs: number;
   /** Memory a thread may keep after a job (WebAssembly memory never shrinks) before it is replaced, in MiB. */
   recycleAboveMb: number;
+  /**
+   * Memory a job may add to its thread at its peak before the thread is replaced after it, in MiB: what a big
+   * job leaves (grown WebAssembly heaps, garbage the thread's collector has not returned) goes with the thread,
+   * so the process falls back to its idle size.
+   */
+  recycleAboveGrowthMb: number;
 }
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
@@ -37,6 +43,7 @@ export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   stallMs: 15_000,
   recycleAfterJobs: 100,
   recycleAboveMb: 384,
+  recycleAboveGrowthMb: 256,
 };
 
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
@@ -116,8 +123,8 @@ interface Thread {
 
 /**
  * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
- * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job,
- * and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
+ * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job or
+ * a job took it more than `recycleAboveGrowthMb` above where it began, and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
  * queue goes on with the next job on a fresh thread.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
@@ -243,10 +250,12 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       default: {
         thread.disarm?.();
         thread.task = undefined;
-        // A job near the memory limit leaves garbage the next job would be charged for: a fresh thread starts clean.
+        // A job near the memory limit leaves garbage the next job would be charged for, and a big job leaves
+        // WebAssembly heaps that never shrink: a fresh thread starts clean and gives the memory back.
         const recycle =
           thread.jobs >= options.recycleAfterJobs ||
-          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2);
+          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
+          message.memory.grewMb > options.recycleAboveGrowthMb;
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));
         } else {

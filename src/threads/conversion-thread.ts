@@ -27,10 +27,16 @@ const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []): void =>
   port.postMessage(message, transfer);
 const colourRequests = new Map<number, (overrides: Map<string, MaterialOverride>) => void>();
 
-/** Heap and external memory of this thread (WebAssembly memories count as external). */
-function memory(): ThreadMemory {
+/** Heap and external memory of this thread now (WebAssembly memories count as external), in MiB. */
+function heldMb(): number {
   const usage = process.memoryUsage();
-  return { retainedMb: Math.round((usage.heapTotal + usage.external) / MIB) };
+  return Math.round((usage.heapTotal + usage.external) / MIB);
+}
+
+/** What the thread holds now, and how far the running task took it above `startMb` at its highest `peakMb`. */
+function memory(startMb: number, peakMb = 0): ThreadMemory {
+  const retainedMb = heldMb();
+  return { retainedMb, grewMb: Math.max(0, Math.max(peakMb, retainedMb) - startMb) };
 }
 
 function loggerFor(id: number, level: number): ILogger {
@@ -49,8 +55,11 @@ function ownBytes(png: Buffer): Uint8Array {
 
 async function convert(task: ConvertTask): Promise<void> {
   const { id, input } = task;
+  const startMb = heldMb();
+  let peakMb = startMb;
   const checkMemory = (): void => {
-    const { retainedMb } = memory();
+    const retainedMb = heldMb();
+    peakMb = Math.max(peakMb, retainedMb);
     if (retainedMb > input.maxMemoryMb) {
       throw new ConversionError(
         `The conversion needs more memory than the limit of ${input.maxMemoryMb} MB ` +
@@ -88,7 +97,9 @@ async function convert(task: ConvertTask): Promise<void> {
   // Transferred, not copied: LOD buffers can be hundreds of megabytes.
   const transfer = new Set(result.lods.map((lod) => lod.glb.buffer as ArrayBuffer));
   if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);
-  post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory() }, [...transfer]);
+  post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory(startMb, peakMb) }, [
+    ...transfer,
+  ]);
 }
 
 /** Renders a thumbnail, passing the renderer's warnings to the parent's log for this task. */
@@ -104,13 +115,15 @@ async function renderLogged(
 }
 
 async function render(task: RenderTask): Promise<void> {
+  const startMb = heldMb();
   const bytes = await renderLogged(task.id, task.glb, task.options);
-  post({ type: 'rendered', id: task.id, png: bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'rendered', id: task.id, png: bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
 }
 
 async function runExport(task: ExportTask): Promise<void> {
+  const startMb = heldMb();
   const bytes = await exportModel(task.glb, task.options);
-  post({ type: 'exported', id: task.id, bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'exported', id: task.id, bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
 }
 
 /** Runs one task; its failure is posted back by the caller. */
@@ -131,9 +144,10 @@ port.on('message', (message: ParentMessage) => {
     colourRequests.delete(message.id);
     return;
   }
+  const startMb = heldMb();
   runTask(message).catch((error: unknown) => {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-    post({ type: 'failed', id: message.id, name, message: text, memory: memory() });
+    post({ type: 'failed', id: message.id, name, message: text, memory: memory(startMb) });
   });
 });
 post({ type: 'ready' });

@@ -43,8 +43,11 @@ export interface ColoursReply {
 /** What the parent posts to a conversion thread. */
 export type ParentMessage = ConvertTask | RenderTask | ExportTask | ColoursReply;
 
-/** Memory the thread holds after a task (its heap plus external memory, WebAssembly included), in MiB. */
-export type ThreadMemory = { retainedMb: number };
+/**
+ * Memory of the thread (its heap plus external memory, WebAssembly included), in MiB: what it holds after a task,
+ * and how far the task took it above what the thread held when the task began (sampled at each progress report).
+ */
+export type ThreadMemory = { retainedMb: number; grewMb: number };
 
 /** What a conversion thread posts to the parent. */
 export type ThreadMessage =

@@ -12,6 +12,7 @@ import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
 import { createConversionPool, type ConversionPool } from '../../src/threads/conversion-pool.ts';
 import { MODELS, quietLogger, readGlb, tempDir, validationErrors } from '../pipeline/documents.ts';
 import { decodeRgba } from '../render/silhouette.ts';
+import { torus, writeBinaryStl } from '../pipeline/torus.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
@@ -140,6 +141,30 @@ void it('a thread recycled mid-queue loses no job', async () => {
     assert.equal(pool.stats().threads, 1);
   } finally {
     await pool.close();
+  }
+});
+
+void it('a job that grows its thread past the bound leaves it replaced; a small one keeps it warm', async () => {
+  // 120,000 triangles: a few tens of megabytes of arrays, LODs and simplifier heap at the job's peak.
+  const file = path.join(scratch.dir, 'grow.stl');
+  await writeBinaryStl(file, torus(400, 150));
+  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const pool = createConversionPool({ size: 1, recycleAboveGrowthMb: 8 });
+  try {
+    await pool.convert({ modelId: 's', source: await tinyStl('s.stl'), logger: quietLogger });
+    assert.equal(pool.stats().started, 1, 'a tiny job keeps its thread');
+    await pool.convert({ modelId: 'g', source: big, logger: quietLogger });
+    assert.equal(pool.stats().started, 2, 'the big job left its thread replaced');
+    assert.equal(pool.stats().threads, 1);
+  } finally {
+    await pool.close();
+  }
+  const roomy = createConversionPool({ size: 1 });
+  try {
+    await roomy.convert({ modelId: 'g', source: big, logger: quietLogger });
+    assert.equal(roomy.stats().started, 1, 'within the default bound the thread stays');
+  } finally {
+    await roomy.close();
   }
 });
 
