@@ -126,10 +126,17 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   busy();
   // Writing LOD 0 is the first tenth of the LOD stage, making the other levels the rest.
   const lodProgress = progress('lods');
-  let lodShare = LOD0_SHARE;
+  let lodShare = 0;
+  const heartbeat = () => lodProgress(lodShare);
   const lods: LodOutput[] = [
-    { level: 0, glb: await glbBytes(io, document), triangle_count: stats.triangle_count, error: 0 },
+    {
+      level: 0,
+      glb: await glbBytes(io, document, heartbeat),
+      triangle_count: stats.triangle_count,
+      error: 0,
+    },
   ];
+  lodShare = LOD0_SHARE;
   lodProgress(lodShare);
   logStage('LOD 0 written');
   for await (const lod of makeLods(
@@ -157,7 +164,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
         : lod.document;
     lods.push({
       level: lod.level,
-      glb: await glbBytes(io, output),
+      glb: await glbBytes(io, output, heartbeat),
       triangle_count: triangles,
       error: lod.error,
     });

@@ -9,15 +9,22 @@ const CHUNK_BIN = 0x004e4942;
 /**
  * Writes a document as GLB bytes, like `io.writeBinary`, assembling the file in one buffer of its exact size:
  * `writeBinary` copies the binary chunk three more times on the way (chunk, padding, whole file), which for a
- * model of millions of triangles is hundreds of megabytes held at once.
+ * model of millions of triangles is hundreds of megabytes held at once. `onStep` is called between the steps of
+ * the write (each about a second for 20 M triangles), so a caller can show it is still working.
  */
-export async function glbBytes(io: PlatformIO, document: Document): Promise<Uint8Array<ArrayBuffer>> {
+export async function glbBytes(
+  io: PlatformIO,
+  document: Document,
+  onStep?: () => void,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { json, resources } = await io.writeJSON(document, { format: Format.GLB });
+  onStep?.();
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = pad4(text.byteLength);
   const bin = Object.values(resources)[0] as Uint8Array | undefined;
   const binLength = bin && bin.byteLength > 0 ? pad4(bin.byteLength) : 0;
   const total = 12 + 8 + jsonLength + (binLength > 0 ? 8 + binLength : 0);
+  onStep?.();
   const glb = new Uint8Array(total);
   const view = new DataView(glb.buffer);
   view.setUint32(0, GLB_MAGIC, true);

@@ -153,17 +153,18 @@ function spatialOrder(indices: Uint32Array, positions: Float32Array): Uint32Arra
   const triangles = indices.length / 3;
   const keys = new Uint32Array(triangles);
   const counts = new Uint32Array(1 << (GRID_BITS * 3));
+  const [sx, sy, sz] = scale;
+  const [mx, my, mz] = min;
+  const cell = (centre: number, low: number, factor: number): number =>
+    Math.min(cells - 1, Math.max(0, Math.floor((centre - low) * factor)));
   for (let t = 0; t < triangles; t++) {
-    let key = 0;
-    for (let axis = 0; axis < 3; axis++) {
-      const centre =
-        (positions[indices[t * 3] * 3 + axis] +
-          positions[indices[t * 3 + 1] * 3 + axis] +
-          positions[indices[t * 3 + 2] * 3 + axis]) /
-        3;
-      const cell = Math.min(cells - 1, Math.max(0, Math.floor((centre - min[axis]) * scale[axis])));
-      key |= spread(cell) << axis;
-    }
+    const a = indices[t * 3] * 3;
+    const b = indices[t * 3 + 1] * 3;
+    const c = indices[t * 3 + 2] * 3;
+    const key =
+      SPREAD[cell((positions[a] + positions[b] + positions[c]) / 3, mx, sx)] |
+      (SPREAD[cell((positions[a + 1] + positions[b + 1] + positions[c + 1]) / 3, my, sy)] << 1) |
+      (SPREAD[cell((positions[a + 2] + positions[b + 2] + positions[c + 2]) / 3, mz, sz)] << 2);
     keys[t] = key;
     counts[key]++;
   }
@@ -178,12 +179,12 @@ function spatialOrder(indices: Uint32Array, positions: Float32Array): Uint32Arra
   return order;
 }
 
-/** Spreads the low 6 bits of `value` three apart, for a Morton code of three axes. */
-function spread(value: number): number {
+/** Each 6-bit cell coordinate with its bits spread three apart, for a Morton code of three axes. */
+const SPREAD = Uint32Array.from({ length: 1 << GRID_BITS }, (_, value) => {
   let result = 0;
   for (let bit = 0; bit < GRID_BITS; bit++) result |= ((value >> bit) & 1) << (bit * 3);
   return result;
-}
+});
 
 /** 1 for each vertex used by triangles of more than one piece (runs of `perPiece` in `order`), else 0. */
 function sharedVertices(

@@ -81,8 +81,7 @@ async function convert(task: ConvertTask): Promise<void> {
   let thumbnailError: string | null = null;
   if (input.thumbnail) {
     post({ type: 'progress', id, percent: 100, stage: 'thumbnail' });
-    const level = thumbnailLevel(result.lods[0].triangle_count);
-    const lod = result.lods.find((candidate) => candidate.level === level) ?? result.lods[0];
+    const lod = thumbnailLevel(result.lods);
     try {
       const overrides = await new Promise<Map<string, MaterialOverride>>((resolve) => {
         colourRequests.set(id, resolve);
