@@ -5,7 +5,7 @@ import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-m
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 import { startThread } from './start-thread.ts';
-import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
+import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
 /** Limits and sizing of a {@link ConversionPool}. */
 export interface ConversionPoolOptions {
@@ -62,11 +62,22 @@ export interface PoolConversionRequest extends Pick<
   thumbnailColours?: (groupIds: string[]) => Promise<ReadonlyMap<string, MaterialOverride>>;
 }
 
-/** A conversion's result, with the thumbnail when one was asked for (or why it could not be rendered). */
-export interface PooledConversion extends ConversionResult {
+/** A conversion whose LODs the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
+export interface PoolFileConversionRequest extends PoolConversionRequest {
+  lodDir: string;
+}
+
+/** The thumbnail of a conversion when one was asked for, or why it could not be rendered. */
+export interface PooledThumbnail {
   thumbnail: Buffer | null;
   thumbnailError: string | null;
 }
+
+/** A conversion's result, with its thumbnail. */
+export interface PooledConversion extends ConversionResult, PooledThumbnail {}
+
+/** A conversion's result with its LODs in files, with its thumbnail. */
+export interface PooledFileConversion extends FileConversionResult, PooledThumbnail {}
 
 /** What the pool is doing, for tests, health and benchmarks. */
 export interface PoolStats {
@@ -80,7 +91,11 @@ export interface PoolStats {
 
 /** Long-lived conversion threads that run conversions and thumbnail renders, one task per thread at a time. */
 export interface ConversionPool {
-  /** Converts a model in a warm thread; rejects with a message fit for the user on any failure. */
+  /**
+   * Converts a model in a warm thread; rejects with a message fit for the user on any failure. With `lodDir` the
+   * LODs come back as files in that folder, otherwise as bytes.
+   */
+  convert(request: PoolFileConversionRequest): Promise<PooledFileConversion>;
   convert(request: PoolConversionRequest): Promise<PooledConversion>;
   /** Renders a thumbnail of a GLB in a warm thread; the renderer's warnings go to `logger`. */
   render(
@@ -299,39 +314,46 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
   for (let i = 0; i < options.size; i++) spawn();
 
-  return {
-    async convert(request) {
-      const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
-      const reply = await submit(
-        (id) => ({
-          type: 'convert',
-          id,
-          input: {
-            modelId: request.modelId,
-            source: request.source,
-            lods: request.lods,
-            compressLods: request.compressLods,
-            maxTriangles: request.maxTriangles,
-            logLevel: verbosityOf(logger),
-            thumbnail: request.thumbnailColours !== undefined,
-            maxMemoryMb: options.maxMemoryMb,
-          },
-        }),
-        {
-          timeoutMs: options.timeoutMs,
-          signal: request.signal,
-          logger,
-          onProgress: request.onProgress,
-          thumbnailColours: request.thumbnailColours,
+  /** The pool's conversion, both ways of returning LODs; the interface's overloads tell callers which they get. */
+  async function convert(
+    request: PoolConversionRequest & { lodDir?: string },
+  ): Promise<PooledConversion | PooledFileConversion> {
+    const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
+    const reply = await submit(
+      (id) => ({
+        type: 'convert',
+        id,
+        input: {
+          modelId: request.modelId,
+          source: request.source,
+          lods: request.lods,
+          compressLods: request.compressLods,
+          maxTriangles: request.maxTriangles,
+          logLevel: verbosityOf(logger),
+          thumbnail: request.thumbnailColours !== undefined,
+          maxMemoryMb: options.maxMemoryMb,
+          lodDir: request.lodDir,
         },
-      );
-      if (reply.type !== 'converted')
-        throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
-      const thumbnail = reply.thumbnail
-        ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
-        : null;
-      return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError };
-    },
+      }),
+      {
+        timeoutMs: options.timeoutMs,
+        signal: request.signal,
+        logger,
+        onProgress: request.onProgress,
+        thumbnailColours: request.thumbnailColours,
+      },
+    );
+    if (reply.type !== 'converted')
+      throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
+    const thumbnail = reply.thumbnail
+      ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
+      : null;
+    return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError } as
+      PooledConversion | PooledFileConversion;
+  }
+
+  return {
+    convert: convert as ConversionPool['convert'],
 
     async render(glb, renderOptions = {}, signal, logger = new Logger(Logger.Verbosity.WARN)) {
       const reply = await submit((id) => ({ type: 'render', id, glb, options: renderOptions }), {

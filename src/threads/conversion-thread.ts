@@ -1,11 +1,14 @@
 // Entry of a conversion thread (started by conversion-pool.ts): loads the pipeline and the renderer once, then
 // runs conversions, thumbnails and exports one at a time for as long as the pool keeps it.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
-import { ConversionError } from '../pipeline/types.ts';
+import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
   renderThumbnailDetailed,
@@ -15,6 +18,8 @@ import {
 import type {
   ConvertTask,
   ExportTask,
+  FileConversionResult,
+  LodFile,
   ParentMessage,
   RenderTask,
   ThreadMemory,
@@ -93,12 +98,32 @@ async function convert(task: ConvertTask): Promise<void> {
       thumbnailError = error instanceof Error ? error.message : String(error);
     }
   }
-  // Transferred, not copied: LOD buffers can be hundreds of megabytes.
-  const transfer = new Set(result.lods.map((lod) => lod.glb.buffer as ArrayBuffer));
+  const transfer = new Set<ArrayBuffer>();
   if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);
-  post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory(startMb, peakMb) }, [
+  let reply: ConversionResult | FileConversionResult = result;
+  if (input.lodDir) {
+    // Written here, the bytes never reach the parent's heap, where they would wait for its next collection.
+    reply = { ...result, lods: await writeLods(result, input.lodDir) };
+  } else {
+    // Transferred, not copied: LOD buffers can be hundreds of megabytes.
+    for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);
+  }
+  post({ type: 'converted', id, result: reply, thumbnail, thumbnailError, memory: memory(startMb, peakMb) }, [
     ...transfer,
   ]);
+}
+
+/** Writes each LOD to `lod<level>.glb` in `dir`, with its size and SHA-256. */
+async function writeLods(result: ConversionResult, dir: string): Promise<LodFile[]> {
+  await mkdir(dir, { recursive: true });
+  const files: LodFile[] = [];
+  for (const { glb, ...lod } of result.lods) {
+    const file = path.join(dir, `lod${lod.level}.glb`);
+    await writeFile(file, glb);
+    const sha256 = createHash('sha256').update(glb).digest('hex');
+    files.push({ ...lod, file, size: glb.byteLength, sha256 });
+  }
+  return files;
 }
 
 /** Renders a thumbnail, passing the renderer's warnings to the parent's log for this task. */

@@ -1,6 +1,6 @@
 import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
-import type { ConversionResult } from '../pipeline/types.ts';
+import type { ConversionResult, LodOutput } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 
 /** A conversion as the parent hands it to a conversion thread. */
@@ -14,7 +14,22 @@ export interface ConvertTask {
     thumbnail: boolean;
     /** Heap plus WebAssembly memory the job may reach, in MiB; above it the job fails naming the limit. */
     maxMemoryMb: number;
+    /** Folder to write the LODs to (`lod<level>.glb`), replying with {@link LodFile}s instead of their bytes. */
+    lodDir?: string;
   };
+}
+
+/** A level of detail the thread wrote to a file: where, how big, and its SHA-256, instead of its bytes. */
+export interface LodFile extends Omit<LodOutput, 'glb'> {
+  file: string;
+  size: number;
+  /** SHA-256 of the file, in hex. */
+  sha256: string;
+}
+
+/** A conversion whose LODs went to files. */
+export interface FileConversionResult extends Omit<ConversionResult, 'lods'> {
+  lods: LodFile[];
 }
 
 /** A thumbnail of an already converted model. */
@@ -60,7 +75,7 @@ export type ThreadMessage =
   | {
       type: 'converted';
       id: number;
-      result: ConversionResult;
+      result: ConversionResult | FileConversionResult;
       thumbnail: Uint8Array | null;
       thumbnailError: string | null;
       memory: ThreadMemory;

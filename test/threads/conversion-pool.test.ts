@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -121,6 +122,26 @@ void describe('the conversion pool', () => {
     const result = await pool.convert({ modelId: 'n', source: await tinyStl('n.stl'), logger: quietLogger });
     assert.equal(result.triangle_count, 1);
     assert.equal(pool.stats().threads, 1);
+  });
+
+  void it('writes the LODs into lodDir with their size and SHA-256 when asked, the same bytes it would return', async () => {
+    const lodDir = path.join(scratch.dir, 'lods');
+    const [inFiles, inBytes] = [
+      await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger, lodDir }),
+      await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger }),
+    ];
+    assert.deepEqual(
+      inFiles.lods.map((lod) => [lod.level, path.basename(lod.file), lod.triangle_count]),
+      inBytes.lods.map((lod) => [lod.level, `lod${lod.level}.glb`, lod.triangle_count]),
+    );
+    for (const [index, lod] of inFiles.lods.entries()) {
+      const bytes = await readFile(lod.file);
+      assert.equal(path.dirname(lod.file), lodDir);
+      assert.deepEqual(new Uint8Array(bytes), inBytes.lods[index].glb);
+      assert.equal(lod.size, bytes.byteLength);
+      assert.equal(lod.sha256, createHash('sha256').update(bytes).digest('hex'));
+    }
+    assert.deepEqual(inFiles.parts, inBytes.parts);
   });
 });
 
