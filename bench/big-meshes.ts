@@ -83,18 +83,16 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     const idle = process.memoryUsage().rss;
     const started = performance.now();
     last = started;
-    let result: Awaited<ReturnType<typeof pool.convert>> | undefined = await pool.convert({
+    // As the conversion job does: the thread writes the LODs into the job's folder.
+    const result = await pool.convert({
       modelId: 'bench',
       source,
       onProgress,
       thumbnailColours: () => Promise.resolve(new Map()),
+      lodDir: path.join(path.dirname(file), 'lods'),
     });
     const ms = performance.now() - started;
-    const glbs = result.lods.map((lod, level) => {
-      const out = `${file}.lod${level}.glb`;
-      writeFileSync(out, lod.glb);
-      return out;
-    });
+    const glbs = result.lods.map((lod) => lod.file);
     report = {
       ms,
       idle,
@@ -104,8 +102,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
       maxGapMs,
       thumbnailBytes: result.thumbnail?.byteLength ?? 0,
     };
-    result = undefined;
-    // What the service holds once the job is stored: its thread replaced if the job grew it, the LODs garbage.
+    // What the service holds once the job is stored: its thread replaced if the job grew it.
     await sleep(3_000);
     report.after = process.memoryUsage().rss;
     (globalThis as { gc?: () => void }).gc?.();
