@@ -1,36 +1,123 @@
 // Converts generated STL, PLY and OBJ meshes of 1 M and 4 M triangles (BIG_MESH_TRIANGLES overrides the sizes) with
 // Vitrine's pipeline and with Debian's native `assimp export`, side by side in one run, each in its own process:
-// wall time, the ratio, and the peak RSS growth per source triangle. assimp-utils is installed with apt-get when
-// missing (the reference only; Vitrine never uses it).
+// wall time, the ratio, the peak RSS growth per source triangle and the longest silence between progress reports.
+// Then the largest STL goes through the service's pool of conversion threads with its thumbnail, measuring the
+// process's RSS after the job against its idle RSS, and validating the LODs; BENCH_GIGABYTE=1 adds a 1 GiB binary
+// STL and a 500 MB binary PLY to that table (minutes each). assimp-utils is installed with apt-get when missing (the
+// reference only; Vitrine never uses it).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const sizes = (process.env.BIG_MESH_TRIANGLES ?? '1000000,4000000').split(',').map(Number);
 const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
 
-if (process.argv[2] === '--convert') {
-  // Child: one conversion, reporting time and memory.
-  const { convertModel } = await import('../src/pipeline/convert-model.ts');
+/** What a child reports of one conversion. */
+interface ChildReport {
+  ms: number;
+  /** RSS before the conversion, and the process's peak RSS. */
+  idle: number;
+  peak: number;
+  triangles: number;
+  lods: number[];
+  /** Longest silence between two progress reports. */
+  maxGapMs: number;
+  /** Pool runs: RSS once the job is done and its result dropped, after 3 s, and again after a collection. */
+  after?: number;
+  afterGc?: number;
+  thumbnailBytes?: number;
+  /** Pool runs: validator errors per LOD. */
+  validationErrors?: number[];
+}
+
+if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
+  // Child: one conversion, in process (`--convert`) or through the service's pool of conversion threads with its
+  // thumbnail (`--pool`), reporting time, memory and the longest progress gap.
   const file = process.argv[3];
-  const idle = process.memoryUsage().rss;
-  const started = performance.now();
-  const result = await convertModel({
-    modelId: 'bench',
-    source: { file, dir: path.dirname(file), format: path.extname(file).slice(1) as 'stl' | 'ply' | 'obj' },
-  });
-  const ms = performance.now() - started;
-  const peak = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(
-    JSON.stringify({
-      ms,
+  const format = path.extname(file).slice(1) as 'stl' | 'ply' | 'obj';
+  const source = { file, dir: path.dirname(file), format };
+  let last = performance.now();
+  let maxGapMs = 0;
+  const onProgress = (): void => {
+    const now = performance.now();
+    maxGapMs = Math.max(maxGapMs, now - last);
+    last = now;
+  };
+  let report: ChildReport;
+  if (process.argv[2] === '--convert') {
+    const { convertModel } = await import('../src/pipeline/convert-model.ts');
+    const idle = process.memoryUsage().rss;
+    const started = performance.now();
+    last = started;
+    const result = await convertModel({ modelId: 'bench', source, onProgress });
+    report = {
+      ms: performance.now() - started,
       idle,
-      peak,
+      peak: process.resourceUsage().maxRSS * 1024,
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
-    }),
-  );
+      maxGapMs,
+    };
+  } else {
+    const { createConversionPool } = await import('../src/threads/conversion-pool.ts');
+    const pool = createConversionPool({ size: 1 });
+    // A warm thread, as a running service has, before measuring where the process idles.
+    const tiny = path.join(path.dirname(file), 'tiny.stl');
+    writeFileSync(
+      tiny,
+      'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n',
+    );
+    await pool.convert({ modelId: 'warm', source: { ...source, file: tiny, format: 'stl' } });
+    await sleep(1_000);
+    const idle = process.memoryUsage().rss;
+    const started = performance.now();
+    last = started;
+    // As the conversion job does: the thread writes the LODs into the job's folder.
+    const result = await pool.convert({
+      modelId: 'bench',
+      source,
+      onProgress,
+      thumbnailColours: () => Promise.resolve(new Map()),
+      lodDir: path.join(path.dirname(file), 'lods'),
+    });
+    const ms = performance.now() - started;
+    const glbs = result.lods.map((lod) => lod.file);
+    report = {
+      ms,
+      idle,
+      peak: process.resourceUsage().maxRSS * 1024,
+      triangles: result.triangle_count,
+      lods: result.lods.map((l) => l.triangle_count),
+      maxGapMs,
+      thumbnailBytes: result.thumbnail?.byteLength ?? 0,
+    };
+    // What the service holds once the job is stored: its thread replaced if the job grew it.
+    await sleep(3_000);
+    report.after = process.memoryUsage().rss;
+    (globalThis as { gc?: () => void }).gc?.();
+    await sleep(500);
+    report.afterGc = process.memoryUsage().rss;
+    await pool.close();
+    const validator = (await import('gltf-validator')).default;
+    report.validationErrors = [];
+    for (const glb of glbs) {
+      const checked = await validator.validateBytes(new Uint8Array(readFileSync(glb)), { maxIssues: 10 });
+      report.validationErrors.push(checked.issues.numErrors);
+      rmSync(glb);
+    }
+  }
+  process.stdout.write(JSON.stringify(report));
   process.exit(0);
 }
 
@@ -136,62 +223,91 @@ function timeNative(file: string, out: string): number {
   return performance.now() - started;
 }
 
-function timeVitrine(file: string): {
-  ms: number;
-  growthPerTriangle: number;
-  triangles: number;
-  lods: number[];
-} {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--convert', file], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+/** Runs one conversion in a child process (`--convert` in process, `--pool` through the pool) and reads its report. */
+function runChild(mode: '--convert' | '--pool', file: string): ChildReport {
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', import.meta.filename, mode, file],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   if (child.status !== 0) throw new Error(child.stderr);
-  const report = JSON.parse(child.stdout) as {
-    ms: number;
-    idle: number;
-    peak: number;
-    triangles: number;
-    lods: number[];
-  };
-  return {
-    ms: report.ms,
-    growthPerTriangle: (report.peak - report.idle) / report.triangles,
-    triangles: report.triangles,
-    lods: report.lods,
-  };
+  return JSON.parse(child.stdout) as ChildReport;
+}
+
+/** Peak RSS growth per source triangle. */
+function perTriangle(report: ChildReport): number {
+  return (report.peak - report.idle) / report.triangles;
+}
+
+/** Writes the generated mesh of about `triangles` triangles as `format`; returns the file and its size in MB. */
+function generate(dir: string, triangles: number, format: string): { file: string; megabytes: number } {
+  const mesh = torus(triangles);
+  const file = path.join(dir, `torus-${triangles}.${format}`);
+  if (format === 'stl') writeStl(file, mesh);
+  else if (format === 'obj') writeObj(file, mesh);
+  else writePly(file, mesh);
+  return { file, megabytes: statSync(file).size / 1e6 };
+}
+
+const MB = 1024 * 1024;
+
+/** One row of the pool table: a conversion with its thumbnail through the service's pool. */
+function poolRow(label: string, file: string, megabytes: number): void {
+  const report = runChild('--pool', file);
+  console.log(
+    `| ${label} | ${megabytes.toFixed(0)} | ${(report.ms / 1000).toFixed(1)} | ${perTriangle(report).toFixed(0)} | ` +
+      `${(report.maxGapMs / 1000).toFixed(2)} | ${((report.after! - report.idle) / MB).toFixed(0)} | ` +
+      `${((report.afterGc! - report.idle) / MB).toFixed(0)} | ${report.lods.join(' / ')} | ` +
+      `${report.validationErrors!.join(' / ')} | ${((report.thumbnailBytes ?? 0) / 1024).toFixed(0)} KiB |`,
+  );
 }
 
 ensureAssimp();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-big-'));
 try {
   console.log(
-    '| mesh | file MB | Vitrine s | native assimp s | ratio | peak RSS growth B/triangle | LOD triangles |',
+    '| mesh | file MB | Vitrine s | native assimp s | ratio | peak RSS growth B/triangle | longest progress gap s | LOD triangles |',
   );
   console.log(
-    '| ---- | ------- | --------- | --------------- | ----- | -------------------------- | ------------- |',
+    '| ---- | ------- | --------- | --------------- | ----- | -------------------------- | ---------------------- | ------------- |',
   );
   for (const size of sizes) {
-    const mesh = torus(size);
     for (const format of formats) {
-      const file = path.join(dir, `torus-${size}.${format}`);
-      if (format === 'stl') writeStl(file, mesh);
-      else if (format === 'obj') writeObj(file, mesh);
-      else writePly(file, mesh);
-      const megabytes =
-        (spawnSync('stat', ['-c', '%s', file], { encoding: 'utf8' }).stdout.trim() as unknown as number) /
-        1e6;
+      const { file, megabytes } = generate(dir, size, format);
       // Interleaved: native, Vitrine, native; the native time is the mean of its two runs.
       const native1 = timeNative(file, path.join(dir, 'out.glb'));
-      const vitrine = timeVitrine(file);
+      const vitrine = runChild('--convert', file);
       const native2 = timeNative(file, path.join(dir, 'out.glb'));
       const native = (native1 + native2) / 2;
       console.log(
         `| ${format.toUpperCase()} ${(vitrine.triangles / 1e6).toFixed(1)} M | ${megabytes.toFixed(0)} | ${(vitrine.ms / 1000).toFixed(2)} | ` +
-          `${(native / 1000).toFixed(2)} | ${(vitrine.ms / native).toFixed(2)} | ${vitrine.growthPerTriangle.toFixed(0)} | ${vitrine.lods.join(' / ')} |`,
+          `${(native / 1000).toFixed(2)} | ${(vitrine.ms / native).toFixed(2)} | ${perTriangle(vitrine).toFixed(0)} | ` +
+          `${(vitrine.maxGapMs / 1000).toFixed(2)} | ${vitrine.lods.join(' / ')} |`,
       );
       rmSync(file);
     }
+  }
+
+  // Through the pool, with the thumbnail: RSS of the whole process against its idle RSS with a warm thread.
+  console.log('');
+  console.log(
+    '| pool job | file MB | s | peak RSS growth B/triangle | longest progress gap s | RSS − idle after 3 s, MiB | after a collection, MiB | LOD triangles | validator errors | thumbnail |',
+  );
+  console.log(
+    '| -------- | ------- | - | -------------------------- | ---------------------- | ------------------------- | ----------------------- | ------------- | ---------------- | --------- |',
+  );
+  const largest = Math.max(...sizes);
+  const stl = generate(dir, largest, 'stl');
+  poolRow(`STL ${(largest / 1e6).toFixed(1)} M`, stl.file, stl.megabytes);
+  rmSync(stl.file);
+  if (process.env.BENCH_GIGABYTE === '1') {
+    // 1 GiB of binary STL records, and 500 MB of binary PLY (12 bytes a vertex, 13 a face, half as many vertices).
+    const gigabyte = generate(dir, Math.floor((2 ** 30 - 84) / 50), 'stl');
+    poolRow('STL 1 GiB', gigabyte.file, gigabyte.megabytes);
+    rmSync(gigabyte.file);
+    const ply = generate(dir, Math.floor(500e6 / 19), 'ply');
+    poolRow('PLY 500 MB', ply.file, ply.megabytes);
+    rmSync(ply.file);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

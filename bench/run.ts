@@ -2,7 +2,16 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const BENCHMARKS = ['materials.ts', 'lods.ts', 'import.ts', 'render.ts', 'tus-upload.ts', 'scale-out.ts'];
+const BENCHMARKS = [
+  'materials.ts',
+  'lods.ts',
+  'import.ts',
+  'render.ts',
+  'tus-upload.ts',
+  'big-meshes.ts',
+  'pool.ts',
+  'scale-out.ts',
+];
 const only = process.argv.slice(2);
 const selected = only.length
   ? BENCHMARKS.filter((file) => only.some((name) => file.startsWith(name)))

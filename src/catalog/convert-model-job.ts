@@ -7,14 +7,14 @@ import { PermanentJobError, type FailureHandler, type JobHandler, type JobName }
 import type { LodCompression } from '../pipeline/compress-lod.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
-import { ConversionError, type ConversionResult, type ImportSource } from '../pipeline/types.ts';
-import type { ConversionPool, PooledConversion } from '../threads/conversion-pool.ts';
+import { ConversionError, type ImportSource } from '../pipeline/types.ts';
+import type { ConversionPool, PooledFileConversion } from '../threads/conversion-pool.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { modelEventData } from './model-events.ts';
-import { lodKey, modelPrefix } from './lod-keys.ts';
+import { lodKeyOfHash, modelPrefix } from './lod-keys.ts';
 import { storedLods, uploadFormat } from './model-rows.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
@@ -85,6 +85,8 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const result = await deps.pool.convert({
           modelId,
           source,
+          // The thread writes the LODs here: their bytes never wait in this thread's heap for a collection.
+          lodDir: path.join(workDir, 'lods'),
           compressLods: deps.compressLods,
           maxTriangles: deps.maxTriangles,
           signal,
@@ -163,17 +165,21 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     };
   }
 
-  async function storeLods(modelId: string, result: ConversionResult): Promise<StoredLod[]> {
+  async function storeLods(modelId: string, result: PooledFileConversion): Promise<StoredLod[]> {
     const lods: StoredLod[] = [];
     for (const lod of result.lods) {
-      const key = lodKey(modelId, lod.level, lod.glb);
-      const { size } = await blobs.putBytes(key, lod.glb);
+      const key = lodKeyOfHash(modelId, lod.level, lod.sha256);
+      const { size } = await blobs.putFile(key, lod.file);
       lods.push({ level: lod.level, key, triangle_count: lod.triangle_count, size, error: lod.error });
     }
     return lods;
   }
 
-  async function replaceThumbnail(modelId: string, jobId: string, result: PooledConversion): Promise<void> {
+  async function replaceThumbnail(
+    modelId: string,
+    jobId: string,
+    result: PooledFileConversion,
+  ): Promise<void> {
     if (!result.thumbnail) {
       // A model without a new thumbnail is still a good model; regeneration can try again.
       logger.warn(

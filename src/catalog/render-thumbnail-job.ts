@@ -29,8 +29,8 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
       // Deleted, or reprocessing since the request: the conversion renders a fresh thumbnail itself.
       if (!model || model.status !== 'completed') return;
       const lods = storedLods(model);
-      const lod = lods.find((candidate) => candidate.level === thumbnailLevel(lods[0].triangle_count));
-      if (!lod) return;
+      if (lods.length === 0) return;
+      const lod = thumbnailLevel(lods);
       const glb = await buffer(await blobs.read(lod.key));
       const parts = await models.parts(modelId);
       const png = await renderWithBoundMaterials(

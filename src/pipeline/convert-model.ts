@@ -8,11 +8,13 @@ import type { LodCompression } from './compress-lod.ts';
 import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from './create-io.ts';
 import { extractParts } from './extract-parts.ts';
+import { glbBytes } from './glb-bytes.ts';
 import { importerFor } from './importers.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import-frame.ts';
+import { createStageLog } from './stage-log.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type { ConversionResult, ImportResult, ImportSource, LodOutput } from './types.ts';
 
@@ -49,6 +51,12 @@ export interface ConvertModelOptions {
 const BUSY_MS_PER_MEGABYTE = 2_000;
 const BUSY_MS_PER_MILLION_TRIANGLES = 10_000;
 
+/** Share of the LOD stage that writing LOD 0 stands for. */
+const LOD0_SHARE = 0.1;
+
+/** Longest a stage goes unheard while its steps report progress within one percent. */
+const HEARTBEAT_MS = 1_000;
+
 /** Where each stage starts and ends on the 0–100 progress scale. */
 const STAGE_SPANS: Record<ConversionStage, [number, number]> = {
   import: [0, 20],
@@ -64,12 +72,17 @@ const STAGE_SPANS: Record<ConversionStage, [number, number]> = {
  */
 export async function convertModel(options: ConvertModelOptions): Promise<ConversionResult> {
   const logger = options.logger ?? new Logger(Logger.Verbosity.WARN);
+  const logStage = createStageLog(logger, NAME);
   let lastPercent = -1;
+  let lastReport = 0;
   const progress = (stage: ConversionStage) => (fraction: number) => {
     const [start, end] = STAGE_SPANS[stage];
     const percent = Math.round(start + (end - start) * Math.min(1, Math.max(0, fraction)));
-    if (percent !== lastPercent) {
+    const now = performance.now();
+    // A step that reports slower than a percent moves is still heard from every second.
+    if (percent > lastPercent || (percent === lastPercent && now - lastReport >= HEARTBEAT_MS)) {
       lastPercent = percent;
+      lastReport = now;
       options.onProgress?.(percent, stage);
     }
   };
@@ -86,12 +99,14 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   });
   const document = imported.document.setLogger(logger);
   const frame = applyDeclaredFrame(document, imported, options.source);
+  logStage('imported');
   const importedTriangles = imported.sourceTriangleCount ?? computeStats(document).triangle_count;
   checkTriangleLimit(importedTriangles, options.maxTriangles);
   const busy = (): void => options.onBusy?.((importedTriangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES);
 
   busy();
   await cleanUp(document, { weld: !imported.welded }, { logger, onProgress: progress('clean-up') });
+  logStage('cleaned up');
   const parts = extractParts(
     document,
     { modelId: options.modelId },
@@ -105,18 +120,38 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     );
   }
 
+  logStage('parts listed');
+
   const io = await createNodeIO();
   busy();
-  const lods: LodOutput[] = [
-    { level: 0, glb: await io.writeBinary(document), triangle_count: stats.triangle_count, error: 0 },
-  ];
+  // Writing LOD 0 is the first tenth of the LOD stage, making the other levels the rest.
   const lodProgress = progress('lods');
+  let lodShare = 0;
+  const heartbeat = () => lodProgress(lodShare);
+  const lods: LodOutput[] = [
+    {
+      level: 0,
+      glb: await glbBytes(io, document, heartbeat),
+      triangle_count: stats.triangle_count,
+      error: 0,
+    },
+  ];
+  lodShare = LOD0_SHARE;
+  lodProgress(lodShare);
+  logStage('LOD 0 written');
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
     { simplifier: MeshoptSimplifier, consumeSource: true, ...options.lods },
-    { logger, onProgress: lodProgress },
+    {
+      logger,
+      onProgress: (fraction) => {
+        lodShare = LOD0_SHARE + (1 - LOD0_SHARE) * fraction;
+        lodProgress(lodShare);
+      },
+    },
   )) {
+    logStage(`LOD ${lod.level} made`);
     const triangles = computeStats(lod.document).triangle_count;
     const output =
       options.compressLods === 'meshopt'
@@ -129,10 +164,12 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
         : lod.document;
     lods.push({
       level: lod.level,
-      glb: await io.writeBinary(output),
+      glb: await glbBytes(io, output, heartbeat),
       triangle_count: triangles,
       error: lod.error,
     });
+    lodProgress(lodShare);
+    logStage(`LOD ${lod.level} written`);
     logger.debug(
       `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,
     );

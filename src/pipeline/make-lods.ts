@@ -3,6 +3,7 @@ import type { Accessor, Mesh, Node, TypedArray, mat4 } from '@gltf-transform/cor
 import { cloneDocument, compactPrimitive, prune } from '@gltf-transform/functions';
 import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
 import { emptyBox, listMeshNodes, meshTriangleCount, meshWorldBox, unionBox } from './measure-geometry.ts';
+import { simplifyInChunks } from './simplify-in-chunks.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -32,6 +33,11 @@ export interface MakeLodsOptions {
   minTriangles: number;
   /** Simplify the source document itself instead of a copy: saves memory once LOD 0 is written. */
   consumeSource: boolean;
+  /**
+   * Largest piece of one primitive simplified at once, in triangles: bigger primitives are simplified in
+   * spatial pieces whose shared vertices stay put, which bounds the simplifier's memory and lets progress move.
+   */
+  chunkTriangles: number;
 }
 
 /** Defaults for {@link MakeLodsOptions} (the simplifier must be given). */
@@ -42,6 +48,7 @@ export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
   lockBorder: true,
   minTriangles: 64,
   consumeSource: false,
+  chunkTriangles: 250_000,
 };
 
 /** One level of detail: the document as it stands at that level. */
@@ -82,21 +89,29 @@ export async function* makeLods(
   const lod = settings.consumeSource ? document : cloneDocument(document);
   const work = collectWork(lod, settings);
   const total = work.reduce((sum, item) => sum + item.elements, 0) || 1;
+  context.onProgress?.(0);
 
   const levels = [1, 2] as const;
   for (const level of levels) {
     let done = 0;
     let error = 0;
     for (const item of work) {
+      // A big primitive reports after each of its pieces; a retried one repeats where it stands.
+      let within = 0;
+      const onShare = (share: number) => {
+        within = Math.max(within, share);
+        context.onProgress?.((level - 1 + (done + item.elements * within) / total) / levels.length);
+      };
       const spent =
         item.primitive.getMode() === Primitive.Mode.POINTS
           ? thinPoints(item, settings.ratios[level - 1], settings)
-          : simplifyTriangles(item, level, settings);
+          : simplifyTriangles(item, level, settings, onShare);
       error = Math.max(error, spent / item.diagonal);
       done += item.elements;
       context.onProgress?.((level - 1 + done / total) / levels.length);
     }
     await tidy(lod);
+    context.onProgress?.(level / levels.length);
     yield { level, document: lod, error };
   }
 }
@@ -177,8 +192,12 @@ function multiply(a: mat4, b: mat4): mat4 {
  * (less what earlier levels spent); returns the absolute error spent so far. Nothing goes past the budget:
  * a primitive the simplifier cannot take to its target keeps the triangles it needs.
  */
-function simplifyTriangles(item: Work, level: 1 | 2, settings: MakeLodsOptions): number {
-  const { simplifier } = settings;
+function simplifyTriangles(
+  item: Work,
+  level: 1 | 2,
+  settings: MakeLodsOptions,
+  onShare: (share: number) => void,
+): number {
   const { primitive } = item;
   const triangles = indexCount(primitive) / 3;
   const target = Math.max(3, Math.floor(item.elements * settings.ratios[level - 1]) * 3);
@@ -190,15 +209,15 @@ function simplifyTriangles(item: Work, level: 1 | 2, settings: MakeLodsOptions):
   let budget = settings.maxError[level - 1] * item.diagonal - item.spent;
   const maxChange = settings.maxAreaChange[level - 1];
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++, budget /= 4) {
-    let [best, error] = simplifier.simplify(indices, positions, 3, target, budget, flags);
-    if (best.length > target * 1.5) {
-      // Attribute seams (UV or normal splits) can pin the mesh; letting edges cross them stays within the bound.
-      const [seams, seamsError] = simplifier.simplify(indices, positions, 3, target, budget, [
-        ...flags,
-        'Permissive',
-      ]);
-      if (seams.length < best.length) [best, error] = [seams, seamsError];
-    }
+    const [best, error] = simplifyInChunks(indices, positions, {
+      simplifier: settings.simplifier,
+      targetIndexCount: target,
+      targetError: budget,
+      flags,
+      permissiveRetry: true,
+      chunkTriangles: settings.chunkTriangles,
+      onChunk: (done) => onShare(done / triangles),
+    });
     if (best.length === 0 || best.length >= indices.length) return item.spent;
     const area = surfaceArea(positions, best);
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;

@@ -5,7 +5,7 @@ import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-m
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 import { startThread } from './start-thread.ts';
-import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
+import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
 /** Limits and sizing of a {@link ConversionPool}. */
 export interface ConversionPoolOptions {
@@ -23,6 +23,12 @@ export interface ConversionPoolOptions {
   recycleAfterJobs: number;
   /** Memory a thread may keep after a job (WebAssembly memory never shrinks) before it is replaced, in MiB. */
   recycleAboveMb: number;
+  /**
+   * Memory a job may add to its thread at its peak before the thread is replaced after it, in MiB: what a big
+   * job leaves (grown WebAssembly heaps, garbage the thread's collector has not returned) goes with the thread,
+   * so the process falls back to its idle size.
+   */
+  recycleAboveGrowthMb: number;
 }
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
@@ -37,6 +43,7 @@ export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   stallMs: 15_000,
   recycleAfterJobs: 100,
   recycleAboveMb: 384,
+  recycleAboveGrowthMb: 256,
 };
 
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
@@ -55,11 +62,22 @@ export interface PoolConversionRequest extends Pick<
   thumbnailColours?: (groupIds: string[]) => Promise<ReadonlyMap<string, MaterialOverride>>;
 }
 
-/** A conversion's result, with the thumbnail when one was asked for (or why it could not be rendered). */
-export interface PooledConversion extends ConversionResult {
+/** A conversion whose LODs the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
+export interface PoolFileConversionRequest extends PoolConversionRequest {
+  lodDir: string;
+}
+
+/** The thumbnail of a conversion when one was asked for, or why it could not be rendered. */
+export interface PooledThumbnail {
   thumbnail: Buffer | null;
   thumbnailError: string | null;
 }
+
+/** A conversion's result, with its thumbnail. */
+export interface PooledConversion extends ConversionResult, PooledThumbnail {}
+
+/** A conversion's result with its LODs in files, with its thumbnail. */
+export interface PooledFileConversion extends FileConversionResult, PooledThumbnail {}
 
 /** What the pool is doing, for tests, health and benchmarks. */
 export interface PoolStats {
@@ -73,7 +91,11 @@ export interface PoolStats {
 
 /** Long-lived conversion threads that run conversions and thumbnail renders, one task per thread at a time. */
 export interface ConversionPool {
-  /** Converts a model in a warm thread; rejects with a message fit for the user on any failure. */
+  /**
+   * Converts a model in a warm thread; rejects with a message fit for the user on any failure. With `lodDir` the
+   * LODs come back as files in that folder, otherwise as bytes.
+   */
+  convert(request: PoolFileConversionRequest): Promise<PooledFileConversion>;
   convert(request: PoolConversionRequest): Promise<PooledConversion>;
   /** Renders a thumbnail of a GLB in a warm thread; the renderer's warnings go to `logger`. */
   render(
@@ -116,8 +138,8 @@ interface Thread {
 
 /**
  * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
- * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job,
- * and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
+ * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job or
+ * a job took it more than `recycleAboveGrowthMb` above where it began, and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
  * queue goes on with the next job on a fresh thread.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
@@ -243,10 +265,12 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       default: {
         thread.disarm?.();
         thread.task = undefined;
-        // A job near the memory limit leaves garbage the next job would be charged for: a fresh thread starts clean.
+        // A job near the memory limit leaves garbage the next job would be charged for, and a big job leaves
+        // WebAssembly heaps that never shrink: a fresh thread starts clean and gives the memory back.
         const recycle =
           thread.jobs >= options.recycleAfterJobs ||
-          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2);
+          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
+          message.memory.grewMb > options.recycleAboveGrowthMb;
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));
         } else {
@@ -290,39 +314,46 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
   for (let i = 0; i < options.size; i++) spawn();
 
-  return {
-    async convert(request) {
-      const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
-      const reply = await submit(
-        (id) => ({
-          type: 'convert',
-          id,
-          input: {
-            modelId: request.modelId,
-            source: request.source,
-            lods: request.lods,
-            compressLods: request.compressLods,
-            maxTriangles: request.maxTriangles,
-            logLevel: verbosityOf(logger),
-            thumbnail: request.thumbnailColours !== undefined,
-            maxMemoryMb: options.maxMemoryMb,
-          },
-        }),
-        {
-          timeoutMs: options.timeoutMs,
-          signal: request.signal,
-          logger,
-          onProgress: request.onProgress,
-          thumbnailColours: request.thumbnailColours,
+  /** The pool's conversion, both ways of returning LODs; the interface's overloads tell callers which they get. */
+  async function convert(
+    request: PoolConversionRequest & { lodDir?: string },
+  ): Promise<PooledConversion | PooledFileConversion> {
+    const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
+    const reply = await submit(
+      (id) => ({
+        type: 'convert',
+        id,
+        input: {
+          modelId: request.modelId,
+          source: request.source,
+          lods: request.lods,
+          compressLods: request.compressLods,
+          maxTriangles: request.maxTriangles,
+          logLevel: verbosityOf(logger),
+          thumbnail: request.thumbnailColours !== undefined,
+          maxMemoryMb: options.maxMemoryMb,
+          lodDir: request.lodDir,
         },
-      );
-      if (reply.type !== 'converted')
-        throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
-      const thumbnail = reply.thumbnail
-        ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
-        : null;
-      return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError };
-    },
+      }),
+      {
+        timeoutMs: options.timeoutMs,
+        signal: request.signal,
+        logger,
+        onProgress: request.onProgress,
+        thumbnailColours: request.thumbnailColours,
+      },
+    );
+    if (reply.type !== 'converted')
+      throw new Error(`Unexpected reply from a conversion thread: ${reply.type}`);
+    const thumbnail = reply.thumbnail
+      ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
+      : null;
+    return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError } as
+      PooledConversion | PooledFileConversion;
+  }
+
+  return {
+    convert: convert as ConversionPool['convert'],
 
     async render(glb, renderOptions = {}, signal, logger = new Logger(Logger.Verbosity.WARN)) {
       const reply = await submit((id) => ({ type: 'render', id, glb, options: renderOptions }), {

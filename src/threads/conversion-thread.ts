@@ -1,11 +1,14 @@
 // Entry of a conversion thread (started by conversion-pool.ts): loads the pipeline and the renderer once, then
 // runs conversions, thumbnails and exports one at a time for as long as the pool keeps it.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
-import { ConversionError } from '../pipeline/types.ts';
+import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
   renderThumbnailDetailed,
@@ -15,6 +18,8 @@ import {
 import type {
   ConvertTask,
   ExportTask,
+  FileConversionResult,
+  LodFile,
   ParentMessage,
   RenderTask,
   ThreadMemory,
@@ -27,10 +32,16 @@ const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []): void =>
   port.postMessage(message, transfer);
 const colourRequests = new Map<number, (overrides: Map<string, MaterialOverride>) => void>();
 
-/** Heap and external memory of this thread (WebAssembly memories count as external). */
-function memory(): ThreadMemory {
+/** Heap and external memory of this thread now (WebAssembly memories count as external), in MiB. */
+function heldMb(): number {
   const usage = process.memoryUsage();
-  return { retainedMb: Math.round((usage.heapTotal + usage.external) / MIB) };
+  return Math.round((usage.heapTotal + usage.external) / MIB);
+}
+
+/** What the thread holds now, and how far the running task took it above `startMb` at its highest `peakMb`. */
+function memory(startMb: number, peakMb = 0): ThreadMemory {
+  const retainedMb = heldMb();
+  return { retainedMb, grewMb: Math.max(0, Math.max(peakMb, retainedMb) - startMb) };
 }
 
 function loggerFor(id: number, level: number): ILogger {
@@ -49,8 +60,11 @@ function ownBytes(png: Buffer): Uint8Array {
 
 async function convert(task: ConvertTask): Promise<void> {
   const { id, input } = task;
+  const startMb = heldMb();
+  let peakMb = startMb;
   const checkMemory = (): void => {
-    const { retainedMb } = memory();
+    const retainedMb = heldMb();
+    peakMb = Math.max(peakMb, retainedMb);
     if (retainedMb > input.maxMemoryMb) {
       throw new ConversionError(
         `The conversion needs more memory than the limit of ${input.maxMemoryMb} MB ` +
@@ -72,8 +86,7 @@ async function convert(task: ConvertTask): Promise<void> {
   let thumbnailError: string | null = null;
   if (input.thumbnail) {
     post({ type: 'progress', id, percent: 100, stage: 'thumbnail' });
-    const level = thumbnailLevel(result.lods[0].triangle_count);
-    const lod = result.lods.find((candidate) => candidate.level === level) ?? result.lods[0];
+    const lod = thumbnailLevel(result.lods);
     try {
       const overrides = await new Promise<Map<string, MaterialOverride>>((resolve) => {
         colourRequests.set(id, resolve);
@@ -85,10 +98,32 @@ async function convert(task: ConvertTask): Promise<void> {
       thumbnailError = error instanceof Error ? error.message : String(error);
     }
   }
-  // Transferred, not copied: LOD buffers can be hundreds of megabytes.
-  const transfer = new Set(result.lods.map((lod) => lod.glb.buffer as ArrayBuffer));
+  const transfer = new Set<ArrayBuffer>();
   if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);
-  post({ type: 'converted', id, result, thumbnail, thumbnailError, memory: memory() }, [...transfer]);
+  let reply: ConversionResult | FileConversionResult = result;
+  if (input.lodDir) {
+    // Written here, the bytes never reach the parent's heap, where they would wait for its next collection.
+    reply = { ...result, lods: await writeLods(result, input.lodDir) };
+  } else {
+    // Transferred, not copied: LOD buffers can be hundreds of megabytes.
+    for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);
+  }
+  post({ type: 'converted', id, result: reply, thumbnail, thumbnailError, memory: memory(startMb, peakMb) }, [
+    ...transfer,
+  ]);
+}
+
+/** Writes each LOD to `lod<level>.glb` in `dir`, with its size and SHA-256. */
+async function writeLods(result: ConversionResult, dir: string): Promise<LodFile[]> {
+  await mkdir(dir, { recursive: true });
+  const files: LodFile[] = [];
+  for (const { glb, ...lod } of result.lods) {
+    const file = path.join(dir, `lod${lod.level}.glb`);
+    await writeFile(file, glb);
+    const sha256 = createHash('sha256').update(glb).digest('hex');
+    files.push({ ...lod, file, size: glb.byteLength, sha256 });
+  }
+  return files;
 }
 
 /** Renders a thumbnail, passing the renderer's warnings to the parent's log for this task. */
@@ -104,13 +139,15 @@ async function renderLogged(
 }
 
 async function render(task: RenderTask): Promise<void> {
+  const startMb = heldMb();
   const bytes = await renderLogged(task.id, task.glb, task.options);
-  post({ type: 'rendered', id: task.id, png: bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'rendered', id: task.id, png: bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
 }
 
 async function runExport(task: ExportTask): Promise<void> {
+  const startMb = heldMb();
   const bytes = await exportModel(task.glb, task.options);
-  post({ type: 'exported', id: task.id, bytes, memory: memory() }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'exported', id: task.id, bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
 }
 
 /** Runs one task; its failure is posted back by the caller. */
@@ -131,9 +168,10 @@ port.on('message', (message: ParentMessage) => {
     colourRequests.delete(message.id);
     return;
   }
+  const startMb = heldMb();
   runTask(message).catch((error: unknown) => {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-    post({ type: 'failed', id: message.id, name, message: text, memory: memory() });
+    post({ type: 'failed', id: message.id, name, message: text, memory: memory(startMb) });
   });
 });
 post({ type: 'ready' });

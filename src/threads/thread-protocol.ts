@@ -1,6 +1,6 @@
 import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
-import type { ConversionResult } from '../pipeline/types.ts';
+import type { ConversionResult, LodOutput } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 
 /** A conversion as the parent hands it to a conversion thread. */
@@ -14,7 +14,22 @@ export interface ConvertTask {
     thumbnail: boolean;
     /** Heap plus WebAssembly memory the job may reach, in MiB; above it the job fails naming the limit. */
     maxMemoryMb: number;
+    /** Folder to write the LODs to (`lod<level>.glb`), replying with {@link LodFile}s instead of their bytes. */
+    lodDir?: string;
   };
+}
+
+/** A level of detail the thread wrote to a file: where, how big, and its SHA-256, instead of its bytes. */
+export interface LodFile extends Omit<LodOutput, 'glb'> {
+  file: string;
+  size: number;
+  /** SHA-256 of the file, in hex. */
+  sha256: string;
+}
+
+/** A conversion whose LODs went to files. */
+export interface FileConversionResult extends Omit<ConversionResult, 'lods'> {
+  lods: LodFile[];
 }
 
 /** A thumbnail of an already converted model. */
@@ -43,8 +58,11 @@ export interface ColoursReply {
 /** What the parent posts to a conversion thread. */
 export type ParentMessage = ConvertTask | RenderTask | ExportTask | ColoursReply;
 
-/** Memory the thread holds after a task (its heap plus external memory, WebAssembly included), in MiB. */
-export type ThreadMemory = { retainedMb: number };
+/**
+ * Memory of the thread (its heap plus external memory, WebAssembly included), in MiB: what it holds after a task,
+ * and how far the task took it above what the thread held when the task began (sampled at each progress report).
+ */
+export type ThreadMemory = { retainedMb: number; grewMb: number };
 
 /** What a conversion thread posts to the parent. */
 export type ThreadMessage =
@@ -57,7 +75,7 @@ export type ThreadMessage =
   | {
       type: 'converted';
       id: number;
-      result: ConversionResult;
+      result: ConversionResult | FileConversionResult;
       thumbnail: Uint8Array | null;
       thumbnailError: string | null;
       memory: ThreadMemory;

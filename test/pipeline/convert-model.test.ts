@@ -24,6 +24,7 @@ import {
   validationErrors,
   writeTempGlb,
 } from './documents.ts';
+import { torus, writeBinaryStl } from './torus.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
@@ -198,6 +199,33 @@ void test('a generated sphere of over 1,000 triangles falls to 25 % or less, kee
   } finally {
     await temp.remove();
   }
+});
+
+void test('progress on one big mesh moves through every stage, never silent for 2 s', async () => {
+  // 240,000 triangles in pieces of 20,000: the LOD stage reports after each piece, as a 20 M-triangle scan
+  // does with the default pieces of 250,000.
+  const file = path.join(scratch.dir, 'torus.stl');
+  await writeBinaryStl(file, torus(800, 150));
+  const reports: { at: number; percent: number; stage: string }[] = [];
+  let last = performance.now();
+  const result = await convertModel({
+    modelId: 'big',
+    source: { file, dir: scratch.dir, format: 'stl' },
+    logger: quietLogger,
+    lods: { chunkTriangles: 20_000 },
+    onProgress: (percent, stage) => {
+      const now = performance.now();
+      reports.push({ at: now - last, percent, stage });
+      last = now;
+    },
+  });
+  assert.equal(result.triangle_count, 240_000);
+  const longest = Math.max(...reports.map((report) => report.at));
+  assert.ok(longest < 2_000, `progress was silent for ${Math.round(longest)} ms`);
+  // LOD 0's write, 12 pieces for LOD 1, 6 for LOD 2 (made from LOD 1's 120,000): heard from at every step.
+  const lodReports = reports.filter((report) => report.stage === 'lods');
+  assert.ok(lodReports.length >= 19, `${lodReports.length} reports while making LODs`);
+  assert.deepEqual(reports.at(-1)?.percent, 100);
 });
 
 void test('reads a meshopt-compressed, quantized GLB and writes LODs without compression', async () => {

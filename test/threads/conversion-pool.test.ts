@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
 import { createConversionPool, type ConversionPool } from '../../src/threads/conversion-pool.ts';
 import { MODELS, quietLogger, readGlb, tempDir, validationErrors } from '../pipeline/documents.ts';
 import { decodeRgba } from '../render/silhouette.ts';
+import { torus, writeBinaryStl } from '../pipeline/torus.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
@@ -121,6 +123,26 @@ void describe('the conversion pool', () => {
     assert.equal(result.triangle_count, 1);
     assert.equal(pool.stats().threads, 1);
   });
+
+  void it('writes the LODs into lodDir with their size and SHA-256 when asked, the same bytes it would return', async () => {
+    const lodDir = path.join(scratch.dir, 'lods');
+    const [inFiles, inBytes] = [
+      await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger, lodDir }),
+      await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger }),
+    ];
+    assert.deepEqual(
+      inFiles.lods.map((lod) => [lod.level, path.basename(lod.file), lod.triangle_count]),
+      inBytes.lods.map((lod) => [lod.level, `lod${lod.level}.glb`, lod.triangle_count]),
+    );
+    for (const [index, lod] of inFiles.lods.entries()) {
+      const bytes = await readFile(lod.file);
+      assert.equal(path.dirname(lod.file), lodDir);
+      assert.deepEqual(new Uint8Array(bytes), inBytes.lods[index].glb);
+      assert.equal(lod.size, bytes.byteLength);
+      assert.equal(lod.sha256, createHash('sha256').update(bytes).digest('hex'));
+    }
+    assert.deepEqual(inFiles.parts, inBytes.parts);
+  });
 });
 
 void it('a thread recycled mid-queue loses no job', async () => {
@@ -140,6 +162,30 @@ void it('a thread recycled mid-queue loses no job', async () => {
     assert.equal(pool.stats().threads, 1);
   } finally {
     await pool.close();
+  }
+});
+
+void it('a job that grows its thread past the bound leaves it replaced; a small one keeps it warm', async () => {
+  // 120,000 triangles: a few tens of megabytes of arrays, LODs and simplifier heap at the job's peak.
+  const file = path.join(scratch.dir, 'grow.stl');
+  await writeBinaryStl(file, torus(400, 150));
+  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const pool = createConversionPool({ size: 1, recycleAboveGrowthMb: 8 });
+  try {
+    await pool.convert({ modelId: 's', source: await tinyStl('s.stl'), logger: quietLogger });
+    assert.equal(pool.stats().started, 1, 'a tiny job keeps its thread');
+    await pool.convert({ modelId: 'g', source: big, logger: quietLogger });
+    assert.equal(pool.stats().started, 2, 'the big job left its thread replaced');
+    assert.equal(pool.stats().threads, 1);
+  } finally {
+    await pool.close();
+  }
+  const roomy = createConversionPool({ size: 1 });
+  try {
+    await roomy.convert({ modelId: 'g', source: big, logger: quietLogger });
+    assert.equal(roomy.stats().started, 1, 'within the default bound the thread stays');
+  } finally {
+    await roomy.close();
   }
 });
 

@@ -1,0 +1,208 @@
+import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
+
+/** Options of {@link simplifyInChunks}. */
+export interface SimplifyInChunksOptions {
+  /** meshoptimizer's simplifier, ready. */
+  simplifier: typeof MeshoptSimplifier;
+  /** Indices the whole list aims at (a multiple of 3). */
+  targetIndexCount: number;
+  /** Largest absolute error, in the positions' units. */
+  targetError: number;
+  /** Simplifier flags, as for a single call. */
+  flags: SimplifierFlags[];
+  /**
+   * Retry a piece with `Permissive` when it stays above 1.5× its target: attribute seams (UV or normal splits)
+   * can pin a mesh, and letting edges cross them stays within the error bound.
+   */
+  permissiveRetry: boolean;
+  /** Largest piece handed to the simplifier at once, in triangles. */
+  chunkTriangles: number;
+  /** Told after each piece how many of the list's triangles are done. */
+  onChunk?: (trianglesDone: number) => void;
+}
+
+/** Cells per axis of the grid triangles are ordered by: 2^6, so 2^18 cells and a 1 MiB counting table. */
+const GRID_BITS = 6;
+
+/**
+ * Simplifies an indexed triangle list like meshoptimizer's `simplify`, in spatially compact pieces of at most
+ * `chunkTriangles` when it is bigger: the simplifier's working memory (about 150 bytes per triangle, in a
+ * WebAssembly heap that never shrinks) is then bounded by one piece, and progress can be told between pieces.
+ * Vertices shared by two pieces are locked, so the pieces still meet without a crack; each piece aims at the
+ * list's share of its target within the same error bound. Returns the new indices and the largest error.
+ */
+export function simplifyInChunks(
+  indices: Uint32Array,
+  positions: Float32Array,
+  options: SimplifyInChunksOptions,
+): [Uint32Array, number] {
+  const triangles = indices.length / 3;
+  if (triangles <= options.chunkTriangles) {
+    const result = simplifyPiece(indices, positions, null, options.targetIndexCount, options);
+    options.onChunk?.(triangles);
+    return result;
+  }
+
+  const vertexCount = positions.length / 3;
+  const order = spatialOrder(indices, positions);
+  options.onChunk?.(0);
+  const pieces = Math.ceil(triangles / options.chunkTriangles);
+  const perPiece = Math.ceil(triangles / pieces);
+  const seams = sharedVertices(indices, order, perPiece, vertexCount);
+  options.onChunk?.(0);
+  const share = options.targetIndexCount / indices.length;
+
+  const output = new Uint32Array(indices.length);
+  let written = 0;
+  let error = 0;
+  // Working arrays sized for one piece, reused: `local` maps a vertex of the whole list to its piece's index.
+  const local = new Int32Array(vertexCount).fill(-1);
+  const globalOf = new Uint32Array(perPiece * 3);
+  const pieceIndices = new Uint32Array(perPiece * 3);
+  const piecePositions = new Float32Array(perPiece * 9);
+  const pieceLocks = new Uint8Array(perPiece * 3);
+  for (let start = 0; start < triangles; start += perPiece) {
+    const end = Math.min(triangles, start + perPiece);
+    let vertices = 0;
+    for (let k = start; k < end; k++) {
+      const t = order[k] * 3;
+      for (let corner = 0; corner < 3; corner++) {
+        const vertex = indices[t + corner];
+        let index = local[vertex];
+        if (index < 0) {
+          index = vertices++;
+          local[vertex] = index;
+          globalOf[index] = vertex;
+          piecePositions[index * 3] = positions[vertex * 3];
+          piecePositions[index * 3 + 1] = positions[vertex * 3 + 1];
+          piecePositions[index * 3 + 2] = positions[vertex * 3 + 2];
+          pieceLocks[index] = seams[vertex];
+        }
+        pieceIndices[(k - start) * 3 + corner] = index;
+      }
+    }
+    const count = (end - start) * 3;
+    const target = Math.max(3, Math.floor((count * share) / 3) * 3);
+    const [result, pieceError] = simplifyPiece(
+      pieceIndices.subarray(0, count),
+      piecePositions.subarray(0, vertices * 3),
+      pieceLocks.subarray(0, vertices),
+      target,
+      options,
+    );
+    for (let i = 0; i < result.length; i++) output[written + i] = globalOf[result[i]];
+    written += result.length;
+    error = Math.max(error, pieceError);
+    for (let i = 0; i < vertices; i++) local[globalOf[i]] = -1;
+    options.onChunk?.(end);
+  }
+  return [output.slice(0, written), error];
+}
+
+/** One simplifier call (and its permissive retry), with the vertices in `locks` kept where they are. */
+function simplifyPiece(
+  indices: Uint32Array,
+  positions: Float32Array,
+  locks: Uint8Array | null,
+  target: number,
+  options: SimplifyInChunksOptions,
+): [Uint32Array, number] {
+  const run = (flags: SimplifierFlags[]): [Uint32Array, number] =>
+    locks
+      ? options.simplifier.simplifyWithAttributes(
+          indices,
+          positions,
+          3,
+          NO_ATTRIBUTES,
+          0,
+          [],
+          locks,
+          target,
+          options.targetError,
+          flags,
+        )
+      : options.simplifier.simplify(indices, positions, 3, target, options.targetError, flags);
+  let best = run(options.flags);
+  if (options.permissiveRetry && best[0].length > target * 1.5) {
+    const seams = run([...options.flags, 'Permissive']);
+    if (seams[0].length < best[0].length) best = seams;
+  }
+  // A piece the simplifier emptied (all of it within the error) keeps its triangles: a hole is not a LOD.
+  return best[0].length === 0 ? [indices.slice(), 0] : best;
+}
+
+const NO_ATTRIBUTES = new Float32Array(0);
+
+/**
+ * The triangles' ids ordered along a Morton curve through a 64³ grid over the list's box (a stable counting
+ * sort, so triangles of one cell keep the file's order): consecutive runs of it are compact pieces of surface.
+ */
+function spatialOrder(indices: Uint32Array, positions: Float32Array): Uint32Array {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < indices.length; i++) {
+    const at = indices[i] * 3;
+    for (let axis = 0; axis < 3; axis++) {
+      const value = positions[at + axis];
+      if (value < min[axis]) min[axis] = value;
+      if (value > max[axis]) max[axis] = value;
+    }
+  }
+  const cells = 1 << GRID_BITS;
+  const scale = min.map((low, axis) => (max[axis] > low ? cells / (max[axis] - low) : 0));
+  const triangles = indices.length / 3;
+  const keys = new Uint32Array(triangles);
+  const counts = new Uint32Array(1 << (GRID_BITS * 3));
+  const [sx, sy, sz] = scale;
+  const [mx, my, mz] = min;
+  const cell = (centre: number, low: number, factor: number): number =>
+    Math.min(cells - 1, Math.max(0, Math.floor((centre - low) * factor)));
+  for (let t = 0; t < triangles; t++) {
+    const a = indices[t * 3] * 3;
+    const b = indices[t * 3 + 1] * 3;
+    const c = indices[t * 3 + 2] * 3;
+    const key =
+      SPREAD[cell((positions[a] + positions[b] + positions[c]) / 3, mx, sx)] |
+      (SPREAD[cell((positions[a + 1] + positions[b + 1] + positions[c + 1]) / 3, my, sy)] << 1) |
+      (SPREAD[cell((positions[a + 2] + positions[b + 2] + positions[c + 2]) / 3, mz, sz)] << 2);
+    keys[t] = key;
+    counts[key]++;
+  }
+  let offset = 0;
+  for (let key = 0; key < counts.length; key++) {
+    const count = counts[key];
+    counts[key] = offset;
+    offset += count;
+  }
+  const order = new Uint32Array(triangles);
+  for (let t = 0; t < triangles; t++) order[counts[keys[t]]++] = t;
+  return order;
+}
+
+/** Each 6-bit cell coordinate with its bits spread three apart, for a Morton code of three axes. */
+const SPREAD = Uint32Array.from({ length: 1 << GRID_BITS }, (_, value) => {
+  let result = 0;
+  for (let bit = 0; bit < GRID_BITS; bit++) result |= ((value >> bit) & 1) << (bit * 3);
+  return result;
+});
+
+/** 1 for each vertex used by triangles of more than one piece (runs of `perPiece` in `order`), else 0. */
+function sharedVertices(
+  indices: Uint32Array,
+  order: Uint32Array,
+  perPiece: number,
+  vertexCount: number,
+): Uint8Array {
+  const owner = new Int32Array(vertexCount).fill(-1);
+  const shared = new Uint8Array(vertexCount);
+  for (let k = 0; k < order.length; k++) {
+    const piece = Math.floor(k / perPiece);
+    const t = order[k] * 3;
+    for (let corner = 0; corner < 3; corner++) {
+      const vertex = indices[t + corner];
+      if (owner[vertex] < 0) owner[vertex] = piece;
+      else if (owner[vertex] !== piece) shared[vertex] = 1;
+    }
+  }
+  return shared;
+}
