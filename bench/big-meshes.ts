@@ -33,6 +33,8 @@ interface ChildReport {
   lods: number[];
   /** Longest silence between two progress reports. */
   maxGapMs: number;
+  /** The two progress reports around that silence, as "stage percent". */
+  maxGapAt: string;
   /** Pool runs: RSS once the job is done and its result dropped, after 3 s, and again after a collection. */
   after?: number;
   afterGc?: number;
@@ -48,11 +50,18 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
   const format = path.extname(file).slice(1) as 'stl' | 'ply' | 'obj';
   const source = { file, dir: path.dirname(file), format };
   let last = performance.now();
+  let lastStep = 'start';
   let maxGapMs = 0;
-  const onProgress = (): void => {
+  let maxGapAt = '';
+  const onProgress = (percent: number, stage: string): void => {
     const now = performance.now();
-    maxGapMs = Math.max(maxGapMs, now - last);
+    const step = `${stage} ${percent} %`;
+    if (now - last > maxGapMs) {
+      maxGapMs = now - last;
+      maxGapAt = `${lastStep} → ${step}`;
+    }
     last = now;
+    lastStep = step;
   };
   let report: ChildReport;
   if (process.argv[2] === '--convert') {
@@ -68,6 +77,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,
+      maxGapAt,
     };
   } else {
     const { createConversionPool } = await import('../src/threads/conversion-pool.ts');
@@ -100,6 +110,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,
+      maxGapAt,
       thumbnailBytes: result.thumbnail?.byteLength ?? 0,
     };
     // What the service holds once the job is stored: its thread replaced if the job grew it.
@@ -256,7 +267,7 @@ function poolRow(label: string, file: string, megabytes: number): void {
   const report = runChild('--pool', file);
   console.log(
     `| ${label} | ${megabytes.toFixed(0)} | ${(report.ms / 1000).toFixed(1)} | ${perTriangle(report).toFixed(0)} | ` +
-      `${(report.maxGapMs / 1000).toFixed(2)} | ${((report.after! - report.idle) / MB).toFixed(0)} | ` +
+      `${(report.maxGapMs / 1000).toFixed(2)} (${report.maxGapAt}) | ${((report.after! - report.idle) / MB).toFixed(0)} | ` +
       `${((report.afterGc! - report.idle) / MB).toFixed(0)} | ${report.lods.join(' / ')} | ` +
       `${report.validationErrors!.join(' / ')} | ${((report.thumbnailBytes ?? 0) / 1024).toFixed(0)} KiB |`,
   );
@@ -282,7 +293,7 @@ try {
       console.log(
         `| ${format.toUpperCase()} ${(vitrine.triangles / 1e6).toFixed(1)} M | ${megabytes.toFixed(0)} | ${(vitrine.ms / 1000).toFixed(2)} | ` +
           `${(native / 1000).toFixed(2)} | ${(vitrine.ms / native).toFixed(2)} | ${perTriangle(vitrine).toFixed(0)} | ` +
-          `${(vitrine.maxGapMs / 1000).toFixed(2)} | ${vitrine.lods.join(' / ')} |`,
+          `${(vitrine.maxGapMs / 1000).toFixed(2)} (${vitrine.maxGapAt}) | ${vitrine.lods.join(' / ')} |`,
       );
       rmSync(file);
     }

@@ -110,7 +110,7 @@ export function tusClient(baseUrl: string, headers: Record<string, string>): Tus
         const part = chunk.subarray(0, Math.max(0, limit - written));
         written += part.length;
         // A server that closes the connection mid-body (a refusal, a timeout) ends the sending, not the test.
-        if (part.length > 0 && !req.write(part)) await Promise.race([once(req, 'drain'), once(req, 'close')]);
+        if (part.length > 0 && !req.write(part)) await drainedOrClosed(req);
         if (req.destroyed) break;
         if (written >= limit) break;
       }
@@ -124,4 +124,17 @@ export function tusClient(baseUrl: string, headers: Record<string, string>): Tus
       return undefined;
     },
   };
+}
+
+/** Waits for a request to drain or close, removing both listeners after: a long upload waits thousands of times. */
+async function drainedOrClosed(req: http.ClientRequest): Promise<void> {
+  const settled = new AbortController();
+  try {
+    await Promise.race([
+      once(req, 'drain', { signal: settled.signal }),
+      once(req, 'close', { signal: settled.signal }),
+    ]);
+  } finally {
+    settled.abort();
+  }
 }
