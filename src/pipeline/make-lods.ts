@@ -219,9 +219,13 @@ function simplifyTriangles(
       onChunk: (done) => onShare(done / triangles),
     });
     if (best.length === 0 || best.length >= indices.length) return item.spent;
+    // Each step after the pieces takes seconds on tens of millions of triangles: report between them.
+    onShare(1);
     const area = surfaceArea(positions, best);
+    onShare(1);
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
     replaceIndices(primitive, best);
+    onShare(1);
     item.spent += error;
     return item.spent;
   }

@@ -265,3 +265,30 @@ void test('the error bound is the whole model’s: a small part keeps its shape,
     assert.ok(area > ballArea * 0.93, `LOD ${lod.level} ball area ${area} of ${ballArea}`);
   }
 });
+
+void test('a primitive simplified in pieces reports after its last piece, its area check and its compaction', async () => {
+  const document = emptyDocument();
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Ball').setMesh(addSphere(document, 96, 64)));
+  await cleanUp(document, {}, recordingContext());
+  const reports: number[] = [];
+  const levels: number[] = [];
+  for await (const lod of makeLods(
+    document,
+    { simplifier: MeshoptSimplifier, chunkTriangles: 2_000 },
+    { ...recordingContext(), onProgress: (fraction) => reports.push(fraction) },
+  )) {
+    levels.push(lod.level);
+  }
+  assert.deepEqual(levels, [1, 2]);
+  // Each level's end share (0.5 for level 1, 1 for level 2) is reported as the last pieces finish, when the
+  // primitive is done and after the level is tidied (5 and 3 times here), and again before the area check, after
+  // it and after the new indices are compacted: the steps that take seconds on tens of millions of triangles.
+  const count = (share: number) => reports.filter((fraction) => fraction === share).length;
+  assert.ok(count(0.5) >= 8, `level 1's end was reported ${count(0.5)} times: ${reports.join(', ')}`);
+  assert.ok(count(1) >= 6, `level 2's end was reported ${count(1)} times: ${reports.join(', ')}`);
+  for (let i = 1; i < reports.length; i++)
+    assert.ok(reports[i] >= reports[i - 1], 'progress never goes back');
+});
