@@ -1,9 +1,18 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+/** Why a request was refused with a 4xx, kept for its access-log line. */
+const rejections = new WeakMap<FastifyRequest, string>();
+
+/** Records why a request is refused, so its one access-log line says so instead of a line of its own. */
+export function noteRejection(request: FastifyRequest, reason: string): void {
+  rejections.set(request, reason);
+}
+
 /**
  * Fastify's request logging with one access-log line per request instead of two: nothing on arrival, and on
- * completion (404s included) one `request completed` line at `info` with method, URL, status and time in ms (errors still at
- * `error`). At `warn` and above pino's `info` is a no-op, so a quiet service writes nothing per request.
+ * completion (404s included) one `request completed` line at `info` with method, URL, status, time in ms and, for
+ * a refused request, the reason it was given (errors still at `error`). At `warn` and above pino's `info` is a
+ * no-op, so a quiet service writes nothing per request.
  */
 export class AccessLogController extends LogController {
   override incomingRequest(): void {}
@@ -21,6 +30,7 @@ export class AccessLogController extends LogController {
       url: withoutToken(request.url),
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      reason: rejections.get(request),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

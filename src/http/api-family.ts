@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied } from '../access/route-access.ts';
+import { noteRejection } from './access-log.ts';
 import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
 import { classifyError } from './classify-error.ts';
 
@@ -27,11 +28,13 @@ const TOKEN_MESSAGES: Record<Exclude<TokenCheck, TokenScope>, string> = {
  * failure under the prefix answers in that family's envelope.
  */
 export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions): void {
-  const send = (reply: FastifyReply, statusCode: number, message: string) =>
-    reply
+  const send = (reply: FastifyReply, statusCode: number, message: string) => {
+    noteRejection(reply.request, message);
+    return reply
       .code(statusCode)
       .type('application/json; charset=utf-8')
       .send(options.errorBody(statusCode, message));
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     const presented = options.presentedToken?.(request) ?? request.headers[TOKEN_HEADER];
@@ -43,8 +46,7 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
 
   app.setErrorHandler((error, request, reply) => {
     const { statusCode, message, expected } = classifyError(error, options.internalMessage);
-    if (expected) request.log.info({ statusCode, reason: message }, 'request rejected');
-    else request.log.error({ err: error }, 'request failed');
+    if (!expected) request.log.error({ err: error }, 'request failed');
     // A database outage is brief; clients that honour Retry-After come back when it may be over.
     if (statusCode === 503) reply.header('retry-after', '5');
     return send(reply, statusCode, message);

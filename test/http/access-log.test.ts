@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { AccessLogController } from '../../src/http/access-log.ts';
+import { ApiError } from '../../src/http/api-error.ts';
+import { installApiFamily } from '../../src/http/api-family.ts';
 
 /** An app with one route whose log lines are collected, at the given level. */
 function appLoggingAt(level: string) {
@@ -34,5 +36,31 @@ void describe('access log', () => {
     const { app, lines } = appLoggingAt('warn');
     for (let i = 0; i < 5; i++) await app.inject({ url: '/thing' });
     assert.deepEqual(lines, []);
+  });
+
+  void it('writes one line for a refused API request, with the reason it was given', async () => {
+    const { app, lines } = appLoggingAt('info');
+    await app.register(async (family) => {
+      installApiFamily(family, {
+        checkToken: (presented) => Promise.resolve(presented === 'good' ? 'write' : 'invalid'),
+        errorBody: (code, message) => ({ code, message }),
+        internalMessage: 'internal error',
+        notFoundMessage: 'not found',
+      });
+      family.get('/gone', () => {
+        throw new ApiError(404, 'model not found');
+      });
+    });
+    await app.inject({ url: '/gone', headers: { 'x-api-token': 'good' } });
+    await app.inject({ url: '/gone', headers: { 'x-api-token': 'bad' } });
+    await app.inject({ url: '/nowhere', headers: { 'x-api-token': 'good' } });
+    assert.deepEqual(
+      lines.map(({ msg, url, statusCode, reason }) => ({ msg, url, statusCode, reason })),
+      [
+        { msg: 'request completed', url: '/gone', statusCode: 404, reason: 'model not found' },
+        { msg: 'request completed', url: '/gone', statusCode: 401, reason: 'invalid API token' },
+        { msg: 'request completed', url: '/nowhere', statusCode: 404, reason: 'not found' },
+      ],
+    );
   });
 });
