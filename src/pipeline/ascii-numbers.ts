@@ -23,10 +23,12 @@ export class AsciiReader {
     return at < this.end;
   }
 
-  /** Skips to the start of the next line. */
+  /** Skips past the end of the line: `\n`, `\r\n` or a lone `\r` (old Mac files). */
   skipLine(): void {
-    const next = this.bytes.indexOf(0x0a, this.offset);
-    this.offset = next < 0 || next >= this.end ? this.end : next + 1;
+    const bytes = this.bytes;
+    let at = this.offset;
+    while (at < this.end && bytes[at] !== 0x0a && bytes[at] !== 0x0d) at++;
+    this.offset = Math.min(this.end, at + 1);
   }
 
   /** The next word as text (keywords are short), or `undefined` at the end of the data. */

@@ -74,8 +74,14 @@ async function readHead(file: string, length: number): Promise<Uint8Array> {
   }
 }
 
-/** ASCII STL starts with `solid` and its first bytes are text. */
-function looksAscii(head: Uint8Array): boolean {
+/** Whether text starts with a UTF-8 byte-order mark, as some Windows tools write. */
+function hasByteOrderMark(bytes: Uint8Array): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/** ASCII STL starts with `solid` (after a UTF-8 byte-order mark, if any) and its first bytes are text. */
+function looksAscii(file: Uint8Array): boolean {
+  const head = hasByteOrderMark(file) ? file.subarray(3) : file;
   const start = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1').trimStart();
   if (!/^solid(\s|$)/i.test(start)) return false;
   return head.every(
@@ -149,7 +155,7 @@ async function readBinary(
 
 async function readAscii(source: ImportSource, context: StepContext): Promise<StlMesh> {
   const bytes = await readFile(source.file);
-  const reader = new AsciiReader(bytes);
+  const reader = new AsciiReader(bytes, hasByteOrderMark(bytes) ? 3 : 0);
   // About 250 bytes per facet in ASCII.
   const expected = Math.ceil(bytes.length / 250);
   const welder = new VertexWelder(expected);

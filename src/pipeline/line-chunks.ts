@@ -28,8 +28,10 @@ export class LineTooLongError extends Error {
 
 /**
  * Reads a text file of `size` bytes in chunks of whole lines: memory stays at one chunk (plus the longest line)
- * whatever the file's size. Lines continued by a trailing backslash are joined first, the backslash and line end
- * becoming spaces, so a continued statement always lies in one chunk.
+ * whatever the file's size. Every line ends in `\n` as the caller sees it: a lone `\r` (old Mac files) becomes
+ * `\n`, and a UTF-8 byte-order mark at the start becomes spaces, keeping every byte where it was. Lines continued
+ * by a trailing backslash are joined next, the backslash and line end becoming spaces, so a continued statement
+ * always lies in one chunk.
  */
 export async function* readLineChunks(
   handle: FileHandle,
@@ -51,6 +53,8 @@ export async function* readLineChunks(
     readAt += bytesRead;
     const end = filled + bytesRead;
     const last = bytesRead === 0 || readAt >= size;
+    if (fileOffset === 0 && filled === 0) blankByteOrderMark(buffer, end);
+    endLonelyCarriageReturns(buffer, end, last);
     joinContinuedLines(buffer, end);
     const cut = last ? end : buffer.lastIndexOf(0x0a, end - 1) + 1;
     if (cut === 0 && !last) {
@@ -70,5 +74,24 @@ function joinContinuedLines(bytes: Buffer, end: number): void {
   for (let at = bytes.indexOf(0x5c); at >= 0 && at < end; at = bytes.indexOf(0x5c, at + 1)) {
     if (bytes[at + 1] === 0x0a && at + 1 < end) bytes.fill(0x20, at, at + 2);
     else if (bytes[at + 1] === 0x0d && bytes[at + 2] === 0x0a && at + 2 < end) bytes.fill(0x20, at, at + 3);
+  }
+}
+
+/** Turns a UTF-8 byte-order mark at the start of the file into spaces, which every statement may start with. */
+function blankByteOrderMark(bytes: Buffer, end: number): void {
+  if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes.fill(0x20, 0, 3);
+}
+
+/**
+ * Turns every `\r` not followed by `\n` into `\n`. A `\r` that ends what has been read so far waits for the next
+ * read (the cut is made before it), unless the file ends there.
+ */
+function endLonelyCarriageReturns(bytes: Buffer, end: number, last: boolean): void {
+  for (let at = bytes.indexOf(0x0d); at >= 0 && at < end; at = bytes.indexOf(0x0d, at + 1)) {
+    if (at + 1 < end) {
+      if (bytes[at + 1] !== 0x0a) bytes[at] = 0x0a;
+    } else if (last) {
+      bytes[at] = 0x0a;
+    }
   }
 }

@@ -213,6 +213,32 @@ void test('chunk boundaries anywhere, even inside a continued line, change nothi
   }
 });
 
+void test('old Mac line ends (a lone CR) and a UTF-8 byte-order mark read as the same model, at any chunk size', async () => {
+  const summary = async (file: string, chunkBytes: number) => {
+    const result = await createObjImporter({ chunkBytes }).read(
+      { file, dir: path.dirname(file), format: 'obj' },
+      recordingContext(),
+    );
+    const arrays = primitives(result.document).map((primitive) =>
+      primitive.listAttributes().map((attribute) => [...attribute.getArray()!]),
+    );
+    return { parts: partsOf(result.document), arrays };
+  };
+  const unix = await summary(await folderWith({ 'forms.obj': EVERY_FORM, 'forms.mtl': FORMS_MTL }), 1 << 20);
+  const variants = {
+    'lone CR': EVERY_FORM.replace(/\r?\n/g, '\r'),
+    'byte-order mark': `\uFEFF${EVERY_FORM}`,
+  };
+  for (const [variant, text] of Object.entries(variants)) {
+    const file = await folderWith({ 'forms.obj': text, 'forms.mtl': FORMS_MTL });
+    for (const chunkBytes of [1 << 20, 1, 2, 3, 5, 8, 13]) {
+      const read = await summary(file, chunkBytes);
+      assert.deepEqual(read.parts, unix.parts, `${variant}, ${chunkBytes}-byte chunks`);
+      assert.deepEqual(read.arrays, unix.arrays, `${variant}, ${chunkBytes}-byte chunks`);
+    }
+  }
+});
+
 void test('a concave polygon is cut by earcut and a polygon on a line becomes a fan, as before', async () => {
   const file = await folderWith({
     'shapes.obj': [
