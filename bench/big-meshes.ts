@@ -19,6 +19,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { torus as torusGrid, type TriangleMesh } from '../test/pipeline/torus.ts';
 
 const sizes = (process.env.BIG_MESH_TRIANGLES ?? '1000000,4000000').split(',').map(Number);
 const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
@@ -133,36 +134,12 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
 }
 
 /** A closed grid surface (a torus) of about `triangles` triangles: shared vertices, like a scanned mesh. */
-function torus(triangles: number): { positions: Float32Array; indices: Uint32Array } {
+function torus(triangles: number): TriangleMesh {
   const around = Math.round(Math.sqrt(triangles / 2) * 2);
-  const tube = Math.round(triangles / 2 / around);
-  const positions = new Float32Array(around * tube * 3);
-  for (let i = 0; i < around; i++) {
-    const u = (i / around) * Math.PI * 2;
-    for (let j = 0; j < tube; j++) {
-      const v = (j / tube) * Math.PI * 2;
-      const at = (i * tube + j) * 3;
-      positions[at] = (1 + 0.3 * Math.cos(v)) * Math.cos(u);
-      positions[at + 1] = 0.3 * Math.sin(v);
-      positions[at + 2] = (1 + 0.3 * Math.cos(v)) * Math.sin(u);
-    }
-  }
-  const indices = new Uint32Array(around * tube * 6);
-  let k = 0;
-  for (let i = 0; i < around; i++) {
-    for (let j = 0; j < tube; j++) {
-      const a = i * tube + j;
-      const b = ((i + 1) % around) * tube + j;
-      const c = ((i + 1) % around) * tube + ((j + 1) % tube);
-      const d = i * tube + ((j + 1) % tube);
-      indices.set([a, b, c, a, c, d], k);
-      k += 6;
-    }
-  }
-  return { positions, indices };
+  return torusGrid(around, Math.round(triangles / 2 / around));
 }
 
-function writeStl(file: string, mesh: ReturnType<typeof torus>): void {
+function writeStl(file: string, mesh: TriangleMesh): void {
   const count = mesh.indices.length / 3;
   const fd = openSync(file, 'w');
   const header = Buffer.alloc(84);
@@ -184,7 +161,7 @@ function writeStl(file: string, mesh: ReturnType<typeof torus>): void {
   closeSync(fd);
 }
 
-function writePly(file: string, mesh: ReturnType<typeof torus>): void {
+function writePly(file: string, mesh: TriangleMesh): void {
   const vertices = mesh.positions.length / 3;
   const faces = mesh.indices.length / 3;
   const header = `ply\nformat binary_little_endian 1.0\nelement vertex ${vertices}\nproperty float x\nproperty float y\nproperty float z\nelement face ${faces}\nproperty list uchar int vertex_indices\nend_header\n`;
@@ -201,7 +178,7 @@ function writePly(file: string, mesh: ReturnType<typeof torus>): void {
 }
 
 /** ASCII OBJ as scanners and exporters write it: `v x y z` with six decimals, `f a b c` with 1-based indices. */
-function writeObj(file: string, mesh: ReturnType<typeof torus>): void {
+function writeObj(file: string, mesh: TriangleMesh): void {
   const fd = openSync(file, 'w');
   writeSync(fd, `# torus\no torus\n`);
   const lines: string[] = [];

@@ -42,13 +42,19 @@ function partTriangles(document: Document, groupId: string): number {
   return triangles;
 }
 
-void test('a dense sphere falls to about half, then at most a quarter of its triangles', async () => {
+/** A cleaned-up document of one dense sphere (96 × 64 segments) on a node named Ball. */
+async function denseBall(): Promise<Document> {
   const document = emptyDocument();
   document
     .getRoot()
     .listScenes()[0]
     .addChild(document.createNode('Ball').setMesh(addSphere(document, 96, 64)));
   await cleanUp(document, {}, recordingContext());
+  return document;
+}
+
+void test('a dense sphere falls to about half, then at most a quarter of its triangles', async () => {
+  const document = await denseBall();
   const source = computeStats(document).triangle_count;
   assert.ok(source > 1000);
   const [lod1, lod2] = await allLods(document);
@@ -267,12 +273,7 @@ void test('the error bound is the whole model’s: a small part keeps its shape,
 });
 
 void test('a primitive simplified in pieces reports after its last piece, its area check and its compaction', async () => {
-  const document = emptyDocument();
-  document
-    .getRoot()
-    .listScenes()[0]
-    .addChild(document.createNode('Ball').setMesh(addSphere(document, 96, 64)));
-  await cleanUp(document, {}, recordingContext());
+  const document = await denseBall();
   const reports: number[] = [];
   const levels: number[] = [];
   for await (const lod of makeLods(
