@@ -23,7 +23,11 @@ export interface EventRoutesOptions {
 /** Query of `GET /api/events`. */
 export const EventStreamQuery = Type.Object({
   model_id: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'Only events about this model.' }),
+    Type.String({
+      format: 'uuid',
+      'x-error-message': 'Invalid model id',
+      description: 'Only events about this model.',
+    }),
   ),
   token: Type.Optional(
     Type.String({

@@ -159,7 +159,7 @@ for (const dialect of testDialects()) {
       assert.ok(all.events.some((event) => typesOf([event], other).length === 1));
     });
 
-    void it('takes read tokens, refuses a missing token and a bad Last-Event-ID in the catalog envelope', async () => {
+    void it('takes read tokens, refuses a missing token, a bad Last-Event-ID and a bad model id in the catalog envelope', async () => {
       const missing = await open('/api/events', {});
       assert.equal(missing.status, 401);
       assert.equal(missing.body, JSON.stringify({ success: false, error: 'missing API token' }));
@@ -169,6 +169,9 @@ for (const dialect of testDialects()) {
       const bad = await open('/api/events', { ...testApp.auth, 'last-event-id': 'yesterday' });
       assert.equal(bad.status, 400);
       assert.equal(bad.body, JSON.stringify({ success: false, error: 'Last-Event-ID must be an event id' }));
+      const notAModel = await open('/api/events?model_id=nope', testApp.auth);
+      assert.equal(notAModel.status, 400);
+      assert.equal(notAModel.body, JSON.stringify({ success: false, error: 'Invalid model id' }));
 
       const token = await testApp.app.inject({
         method: 'POST',
