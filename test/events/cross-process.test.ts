@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { startServer, type RunningServer } from '../e2e/support/server-process.ts';
+import { testPostgresUrl } from '../helpers/databases.ts';
 import { openEventClient, type EventClient } from '../helpers/event-client.ts';
 import { createTestApp, TEST_TOKEN, type TestApp } from '../helpers/test-app.ts';
 
@@ -23,10 +24,7 @@ void describe('events across processes (postgres, LISTEN/NOTIFY)', () => {
   const clients: EventClient[] = [];
 
   before(async () => {
-    assert.ok(
-      process.env.TEST_DATABASE_URL,
-      'TEST_DATABASE_URL must name a PostgreSQL server for this suite',
-    );
+    testPostgresUrl();
     testApp = await createTestApp('postgres', {}, { eventHub: { fallbackPollMs: 3_600_000 } });
     baseUrl = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
     otherDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-other-'));

@@ -5,9 +5,9 @@ import { createWakeUp } from '../../src/events/create-wake-up.ts';
 import { createRedisWakeUp, REDIS_EVENTS_CHANNEL } from '../../src/events/redis-wake-up.ts';
 import type { EventWakeUp } from '../../src/events/wake-up.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { testRedisUrl } from '../helpers/redis.ts';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
 const quiet = { warn: () => {} };
 
 /** Resolves with the first id a subscriber hears that satisfies `match`. */
@@ -24,10 +24,11 @@ function heard(wakeUp: EventWakeUp, match: (id: number) => boolean): Promise<num
 
 void describe('Redis event wake-up', () => {
   const opened: EventWakeUp[] = [];
+  let redisUrl: string;
   let testDatabase: TestDatabase;
   let database: DatabaseHandle;
   before(async () => {
-    assert.ok(REDIS_URL, 'TEST_REDIS_URL must name a Redis server for this suite (redis://127.0.0.1:6379)');
+    redisUrl = testRedisUrl();
     testDatabase = await createTestDatabase('sqlite');
     database = await testDatabase.open();
   });
@@ -37,7 +38,7 @@ void describe('Redis event wake-up', () => {
     await testDatabase?.dispose();
   });
   const open = (channel: string) => {
-    const wakeUp = createRedisWakeUp({ url: REDIS_URL!, channel, logger: quiet });
+    const wakeUp = createRedisWakeUp({ url: redisUrl, channel, logger: quiet });
     opened.push(wakeUp);
     return wakeUp;
   };
@@ -66,11 +67,7 @@ void describe('Redis event wake-up', () => {
   void it('is the transport the service picks when REDIS_URL is set', async () => {
     // A prefix of the test's own, as REDIS_PREFIX gives each installation sharing one Redis.
     const redisPrefix = `vitrine-test-${Math.random().toString(36).slice(2)}`;
-    const wakeUp = createWakeUp(
-      { redisUrl: REDIS_URL, redisPrefix, databaseUrl: 'sqlite::memory:' },
-      database,
-      quiet,
-    );
+    const wakeUp = createWakeUp({ redisUrl, redisPrefix, databaseUrl: 'sqlite::memory:' }, database, quiet);
     opened.push(wakeUp);
     const listener = open(`${redisPrefix}:${REDIS_EVENTS_CHANNEL}`);
     const id = 1_000_000 + Math.floor(Math.random() * 1_000_000);

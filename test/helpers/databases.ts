@@ -16,6 +16,16 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+/**
+ * The PostgreSQL server of a suite that runs on PostgreSQL alone. There is no default: such a suite fails, never
+ * skips, when TEST_DATABASE_URL is not set (and `npm run test:fast` leaves out the suites that call this).
+ */
+export function testPostgresUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL must name a PostgreSQL server for this suite');
+  return url;
+}
+
 /** The dialects every database test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function testDialects(): DialectName[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
