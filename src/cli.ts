@@ -36,17 +36,21 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'start' || command === 'serve') {
     // Each command loads only what it runs: a worker process never loads the HTTP server.
+    // Listening for signals before starting: one that comes while the server starts (it prints its address
+    // before its last steps) stops it once it has started, instead of killing the process mid-way.
+    const stopped = untilSignal();
     const { startServer } = await import('./server.ts');
     const server = await startServer(config, { withWorker: command === 'start' });
-    await untilSignal();
+    await stopped;
     server.app.log.info('shutting down');
     await server.close();
     return 0;
   }
   if (command === 'worker') {
+    const stopped = untilSignal();
     const { startWorkerProcess } = await import('./worker-process.ts');
     const worker = await startWorkerProcess(config);
-    await untilSignal();
+    await stopped;
     await worker.close();
     return 0;
   }
