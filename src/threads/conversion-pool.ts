@@ -4,6 +4,7 @@ import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
+import { abortError, failureOf, stallError, timeoutError } from './pool-errors.ts';
 import { startThread } from './start-thread.ts';
 import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
@@ -393,58 +394,4 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
 function verbosityOf(logger: ILogger): number {
   return logger instanceof Logger ? (logger as unknown as { verbosity: number }).verbosity : 3;
-}
-
-function seconds(ms: number): number {
-  return Number((ms / 1000).toFixed(3));
-}
-
-/** How errors name each kind of task. */
-const TASK_NAMES: Record<ParentMessage['type'], string> = {
-  convert: 'Conversion',
-  render: 'Thumbnail rendering',
-  export: 'Export',
-  colours: 'Conversion',
-};
-
-function timeoutError(task: Task): Error {
-  const what = TASK_NAMES[task.message.type];
-  return new ConversionError(`${what} timed out after ${seconds(task.timeoutMs)} s`);
-}
-
-function stallError(task: Task, ms: number): Error {
-  if (task.message.type !== 'convert')
-    return new ConversionError(
-      `${TASK_NAMES[task.message.type]} stopped making progress for ${seconds(ms)} s`,
-    );
-  if (task.stage === undefined || task.stage === 'import') {
-    return new ConversionError(
-      `The importer stopped making progress for ${seconds(ms)} s: the file is probably damaged or truncated`,
-    );
-  }
-  return new ConversionError(
-    `The conversion stopped making progress for ${seconds(ms)} s (stage ${task.stage})`,
-  );
-}
-
-/** The rejection of a cancelled task. */
-function abortError(): Error {
-  const error = new Error('Conversion was cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
-/**
- * The error a failed conversion rejects with. A RangeError (the call stack overflowed on a 10,000-deep node tree,
- * an array or buffer of 2^30 elements could not be made) comes from the input and would come again on every
- * attempt, so it is a ConversionError too: the job fails at once instead of being retried three times.
- */
-export function failureOf(name: string, message: string): Error {
-  if (name === 'ConversionError') return new ConversionError(message);
-  if (name === 'RangeError') {
-    return new ConversionError(
-      `The model is too deeply nested or too large to convert (${message}); no retry can change that`,
-    );
-  }
-  return new Error(`Conversion failed: ${message}`);
 }

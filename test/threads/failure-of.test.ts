@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConversionError } from '../../src/pipeline/types.ts';
-import { failureOf } from '../../src/threads/conversion-pool.ts';
+import { failureOf } from '../../src/threads/pool-errors.ts';
 
 void describe('failures reported by a conversion thread', () => {
   void it('makes input-driven RangeErrors permanent conversion errors', () => {
