@@ -36,8 +36,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'start' || command === 'serve') {
     // Each command loads only what it runs: a worker process never loads the HTTP server.
-    // Listening for signals before starting: one that comes while the server starts (it prints its address
-    // before its last steps) stops it once it has started, instead of killing the process mid-way.
+    // Listening for signals before starting: one that comes during start-up (migrations, the sweep of scratch
+    // folders, opening the stores) stops the process once it has started, instead of killing it mid-way.
     const stopped = untilSignal();
     const { startServer } = await import('./server.ts');
     const server = await startServer(config, { withWorker: command === 'start' });

@@ -1,9 +1,9 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Why a request was refused with a 4xx, kept for its access-log line. */
+/** The message an API request's error answer gave, kept for its access-log line. */
 const rejections = new WeakMap<FastifyRequest, string>();
 
-/** Records why a request is refused, so its one access-log line says so instead of a line of its own. */
+/** Records the message of a request's error answer, so its one access-log line carries it instead of a line of its own. */
 export function noteRejection(request: FastifyRequest, reason: string): void {
   rejections.set(request, reason);
 }

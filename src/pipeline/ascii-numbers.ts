@@ -1,3 +1,8 @@
+/** Whether text starts with a UTF-8 byte-order mark, as some Windows tools write before `solid` or `v`. */
+export function hasByteOrderMark(bytes: Uint8Array): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
 /**
  * Reads whitespace-separated words and numbers straight from the bytes of a text format (ASCII STL and PLY),
  * with no conversion of the file to a string: a gigabyte file would otherwise need gigabytes of UTF-16.

@@ -1,6 +1,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AsciiReader } from './ascii-numbers.ts';
+import { AsciiReader, hasByteOrderMark } from './ascii-numbers.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { meshDocument } from './mesh-document.ts';
 import { TriangleList } from './triangle-list.ts';
@@ -72,11 +72,6 @@ async function readHead(file: string, length: number): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
-}
-
-/** Whether text starts with a UTF-8 byte-order mark, as some Windows tools write. */
-function hasByteOrderMark(bytes: Uint8Array): boolean {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /** ASCII STL starts with `solid` (after a UTF-8 byte-order mark, if any) and its first bytes are text. */

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { hasByteOrderMark } from './ascii-numbers.ts';
 
 /** One chunk of a text file that ends at a line end, so no statement is split between two chunks. */
 export interface LineChunk {
@@ -79,7 +80,7 @@ function joinContinuedLines(bytes: Buffer, end: number): void {
 
 /** Turns a UTF-8 byte-order mark at the start of the file into spaces, which every statement may start with. */
 function blankByteOrderMark(bytes: Buffer, end: number): void {
-  if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes.fill(0x20, 0, 3);
+  if (end >= 3 && hasByteOrderMark(bytes)) bytes.fill(0x20, 0, 3);
 }
 
 /**
