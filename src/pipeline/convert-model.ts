@@ -131,7 +131,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   const lods: LodOutput[] = [
     {
       level: 0,
-      glb: await glbBytes(io, document, heartbeat),
+      glb: await glbBytes(io, document, { onStep: heartbeat }),
       triangle_count: stats.triangle_count,
       error: 0,
     },
@@ -164,7 +164,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
         : lod.document;
     lods.push({
       level: lod.level,
-      glb: await glbBytes(io, output, heartbeat),
+      glb: await glbBytes(io, output, { onStep: heartbeat }),
       triangle_count: triangles,
       error: lod.error,
     });
