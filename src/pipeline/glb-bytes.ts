@@ -19,7 +19,7 @@ export interface GlbWriteOptions {
 }
 
 const DEFAULT_LARGE_ACCESSOR_BYTES = 1 << 20;
-const DEFAULT_STEP_BYTES = 32 << 20;
+const DEFAULT_STEP_BYTES = 16 << 20;
 
 /**
  * Writes a document as GLB bytes, like `io.writeBinary`, copying each large accessor once, straight into one buffer

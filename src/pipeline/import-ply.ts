@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AsciiReader } from './ascii-numbers.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { meshDocument, srgbToLinear } from './mesh-document.ts';
+import { readFileInSteps } from './read-file-in-steps.ts';
 import { TriangleList } from './triangle-list.ts';
 import { triangulatePolygon } from './triangulate-polygon.ts';
 import { plyError as fail, readPlyHeader, TYPE_BYTES } from './ply-header.ts';
@@ -15,6 +15,9 @@ export const NAME = 'import-ply';
 /** Elements reported per progress step. */
 const REPORT_EVERY = 1 << 18;
 
+/** Share of the import's progress given to reading the file; parsing its elements is the rest, up to 95 %. */
+const READ_SHARE = 0.1;
+
 /**
  * Reads ASCII and binary PLY in JavaScript from one copy of the file: positions, normals, vertex colours
  * (sRGB bytes or floats, made linear) and faces, polygons cut by earcut. A file with vertices and no faces
@@ -24,9 +27,11 @@ export const importPly: Importer = {
   name: NAME,
   formats: ['ply'],
   async read(source, context) {
-    const bytes = await readFile(source.file).catch(() => {
-      throw fail('the file cannot be opened');
-    });
+    const bytes = await readFileInSteps(source.file, (read) => context.onProgress?.(read * READ_SHARE)).catch(
+      () => {
+        throw fail('the file cannot be opened');
+      },
+    );
     if (bytes.byteLength === 0) throw fail('the file is empty');
     const header = readPlyHeader(bytes);
     const vertexElement = header.elements.find((element) => element.name === 'vertex');
@@ -134,10 +139,14 @@ function readBody(bytes: Uint8Array, header: Header, context: StepContext): PlyM
   const normals = slots.normal ? new Float32Array(vertices * 3) : undefined;
   const colors = slots.color ? new Float32Array(vertices * 4) : undefined;
   const uvs = slots.uv ? new Float32Array(vertices * 2) : undefined;
-  const faces = new FaceList(positions, vertices);
+  // Room for one triangle a face from the start (a triangle needs at least 4 bytes of the file, which bounds what
+  // a lying header can ask for): growing a list of tens of millions copies it several times.
+  const faceCount = header.elements.find((element) => element.name === 'face')?.count ?? 0;
+  const faces = new FaceList(positions, vertices, Math.min(faceCount, Math.floor(bytes.byteLength / 4)));
   const totalElements = header.elements.reduce((sum, element) => sum + element.count, 0);
   let elementsRead = 0;
-  const progress = () => context.onProgress?.((elementsRead / totalElements) * 0.95);
+  const progress = () =>
+    context.onProgress?.(READ_SHARE + (elementsRead / totalElements) * (0.95 - READ_SHARE));
   const source = header.format === 'ascii' ? asciiSource(bytes, header) : binarySource(bytes, header);
 
   for (const element of header.elements) {
@@ -214,11 +223,14 @@ function normaliseNormals(normals: Float32Array): void {
 
 /** The faces as triangles; triangles pass straight through, larger polygons are cut by earcut. */
 class FaceList {
-  private readonly triangles = new TriangleList();
+  private readonly triangles: TriangleList;
   constructor(
     private readonly positions: Float32Array,
     private readonly vertices: number,
-  ) {}
+    expectedTriangles: number,
+  ) {
+    this.triangles = new TriangleList(expectedTriangles);
+  }
 
   add(corners: ArrayLike<number>, face: number): void {
     for (let i = 0; i < corners.length; i++) {
