@@ -30,7 +30,15 @@ export interface ConversionPoolOptions {
    * so the process falls back to its idle size.
    */
   recycleAboveGrowthMb: number;
+  /**
+   * Growth of the process's resident memory across a job (from its start to its end) above which its thread is
+   * replaced, in MiB; not applied to a thread's first job, which loads what the thread keeps. This catches what
+   * the thread's own count misses: garbage its collector has not returned, and allocator memory.
+   */
+  recycleAboveRssGrowthMb: number;
 }
+
+const MIB = 1024 * 1024;
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
@@ -45,6 +53,7 @@ export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   recycleAfterJobs: 100,
   recycleAboveMb: 384,
   recycleAboveGrowthMb: 256,
+  recycleAboveRssGrowthMb: 48,
 };
 
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
@@ -131,6 +140,8 @@ interface Thread {
   ready: boolean;
   jobs: number;
   task?: Task;
+  /** Resident memory of the process when the running task started, in bytes. */
+  rssAtStart?: number;
   /** Ends the running task's timers. */
   disarm?: () => void;
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
@@ -139,9 +150,10 @@ interface Thread {
 
 /**
  * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
- * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job or
- * a job took it more than `recycleAboveGrowthMb` above where it began, and whenever a job is terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the
- * queue goes on with the next job on a fresh thread.
+ * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job, when
+ * a job took it more than `recycleAboveGrowthMb` above where it began or left the process more than
+ * `recycleAboveRssGrowthMb` larger, and whenever a job is terminated (time limit, no progress for `stallMs`, out
+ * of memory, cancelled): the queue goes on with the next job on a fresh thread.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
   const options = { ...CONVERSION_POOL_DEFAULTS, ...overrides };
@@ -214,6 +226,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
   function run(thread: Thread, task: Task): void {
     thread.task = task;
     thread.jobs++;
+    thread.rssAtStart = process.memoryUsage.rss();
     let silenceMs = options.stallMs;
     const fail = (error: Error) => retire(thread, error);
     const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
@@ -271,7 +284,9 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
         const recycle =
           thread.jobs >= options.recycleAfterJobs ||
           message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
-          message.memory.grewMb > options.recycleAboveGrowthMb;
+          message.memory.grewMb > options.recycleAboveGrowthMb ||
+          (thread.jobs > 1 &&
+            process.memoryUsage.rss() - (thread.rssAtStart ?? 0) > options.recycleAboveRssGrowthMb * MIB);
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));
         } else {

@@ -9,8 +9,10 @@ import { compactVertices } from '../../src/pipeline/compact-vertices.ts';
 function sparselyUsed(vertices: number): Document {
   const document = new Document();
   const buffer = document.createBuffer();
-  const accessor = (type: 'VEC2' | 'VEC3' | 'VEC4', array: Float32Array | Uint8Array) =>
-    document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const accessor = (
+    type: 'VEC2' | 'VEC3' | 'VEC4',
+    array: Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>,
+  ) => document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const positions = new Float32Array(vertices * 3).map((_, i) => i * 0.5);
   const normals = new Float32Array(vertices * 3).map((_, i) => (i % 3 === 2 ? 1 : 0));
   const colors = new Uint8Array(vertices * 4).map((_, i) => (i * 7) % 256);

@@ -189,6 +189,35 @@ void it('a job that grows its thread past the bound leaves it replaced; a small 
   }
 });
 
+void it('a job after the first that leaves the process larger by more than the bound leaves its thread replaced', async () => {
+  const file = path.join(scratch.dir, 'grow-rss.stl');
+  await writeBinaryStl(file, torus(400, 150));
+  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  for (const [boundMb, expected] of [
+    [8, 2],
+    [4096, 1],
+  ] as const) {
+    // Only the resident-memory bound can replace the thread here: the thread's own bound is out of reach.
+    const pool = createConversionPool({
+      size: 1,
+      recycleAboveRssGrowthMb: boundMb,
+      recycleAboveGrowthMb: 4096,
+    });
+    try {
+      await pool.convert({ modelId: 's', source: await tinyStl('rss.stl'), logger: quietLogger });
+      assert.equal(pool.stats().started, 1, 'a first job is not measured');
+      await pool.convert({ modelId: 'g', source: big, logger: quietLogger });
+      assert.equal(
+        pool.stats().started,
+        expected,
+        `${expected} threads started with a bound of ${boundMb} MiB`,
+      );
+    } finally {
+      await pool.close();
+    }
+  }
+});
+
 void it('a job over its time limit fails, and the queued job after it converts on a fresh thread', async () => {
   // A pipe nobody writes to: the read never ends, well past the time limit and below the watchdog's.
   const fifo = path.join(scratch.dir, 'slow.ply');
