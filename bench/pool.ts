@@ -116,8 +116,9 @@ async function inProcess(thumbnail: boolean): Promise<number> {
   return (JOBS / (performance.now() - started)) * 60_000;
 }
 
-/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail. */
-async function pooled(size: number): Promise<number> {
+/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail, and how
+ * many threads it started (a thread replaced after a job counts again). */
+async function pooled(size: number): Promise<{ perMinute: number; threadsStarted: number }> {
   const pool = createConversionPool({ size });
   const colours = () => Promise.resolve(new Map());
   try {
@@ -133,7 +134,8 @@ async function pooled(size: number): Promise<number> {
         pool.convert({ modelId: `m${i}`, source: truck, thumbnailColours: colours }),
       ),
     );
-    return (JOBS / (performance.now() - started)) * 60_000;
+    const perMinute = (JOBS / (performance.now() - started)) * 60_000;
+    return { perMinute, threadsStarted: pool.stats().started };
   } finally {
     await pool.close();
   }
@@ -144,8 +146,10 @@ const loadAtStart = load();
 const { bare, model } = await latency();
 const loopBare = await inProcess(false);
 const loop = await inProcess(true);
-const one = await pooled(1);
-const two = await pooled(2);
+const pooledOne = await pooled(1);
+const pooledTwo = await pooled(2);
+const one = pooledOne.perMinute;
+const two = pooledTwo.perMinute;
 
 console.log(
   `1-minute load average: ${loadAtStart} at the start, ${load()} at the end; ${os.cpus().length} cores`,
@@ -170,4 +174,9 @@ console.log(
 console.log(
   `| pool, WORKER_CONCURRENCY=2, with thumbnail | ${two.toFixed(0)} | ${(two / loop).toFixed(2)} of the loop, ` +
     `${(two / one).toFixed(2)} × concurrency 1 | ≥ 1.5 × |`,
+);
+console.log('');
+console.log(
+  `Threads started: ${pooledOne.threadsStarted} at concurrency 1, ${pooledTwo.threadsStarted} at concurrency 2 ` +
+    `(for ${JOBS} jobs after the warm-up).`,
 );

@@ -32,8 +32,9 @@ export interface ConversionPoolOptions {
   recycleAboveGrowthMb: number;
   /**
    * Growth of the process's resident memory across a job (from its start to its end) above which its thread is
-   * replaced, in MiB; not applied to a thread's first job, which loads what the thread keeps. This catches what
-   * the thread's own count misses: garbage its collector has not returned, and allocator memory.
+   * replaced, in MiB; applied only to a job that ran alone (the growth is then its own) and not to a thread's
+   * first job, which loads what the thread keeps. This catches what the thread's own count misses: garbage its
+   * collector has not returned, and allocator memory.
    */
   recycleAboveRssGrowthMb: number;
 }
@@ -142,6 +143,8 @@ interface Thread {
   task?: Task;
   /** Resident memory of the process when the running task started, in bytes. */
   rssAtStart?: number;
+  /** Whether the running task has had the process to itself: only then is its resident-memory growth its own. */
+  alone?: boolean;
   /** Ends the running task's timers. */
   disarm?: () => void;
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
@@ -227,6 +230,10 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     thread.task = task;
     thread.jobs++;
     thread.rssAtStart = process.memoryUsage.rss();
+    thread.alone = true;
+    for (const other of threads) {
+      if (other !== thread && other.task) other.alone = thread.alone = false;
+    }
     let silenceMs = options.stallMs;
     const fail = (error: Error) => retire(thread, error);
     const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
@@ -286,6 +293,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
           message.memory.grewMb > options.recycleAboveGrowthMb ||
           (thread.jobs > 1 &&
+            thread.alone &&
             process.memoryUsage.rss() - (thread.rssAtStart ?? 0) > options.recycleAboveRssGrowthMb * MIB);
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));

@@ -218,6 +218,25 @@ void it('a job after the first that leaves the process larger by more than the b
   }
 });
 
+void it("jobs that ran side by side are not charged with each other's resident memory", async () => {
+  const file = path.join(scratch.dir, 'grow-rss-2.stl');
+  await writeBinaryStl(file, torus(400, 150));
+  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const pool = createConversionPool({ size: 2, recycleAboveRssGrowthMb: 8, recycleAboveGrowthMb: 4096 });
+  try {
+    const tiny = await tinyStl('rss-2.stl');
+    await Promise.all(
+      ['a', 'b'].map((id) => pool.convert({ modelId: id, source: tiny, logger: quietLogger })),
+    );
+    await Promise.all(
+      ['c', 'd'].map((id) => pool.convert({ modelId: id, source: big, logger: quietLogger })),
+    );
+    assert.equal(pool.stats().started, 2, 'neither thread was replaced');
+  } finally {
+    await pool.close();
+  }
+});
+
 void it('a job over its time limit fails, and the queued job after it converts on a fresh thread', async () => {
   // A pipe nobody writes to: the read never ends, well past the time limit and below the watchdog's.
   const fifo = path.join(scratch.dir, 'slow.ply');
