@@ -17,6 +17,7 @@ import {
   rasterizePrimitive,
 } from './rasterize.ts';
 import { rasterizePoints } from './rasterize-points.ts';
+import { scratchFloat32 } from './scratch-arrays.ts';
 import { shadeVisible } from './shade-visible.ts';
 
 /**
@@ -24,7 +25,8 @@ import { shadeVisible } from './shade-visible.ts';
  * buffer, one shading pass over the visible samples (so hidden fragments are never shaded, and
  * samples of one pixel that see the same triangle share a shading; see {@link shadeVisible}), then
  * blended primitives back to front over the result (only if `fb` has a colour buffer). Returns
- * the image downsampled by `supersample`, linear premultiplied RGBA.
+ * the image downsampled by `supersample`, linear premultiplied RGBA, in a scratch array (see scratch-arrays.ts)
+ * when nothing is blended: read it before the next render.
  */
 export function drawScene(
   fb: Framebuffer,
@@ -67,9 +69,10 @@ export function drawScene(
     }
   }
 
-  const pixels = new Float32Array(
+  const pixels = scratchFloat32(
+    'draw-scene.pixels',
     Math.floor(fb.width / supersample) * Math.floor(fb.height / supersample) * 4,
-  );
+  ).fill(0);
   shadeVisible(fb, supersample, primitives, screens, light, pixels);
   if (fb.color === null) return pixels;
 

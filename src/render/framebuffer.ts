@@ -1,3 +1,5 @@
+import { scratchFloat32, scratchInt32 } from './scratch-arrays.ts';
+
 /** The supersampled render target: a visibility buffer for opaque geometry plus a colour buffer. */
 export interface Framebuffer {
   width: number;
@@ -14,7 +16,10 @@ export interface Framebuffer {
   background: Float32Array;
 }
 
-/** Allocates a framebuffer cleared to `background` (linear, premultiplied RGBA); `withColor` adds the per-sample colour buffer. */
+/**
+ * A framebuffer cleared to `background` (linear, premultiplied RGBA); `withColor` adds the per-sample colour buffer.
+ * Its buffers are the thread's scratch arrays (see scratch-arrays.ts): good until the next framebuffer is made.
+ */
 export function createFramebuffer(
   width: number,
   height: number,
@@ -22,8 +27,8 @@ export function createFramebuffer(
   withColor: boolean,
 ): Framebuffer {
   const samples = width * height;
-  const color = withColor ? new Float32Array(samples * 4) : null;
-  if (color && (background[0] !== 0 || background[1] !== 0 || background[2] !== 0 || background[3] !== 0)) {
+  const color = withColor ? scratchFloat32('framebuffer.color', samples * 4) : null;
+  if (color) {
     for (let i = 0; i < color.length; i += 4) {
       color[i] = background[0];
       color[i + 1] = background[1];
@@ -34,9 +39,9 @@ export function createFramebuffer(
   return {
     width,
     height,
-    depth: new Float32Array(samples).fill(Infinity),
-    primitive: new Int32Array(samples).fill(-1),
-    triangle: new Int32Array(samples),
+    depth: scratchFloat32('framebuffer.depth', samples).fill(Infinity),
+    primitive: scratchInt32('framebuffer.primitive', samples).fill(-1),
+    triangle: scratchInt32('framebuffer.triangle', samples).fill(0),
     color,
     background: Float32Array.from(background),
   };

@@ -176,6 +176,34 @@ void describe('renderThumbnail on documents built in code', () => {
     }
   });
 
+  void it('renders one after another or side by side leave nothing of each other behind', async () => {
+    const opaque = new Document();
+    addQuad(opaque, { size: 0.6, material: unlitMaterial(opaque, [0, 0, 1, 1]) });
+    const blended = new Document();
+    addQuad(blended, { material: unlitMaterial(blended, [1, 0, 0, 0.5]).setAlphaMode('BLEND') });
+    addQuad(blended, { center: [0.3, 0.3, -0.5], size: 0.4, material: unlitMaterial(blended, [0, 1, 0, 1]) });
+    const [opaqueGlb, blendedGlb] = await Promise.all([toGlb(opaque), toGlb(blended)]);
+    const options = { width: 96, height: 96, ...FRONT };
+    const onBackground = { ...options, background: [0.2, 0.4, 0.6, 1] as [number, number, number, number] };
+    const first = await renderThumbnail(opaqueGlb, options);
+    const clearBlended = await renderThumbnail(blendedGlb, options);
+    const firstBlended = await renderThumbnail(blendedGlb, onBackground);
+    await renderThumbnail(opaqueGlb, { ...options, width: 40, height: 50, supersample: 3 });
+    assert.ok(
+      (await renderThumbnail(opaqueGlb, options)).equals(first),
+      'the same picture after other renders',
+    );
+    assert.ok((await renderThumbnail(blendedGlb, onBackground)).equals(firstBlended));
+    const together = await Promise.all([
+      renderThumbnail(blendedGlb, onBackground),
+      renderThumbnail(opaqueGlb, options),
+      renderThumbnail(blendedGlb, onBackground),
+    ]);
+    assert.ok(together[0].equals(firstBlended) && together[2].equals(firstBlended), 'side by side');
+    assert.ok(together[1].equals(first));
+    assert.ok((await renderThumbnail(blendedGlb, options)).equals(clearBlended), 'no background left behind');
+  });
+
   void it('blends BLEND primitives over the opaque ones even when they come first', async () => {
     const document = new Document();
     addQuad(document, {
