@@ -116,9 +116,12 @@ async function inProcess(thumbnail: boolean): Promise<number> {
   return (JOBS / (performance.now() - started)) * 60_000;
 }
 
-/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail, and how
- * many threads it started (a thread replaced after a job counts again). */
-async function pooled(size: number): Promise<{ perMinute: number; threadsStarted: number }> {
+/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail; how many
+ * threads it started (a thread replaced after a job counts again), and the wall and CPU time (every thread of the
+ * process: conversion threads, libvips's, V8's collector) per job. */
+async function pooled(
+  size: number,
+): Promise<{ perMinute: number; threadsStarted: number; wallMsPerJob: number; cpuMsPerJob: number }> {
   const pool = createConversionPool({ size });
   const colours = () => Promise.resolve(new Map());
   try {
@@ -129,13 +132,20 @@ async function pooled(size: number): Promise<{ perMinute: number; threadsStarted
       ),
     );
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     await Promise.all(
       Array.from({ length: JOBS }, (_, i) =>
         pool.convert({ modelId: `m${i}`, source: truck, thumbnailColours: colours }),
       ),
     );
-    const perMinute = (JOBS / (performance.now() - started)) * 60_000;
-    return { perMinute, threadsStarted: pool.stats().started };
+    const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      perMinute: (JOBS / elapsed) * 60_000,
+      threadsStarted: pool.stats().started,
+      wallMsPerJob: elapsed / JOBS,
+      cpuMsPerJob: (cpu.user + cpu.system) / 1000 / JOBS,
+    };
   } finally {
     await pool.close();
   }
@@ -180,3 +190,6 @@ console.log(
   `Threads started: ${pooledOne.threadsStarted} at concurrency 1, ${pooledTwo.threadsStarted} at concurrency 2 ` +
     `(for ${JOBS} jobs after the warm-up).`,
 );
+const perJob = (run: typeof pooledOne) =>
+  `${run.wallMsPerJob.toFixed(0)} ms of wall time and ${run.cpuMsPerJob.toFixed(0)} ms of CPU`;
+console.log(`Per job: ${perJob(pooledOne)} at concurrency 1, ${perJob(pooledTwo)} at concurrency 2.`);
