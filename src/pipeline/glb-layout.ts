@@ -1,16 +1,6 @@
+import { Accessor } from '@gltf-transform/core';
 import type { GLTF, TypedArray } from '@gltf-transform/core';
 import type { StandInEntry } from './stand-in-accessors.ts';
-
-/** Components per element of each accessor type. */
-const ELEMENT_SIZE: Record<string, number> = {
-  SCALAR: 1,
-  VEC2: 2,
-  VEC3: 3,
-  VEC4: 4,
-  MAT2: 4,
-  MAT3: 9,
-  MAT4: 16,
-};
 
 /** Buffer views start on 8 bytes, enough for every component type and for the images the writer aligns so. */
 const VIEW_ALIGNMENT = 8;
@@ -117,7 +107,7 @@ export function layOutBinaryChunk(
 function restoreAccessor(accessor: GLTF.IAccessor, entry: StandInEntry): void {
   if (entry.name) accessor.name = entry.name;
   else delete accessor.name;
-  const size = ELEMENT_SIZE[accessor.type];
+  const size = Accessor.getElementSize(accessor.type);
   accessor.count = entry.array.length / size;
   if (accessor.min && accessor.max) {
     const { min, max } = bounds(entry.array, size);

@@ -35,6 +35,13 @@ async function tinyStl(name: string): Promise<ImportSource> {
   return { file, dir: scratch.dir, format: 'stl' };
 }
 
+/** A model of 120,000 triangles: a few tens of megabytes of arrays, LODs and simplifier heap at the job's peak. */
+async function growingStl(name: string): Promise<ImportSource> {
+  const file = path.join(scratch.dir, name);
+  await writeBinaryStl(file, torus(400, 150));
+  return { file, dir: scratch.dir, format: 'stl' };
+}
+
 void describe('the conversion pool', () => {
   let pool: ConversionPool;
   before(() => void (pool = createConversionPool({ size: 1 })));
@@ -166,10 +173,7 @@ void it('a thread recycled mid-queue loses no job', async () => {
 });
 
 void it('a job that grows its thread past the bound leaves it replaced; a small one keeps it warm', async () => {
-  // 120,000 triangles: a few tens of megabytes of arrays, LODs and simplifier heap at the job's peak.
-  const file = path.join(scratch.dir, 'grow.stl');
-  await writeBinaryStl(file, torus(400, 150));
-  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const big = await growingStl('grow.stl');
   const pool = createConversionPool({ size: 1, recycleAboveGrowthMb: 8 });
   try {
     await pool.convert({ modelId: 's', source: await tinyStl('s.stl'), logger: quietLogger });
@@ -190,9 +194,7 @@ void it('a job that grows its thread past the bound leaves it replaced; a small 
 });
 
 void it('a job after the first that leaves the process larger by more than the bound leaves its thread replaced', async () => {
-  const file = path.join(scratch.dir, 'grow-rss.stl');
-  await writeBinaryStl(file, torus(400, 150));
-  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const big = await growingStl('grow-rss.stl');
   for (const [boundMb, expected] of [
     [8, 2],
     [4096, 1],
@@ -219,9 +221,7 @@ void it('a job after the first that leaves the process larger by more than the b
 });
 
 void it("jobs that ran side by side are not charged with each other's resident memory", async () => {
-  const file = path.join(scratch.dir, 'grow-rss-2.stl');
-  await writeBinaryStl(file, torus(400, 150));
-  const big: ImportSource = { file, dir: scratch.dir, format: 'stl' };
+  const big = await growingStl('grow-rss-2.stl');
   const pool = createConversionPool({ size: 2, recycleAboveRssGrowthMb: 8, recycleAboveGrowthMb: 4096 });
   try {
     const tiny = await tinyStl('rss-2.stl');
