@@ -61,12 +61,11 @@ export function compactVertices(primitive: Primitive, onStep: () => void = () =>
 
 /** The accessor itself when only this primitive uses it, otherwise a copy put in its place with `use`. */
 function ownAccessor(primitive: Primitive, accessor: Accessor, use: (copy: Accessor) => void): Accessor {
+  const document = Document.fromGraph(accessor.getGraph())!;
   // An accessor's parents are the document's root and the properties using it.
-  const users = accessor
-    .listParents()
-    .filter((parent) => parent !== Document.fromGraph(accessor.getGraph())?.getRoot());
+  const users = accessor.listParents().filter((parent) => parent !== document.getRoot());
   if (users.length === 1 && users[0] === primitive) return accessor;
-  const copy = Document.fromGraph(accessor.getGraph())!
+  const copy = document
     .createAccessor(accessor.getName())
     .setType(accessor.getType())
     .setNormalized(accessor.getNormalized())

@@ -48,7 +48,7 @@ export async function glbBytes(
   onStep();
   const { json, resources } = written;
   const smallBin = (Object.values(resources)[0] as Uint8Array | undefined) ?? new Uint8Array(0);
-  const layout = layOutBinaryChunk(json, smallBin, standIns.arrays, onStep);
+  const layout = layOutBinaryChunk(json, smallBin, standIns.accessors, onStep);
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = pad4(text.byteLength);
   const binLength = pad4(layout.byteLength);

@@ -1,6 +1,4 @@
-import { Accessor } from '@gltf-transform/core';
-import type { GLTF, TypedArray } from '@gltf-transform/core';
-import type { StandInEntry } from './stand-in-accessors.ts';
+import type { Accessor, GLTF, TypedArray } from '@gltf-transform/core';
 
 /** Buffer views start on 8 bytes, enough for every component type and for the images the writer aligns so. */
 const VIEW_ALIGNMENT = 8;
@@ -20,14 +18,15 @@ interface Piece {
 
 /**
  * Lays out the binary chunk of a GLB whose JSON was written with stand-ins for its large accessors (see
- * `stand-in-accessors.ts`): each stand-in accessor gets its real count, name and bounds, its buffer view grows to
- * the real data, and the views after it move along. `json` is changed in place; `smallBin` is the writer's binary
- * chunk, from which everything that is not a stand-in is copied. `onStep` is called after each bound computed.
+ * `stand-in-accessors.ts`), once the stand-ins are restored: each stand-in accessor gets its real count, name and
+ * bounds, its buffer view grows to the real data, and the views after it move along. `json` is changed in place;
+ * `smallBin` is the writer's binary chunk, from which everything that is not a stand-in is copied. `onStep` is
+ * called after each bound computed.
  */
 export function layOutBinaryChunk(
   json: GLTF.IGLTF,
   smallBin: Uint8Array,
-  standIns: ReadonlyMap<string, StandInEntry>,
+  standIns: ReadonlyMap<string, Accessor>,
   onStep: () => void,
 ): BinaryLayout {
   if (standIns.size === 0)
@@ -36,10 +35,10 @@ export function layOutBinaryChunk(
   const realArrays = new Map<GLTF.IAccessor, TypedArray>();
   const accessorsOfView = new Map<number, GLTF.IAccessor[]>();
   for (const accessor of json.accessors ?? []) {
-    const entry = accessor.name === undefined ? undefined : standIns.get(accessor.name);
-    if (entry) {
-      restoreAccessor(accessor, entry);
-      realArrays.set(accessor, entry.array);
+    const real = accessor.name === undefined ? undefined : standIns.get(accessor.name);
+    if (real) {
+      restoreAccessor(accessor, real);
+      realArrays.set(accessor, real.getArray()!);
       if (accessor.min) onStep();
     }
     if (accessor.bufferView === undefined) continue;
@@ -103,32 +102,16 @@ export function layOutBinaryChunk(
   };
 }
 
-/** Gives a stand-in's JSON its real name, count and (where the writer gave bounds) bounds. */
-function restoreAccessor(accessor: GLTF.IAccessor, entry: StandInEntry): void {
-  if (entry.name) accessor.name = entry.name;
-  else delete accessor.name;
-  const size = Accessor.getElementSize(accessor.type);
-  accessor.count = entry.array.length / size;
-  if (accessor.min && accessor.max) {
-    const { min, max } = bounds(entry.array, size);
-    accessor.min = min;
-    accessor.max = max;
+/** Gives a stand-in's JSON its accessor's real name, count and (where the writer gave bounds) bounds. */
+function restoreAccessor(json: GLTF.IAccessor, accessor: Accessor): void {
+  if (accessor.getName()) json.name = accessor.getName();
+  else delete json.name;
+  json.count = accessor.getCount();
+  // As the writer computes them, from the accessor itself.
+  if (json.min && json.max) {
+    json.max = accessor.getMax([]).map(Math.fround);
+    json.min = accessor.getMin([]).map(Math.fround);
   }
-}
-
-/** Per-component bounds over the finite values, as glTF-Transform's writer gives them (single precision). */
-function bounds(array: TypedArray, size: number): { min: number[]; max: number[] } {
-  const min = new Array<number>(size).fill(Infinity);
-  const max = new Array<number>(size).fill(-Infinity);
-  for (let i = 0; i < array.length; i += size) {
-    for (let j = 0; j < size; j++) {
-      const value = array[i + j];
-      if (!Number.isFinite(value)) continue;
-      if (value < min[j]) min[j] = value;
-      if (value > max[j]) max[j] = value;
-    }
-  }
-  return { min: min.map(Math.fround), max: max.map(Math.fround) };
 }
 
 function alignUp(value: number, alignment: number): number {

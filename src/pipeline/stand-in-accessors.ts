@@ -1,4 +1,4 @@
-import type { Document, TypedArray } from '@gltf-transform/core';
+import type { Accessor, Document, TypedArray } from '@gltf-transform/core';
 
 /** Extensions whose writers read accessor data themselves (to compress it), so their accessors keep their arrays. */
 const DATA_WRITING_EXTENSIONS = new Set(['EXT_meshopt_compression', 'KHR_draco_mesh_compression']);
@@ -6,16 +6,10 @@ const DATA_WRITING_EXTENSIONS = new Set(['EXT_meshopt_compression', 'KHR_draco_m
 /** Marks a stand-in's temporary accessor name; a NUL cannot come from a file's name of an accessor we keep. */
 const STAND_IN_PREFIX = '\u0000stand-in:';
 
-/** An accessor's real array, held while a one-element stand-in takes its place. */
-export interface StandInEntry {
-  array: TypedArray;
-  /** The accessor's own name, to put back in the written JSON. */
-  name: string;
-}
-
 /** Large accessors swapped for one-element stand-ins, keyed by the temporary name each carries into the JSON. */
 export interface StandIns {
-  arrays: ReadonlyMap<string, StandInEntry>;
+  /** The swapped accessors; once `restore()` has run, each holds its real array and name again. */
+  accessors: ReadonlyMap<string, Accessor>;
   /** Puts every real array and name back on its accessor. */
   restore(): void;
 }
@@ -28,8 +22,8 @@ export interface StandIns {
  */
 export function standInLargeAccessors(document: Document, minBytes: number): StandIns {
   const root = document.getRoot();
-  const arrays = new Map<string, StandInEntry>();
-  const swapped: { accessor: ReturnType<typeof root.listAccessors>[number]; entry: StandInEntry }[] = [];
+  const accessors = new Map<string, Accessor>();
+  const originals: { accessor: Accessor; array: TypedArray; name: string }[] = [];
   const eligible =
     root.listBuffers().length === 1 &&
     !root.listExtensionsUsed().some((extension) => DATA_WRITING_EXTENSIONS.has(extension.extensionName));
@@ -39,18 +33,17 @@ export function standInLargeAccessors(document: Document, minBytes: number): Sta
       if (!array || array.byteLength < minBytes || accessor.getSparse() || !accessor.getBuffer()) continue;
       // The writer pads each element to 4 bytes in a vertex buffer view; such accessors are not copied as they are.
       if ((accessor.getElementSize() * accessor.getComponentSize()) % 4 !== 0) continue;
-      const key = `${STAND_IN_PREFIX}${swapped.length}`;
-      const entry = { array, name: accessor.getName() };
-      swapped.push({ accessor, entry });
-      arrays.set(key, entry);
+      const key = `${STAND_IN_PREFIX}${originals.length}`;
+      originals.push({ accessor, array, name: accessor.getName() });
+      accessors.set(key, accessor);
       const StandIn = array.constructor as new (length: number) => TypedArray;
       accessor.setArray(new StandIn(accessor.getElementSize())).setName(key);
     }
   }
   return {
-    arrays,
+    accessors,
     restore() {
-      for (const { accessor, entry } of swapped) accessor.setArray(entry.array).setName(entry.name);
+      for (const { accessor, array, name } of originals) accessor.setArray(array).setName(name);
     },
   };
 }

@@ -5,57 +5,12 @@ import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-m
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 import { abortError, failureOf, stallError, timeoutError } from './pool-errors.ts';
+import { CONVERSION_POOL_DEFAULTS, shouldRecycle, type ConversionPoolOptions } from './pool-options.ts';
 import { startThread } from './start-thread.ts';
 import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
-/** Limits and sizing of a {@link ConversionPool}. */
-export interface ConversionPoolOptions {
-  /** Threads kept warm; jobs beyond it wait for a free thread (`WORKER_CONCURRENCY`). */
-  size: number;
-  /** Wall-clock limit of one conversion; the thread is terminated when it runs out. */
-  timeoutMs: number;
-  /** Wall-clock limit of one thumbnail render. */
-  renderTimeoutMs: number;
-  /** Heap limit of each thread, and the heap plus WebAssembly memory one job may reach, in MiB. */
-  maxMemoryMb: number;
-  /** Silence after which a job that reports no progress is failed and its thread replaced. */
-  stallMs: number;
-  /** Jobs a thread runs before it is replaced by a fresh one. */
-  recycleAfterJobs: number;
-  /** Memory a thread may keep after a job (WebAssembly memory never shrinks) before it is replaced, in MiB. */
-  recycleAboveMb: number;
-  /**
-   * Memory a job may add to its thread at its peak before the thread is replaced after it, in MiB: what a big
-   * job leaves (grown WebAssembly heaps, garbage the thread's collector has not returned) goes with the thread,
-   * so the process falls back to its idle size.
-   */
-  recycleAboveGrowthMb: number;
-  /**
-   * Growth of the process's resident memory across a job (from its start to its end) above which its thread is
-   * replaced, in MiB; applied only to a job that ran alone (the growth is then its own) and not to a thread's
-   * first job, which loads what the thread keeps. This catches what the thread's own count misses: garbage its
-   * collector has not returned, and allocator memory.
-   */
-  recycleAboveRssGrowthMb: number;
-}
-
-const MIB = 1024 * 1024;
-
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
-
-/** Defaults of {@link ConversionPoolOptions}. */
-export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
-  size: 1,
-  timeoutMs: 600_000,
-  renderTimeoutMs: 60_000,
-  maxMemoryMb: 4096,
-  stallMs: 15_000,
-  recycleAfterJobs: 100,
-  recycleAboveMb: 384,
-  recycleAboveGrowthMb: 256,
-  recycleAboveRssGrowthMb: 48,
-};
 
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
 export interface PoolConversionRequest extends Pick<
@@ -286,15 +241,12 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       default: {
         thread.disarm?.();
         thread.task = undefined;
-        // A job near the memory limit leaves garbage the next job would be charged for, and a big job leaves
-        // WebAssembly heaps that never shrink: a fresh thread starts clean and gives the memory back.
-        const recycle =
-          thread.jobs >= options.recycleAfterJobs ||
-          message.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
-          message.memory.grewMb > options.recycleAboveGrowthMb ||
-          (thread.jobs > 1 &&
-            thread.alone &&
-            process.memoryUsage.rss() - (thread.rssAtStart ?? 0) > options.recycleAboveRssGrowthMb * MIB);
+        const recycle = shouldRecycle(options, {
+          jobs: thread.jobs,
+          memory: message.memory,
+          alone: thread.alone === true,
+          rssGrowth: process.memoryUsage.rss() - (thread.rssAtStart ?? 0),
+        });
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));
         } else {

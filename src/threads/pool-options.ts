@@ -1,0 +1,73 @@
+import type { ThreadMemory } from './thread-protocol.ts';
+
+const MIB = 1024 * 1024;
+
+/** Limits and sizing of a {@link ConversionPool}. */
+export interface ConversionPoolOptions {
+  /** Threads kept warm; jobs beyond it wait for a free thread (`WORKER_CONCURRENCY`). */
+  size: number;
+  /** Wall-clock limit of one conversion; the thread is terminated when it runs out. */
+  timeoutMs: number;
+  /** Wall-clock limit of one thumbnail render. */
+  renderTimeoutMs: number;
+  /** Heap limit of each thread, and the heap plus WebAssembly memory one job may reach, in MiB. */
+  maxMemoryMb: number;
+  /** Silence after which a job that reports no progress is failed and its thread replaced. */
+  stallMs: number;
+  /** Jobs a thread runs before it is replaced by a fresh one. */
+  recycleAfterJobs: number;
+  /** Memory a thread may keep after a job (WebAssembly memory never shrinks) before it is replaced, in MiB. */
+  recycleAboveMb: number;
+  /**
+   * Memory a job may add to its thread at its peak before the thread is replaced after it, in MiB: what a big
+   * job leaves (grown WebAssembly heaps, garbage the thread's collector has not returned) goes with the thread,
+   * so the process falls back to its idle size.
+   */
+  recycleAboveGrowthMb: number;
+  /**
+   * Growth of the process's resident memory across a job (from its start to its end) above which its thread is
+   * replaced, in MiB; applied only to a job that ran alone (the growth is then its own) and not to a thread's
+   * first job, which loads what the thread keeps. This catches what the thread's own count misses: garbage its
+   * collector has not returned, and allocator memory.
+   */
+  recycleAboveRssGrowthMb: number;
+}
+
+/** Defaults of {@link ConversionPoolOptions}. */
+export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
+  size: 1,
+  timeoutMs: 600_000,
+  renderTimeoutMs: 60_000,
+  maxMemoryMb: 4096,
+  stallMs: 15_000,
+  recycleAfterJobs: 100,
+  recycleAboveMb: 384,
+  recycleAboveGrowthMb: 256,
+  recycleAboveRssGrowthMb: 48,
+};
+
+/** What a thread reports of the job it has just finished, for {@link shouldRecycle}. */
+export interface FinishedJob {
+  /** Jobs the thread has run, this one included. */
+  jobs: number;
+  /** The thread's own count of its memory. */
+  memory: ThreadMemory;
+  /** Whether the job had the process to itself from start to end. */
+  alone: boolean;
+  /** Growth of the process's resident memory from the job's start to its end, in bytes. */
+  rssGrowth: number;
+}
+
+/**
+ * Whether a thread should be replaced after a job. A job near the memory limit leaves garbage the next job would
+ * be charged for, and a big job leaves WebAssembly heaps that never shrink: a fresh thread starts clean and gives
+ * the memory back.
+ */
+export function shouldRecycle(options: ConversionPoolOptions, job: FinishedJob): boolean {
+  return (
+    job.jobs >= options.recycleAfterJobs ||
+    job.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
+    job.memory.grewMb > options.recycleAboveGrowthMb ||
+    (job.jobs > 1 && job.alone && job.rssGrowth > options.recycleAboveRssGrowthMb * MIB)
+  );
+}
