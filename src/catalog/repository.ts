@@ -278,26 +278,27 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
           select 1 from model_parts as other
           where other.group_id = b.group_id and other.model_id <> ${id})`;
         const ownGroups = sql`b.group_id in (select group_id from model_parts where model_id = ${id})`;
-        if (dialect === 'postgres') {
-          await sql`
-            with doomed as (
-              select b.group_id from material_bindings as b
-              where ${ownGroups} and not ${othersHaveIt}
-              order by b.group_id for update
-            )
-            delete from material_bindings as b using doomed where b.group_id = doomed.group_id`.execute(trx);
-        } else {
-          await sql`delete from material_bindings as b where ${ownGroups} and not ${othersHaveIt}`.execute(
-            trx,
-          );
-        }
+        const { rows: unbound } =
+          dialect === 'postgres'
+            ? await sql<{ group_id: string }>`
+                with doomed as (
+                  select b.group_id from material_bindings as b
+                  where ${ownGroups} and not ${othersHaveIt}
+                  order by b.group_id for update
+                )
+                delete from material_bindings as b using doomed where b.group_id = doomed.group_id
+                returning b.group_id`.execute(trx)
+            : await sql<{ group_id: string }>`
+                delete from material_bindings as b where ${ownGroups} and not ${othersHaveIt}
+                returning group_id`.execute(trx);
         const result = await trx.deleteFrom('models').where('id', '=', id).executeTakeFirst();
         // Unconditional: the bindings removed above may change a kept lookup reply.
-        await raiseGenerationWithin(trx, dialect);
-        return Number(result.numDeletedRows) > 0;
+        const change = { groupIds: unbound.map((row) => row.group_id) };
+        await raiseGenerationWithin(trx, dialect, change);
+        return { deleted: Number(result.numDeletedRows) > 0, change };
       });
-      await raiseGenerationAfterCommit(db, dialect);
-      return deleted;
+      await raiseGenerationAfterCommit(db, dialect, deleted.change);
+      return deleted.deleted;
     },
   };
 }

@@ -41,6 +41,17 @@ export interface MaterialGenerationTable {
   value: number;
 }
 
+/**
+ * The `material_changes` table: what the raise to `generation` changed. `group_ids` (a JSON array) lists groups
+ * whose bindings may have changed; `material_id` alone names a material whose own fields changed; both null
+ * means too many groups to list (see the 2026-11-26 migration).
+ */
+export interface MaterialChangesTable {
+  generation: number;
+  material_id: number | null;
+  group_ids: string | null;
+}
+
 /** The `models` table; JSON columns hold text on both databases. */
 export interface ModelsTable {
   id: string;
@@ -217,6 +228,7 @@ export interface Database {
   materials: MaterialsTable;
   material_bindings: MaterialBindingsTable;
   material_generation: MaterialGenerationTable;
+  material_changes: MaterialChangesTable;
   models: ModelsTable;
   model_parts: ModelPartsTable;
   jobs: JobsTable;

@@ -9,6 +9,7 @@ import * as declaredFrame from './migrations/2026-11-23-04-declared-frame.ts';
 import * as materialGeneration from './migrations/2026-11-25-01-material-generation.ts';
 import * as eventsAndWebhooks from './migrations/2026-11-25-02-events-and-webhooks.ts';
 import * as jobOutbox from './migrations/2026-11-25-03-job-outbox.ts';
+import * as materialChanges from './migrations/2026-11-26-01-material-changes.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-01-material-generation': materialGeneration,
   '2026-11-25-02-events-and-webhooks': eventsAndWebhooks,
   '2026-11-25-03-job-outbox': jobOutbox,
+  '2026-11-26-01-material-changes': materialChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -36,12 +36,18 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
       .send(options.errorBody(statusCode, message));
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: the admin token is checked at once, and only a scoped token's lookup waits on a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const admit = (result: TokenCheck) => {
+      if (result === 'missing' || result === 'invalid') return void send(reply, 401, TOKEN_MESSAGES[result]);
+      const denied = accessDenied(result, request.method, request.routeOptions.url);
+      if (denied) return void send(reply, 403, denied);
+      done();
+    };
     const presented = options.presentedToken?.(request) ?? request.headers[TOKEN_HEADER];
-    const result = await options.checkToken(presented);
-    if (result === 'missing' || result === 'invalid') return send(reply, 401, TOKEN_MESSAGES[result]);
-    const denied = accessDenied(result, request.method, request.routeOptions.url);
-    if (denied) return send(reply, 403, denied);
+    const result = options.checkToken(presented);
+    if (typeof result === 'string') admit(result);
+    else result.then(admit, done);
   });
 
   app.setErrorHandler((error, request, reply) => {

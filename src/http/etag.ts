@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -6,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * gzip and br encodings of the body, which differ byte for byte.
  */
 export function weakEtag(body: string | Buffer): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `W/"${hash('sha1', body, 'base64url')}"`;
 }
 
 /** Whether an `If-None-Match` header names the tag (weak comparison, as RFC 9110 §13.1.2 requires) or is `*`. */
@@ -33,14 +34,16 @@ export function tagReply(
   payload: unknown,
   done: (error: Error | null, payload?: unknown) => void,
 ): void {
-  if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-    return done(null, payload);
-  }
-  // A route that knows its tag already (a kept reply) sets it, sparing a hash of a large body.
+  if (reply.statusCode !== 200) return done(null, payload);
+  // A route that knows its tag already (a kept reply) sets it, sparing a hash of a large body; a streamed body is
+  // tagged by its route or not at all.
   const known = reply.getHeader('etag');
-  const etag = typeof known === 'string' ? known : weakEtag(payload);
+  const bytes = typeof payload === 'string' || Buffer.isBuffer(payload);
+  if (!bytes && typeof known !== 'string') return done(null, payload);
+  const etag = typeof known === 'string' ? known : weakEtag(payload as string | Buffer);
   reply.header('etag', etag);
   if (!etagMatches(request.headers['if-none-match'], etag)) return done(null, payload);
+  if (payload instanceof Readable) payload.destroy();
   reply.code(304).removeHeader('content-type').removeHeader('content-length');
   done(null, '');
 }

@@ -1,19 +1,25 @@
 import { createHash } from 'node:crypto';
+import type { LookupResponse } from './lookup-response.ts';
 
-/** A bulk lookup reply kept for the material generation it was read at. */
+/** A bulk lookup reply kept with the material generation it is good at. */
 export interface CachedLookup {
   /** The exact request bytes: a hit compares them, so the key's hash need not resist collisions. */
   request: Buffer;
   generation: number;
-  /** The reply's JSON bytes. */
-  body: Buffer;
-  etag: string;
+  /** Whether the request asked for the default material on unbound groups. */
+  includeDefault: boolean;
+  response: LookupResponse;
+}
+
+/** Bytes an entry holds: the reply, the request, and per group its id, offsets and material. */
+function entryBytes(entry: CachedLookup): number {
+  return entry.response.size + entry.request.length * 2 + entry.response.groupIds.length * 48;
 }
 
 /**
  * Bulk lookup replies by the exact bytes of their request, least recently used out first, within a byte budget.
  * A viewer opening a model asks for the same group ids each time; a kept reply is good while the material
- * generation it was read at is still current, which each hit checks with one read (see the 2026-11-25 migration).
+ * generation it was read at is still current, and is patched with the groups the change log names otherwise.
  */
 export interface LookupCache {
   /** The key of a request body. */
@@ -31,7 +37,7 @@ export function createLookupCache(maxBytes: number): LookupCache {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
-    bytes -= entry.body.length + entry.request.length;
+    bytes -= entryBytes(entry);
   };
   return {
     // SHA-1 hashes a 2 MB request three times faster than SHA-256; the byte comparison on a hit makes it exact.
@@ -46,7 +52,7 @@ export function createLookupCache(maxBytes: number): LookupCache {
     },
     set(key, entry) {
       remove(key);
-      const size = entry.body.length + entry.request.length;
+      const size = entryBytes(entry);
       if (size > maxBytes) return;
       while (bytes + size > maxBytes) remove(entries.keys().next().value!);
       entries.set(key, entry);

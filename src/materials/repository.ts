@@ -5,7 +5,10 @@ import { chunks, idChunkSize, inStringSet, stringSet } from '../db/id-set.ts';
 import {
   raiseGenerationAfterCommit,
   raiseGenerationWithin,
+  readChangesSince,
   readMaterialGeneration,
+  type ChangesSince,
+  type MaterialChange,
 } from '../db/material-generation.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
 import { createSqliteReads, type LookupSnapshot } from './sqlite-reads.ts';
@@ -107,21 +110,23 @@ export function createMaterialRepository(
 
   /**
    * Runs a write that can change a lookup's answer in a transaction (again on a deadlock), raising the material
-   * generation when `changed` says the result changed something: within the transaction on SQLite, right after
-   * the commit on PostgreSQL (see material-generation.ts).
+   * generation with what `changed` says the result changed, if anything: within the transaction on SQLite, right
+   * after the commit on PostgreSQL (see material-generation.ts).
    */
   async function writeLookupData<T>(
     work: (trx: Db) => Promise<T>,
-    changed: (result: T) => boolean,
+    changed: (result: T) => MaterialChange | undefined,
   ): Promise<T> {
     const result = await retryWrites(() =>
       db.transaction().execute(async (trx) => {
         const done = await work(trx);
-        if (changed(done)) await raiseGenerationWithin(trx, dialect);
+        const change = changed(done);
+        if (change) await raiseGenerationWithin(trx, dialect, change);
         return done;
       }),
     );
-    if (changed(result)) await raiseGenerationAfterCommit(db, dialect);
+    const change = changed(result);
+    if (change) await raiseGenerationAfterCommit(db, dialect, change);
     return result;
   }
 
@@ -203,7 +208,7 @@ export function createMaterialRepository(
             .where('id', '=', id)
             .returningAll()
             .executeTakeFirst(),
-        (updated) => updated !== undefined,
+        (updated) => (updated ? { materialId: id } : undefined),
       );
       return row && toMaterial(row);
     },
@@ -218,7 +223,7 @@ export function createMaterialRepository(
           await trx.deleteFrom('materials').where('id', '=', id).execute();
           return unbound;
         },
-        (unbound) => unbound !== undefined,
+        (unbound) => unbound && { groupIds: unbound },
       );
     },
 
@@ -240,7 +245,7 @@ export function createMaterialRepository(
           }
           return true;
         },
-        (bound) => bound,
+        (bound) => (bound ? { groupIds } : undefined),
       );
     },
 
@@ -255,7 +260,7 @@ export function createMaterialRepository(
           }
           return removed;
         },
-        (removed) => removed !== undefined && removed.size > 0,
+        (removed) => (removed && removed.size > 0 ? { groupIds: [...removed] } : undefined),
       );
     },
 
@@ -313,6 +318,22 @@ export function createMaterialRepository(
         if (material) bound.set(groupId, material);
       }
       return { generation: snapshot.generation, bound };
+    },
+
+    /**
+     * The material generation read at once from SQLite's reader connection, undefined on PostgreSQL, where it
+     * is a round trip like the row itself and so saves nothing on a single read.
+     */
+    localGeneration(): number | undefined {
+      return fastReads?.generation();
+    },
+
+    /**
+     * What changed after generation `since` (groups whose bindings may differ, materials whose fields do), with
+     * the generation now; undefined when the change log no longer tells it all.
+     */
+    async changesSince(since: number): Promise<ChangesSince | undefined> {
+      return fastReads ? fastReads.changesSince(since) : readChangesSince(db, dialect, since);
     },
 
     /** The material generation now; a kept lookup reply read at another one is out of date. */

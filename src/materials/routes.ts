@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
@@ -10,7 +10,9 @@ import { clampPage } from './paging.ts';
 import { DEFAULT_MATERIAL } from './default-material.ts';
 import { bufferBody } from './lookup-body.ts';
 import { createLookupCache, type CachedLookup } from './lookup-cache.ts';
-import { lookupResponseBody } from './lookup-response.ts';
+import { buildLookupResponse, lookupResponseChunks, type LookupResponse } from './lookup-response.ts';
+import { refreshKeptLookup } from './refresh-kept-lookup.ts';
+import { MaterialReplyCache } from './material-reply-cache.ts';
 import type { MaterialRepository } from './repository.ts';
 import {
   CreateMaterialBody,
@@ -49,6 +51,7 @@ const KEPT_REPLY_STAND_IN = Buffer.from('{"group_ids":["kept"]}');
 const errors = { 400: MaterialErrorSchema, 401: MaterialErrorSchema, 404: MaterialErrorSchema };
 const tags = ['materials'];
 
+const MaterialReply = envelope(MaterialSchema);
 const LookupReply = envelope(
   Type.Array(Type.Object({ group_id: Type.String(), material: LookupMaterialSchema })),
 );
@@ -67,6 +70,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ok = <T>(data: T, message = 'success') => ({ code: 0 as const, message, data });
+  const materialReplies = new MaterialReplyCache();
 
   app.get(
     '/materials',
@@ -111,11 +115,26 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         tags,
         summary: 'Read a material',
         params: MaterialIdParams,
-        response: { 200: envelope(MaterialSchema), ...errors },
+        response: { 200: MaterialReply, ...errors },
       },
       onSend: tagReply,
     },
-    async (request) => ok(found(await repository.get(request.params.id))),
+    async (request, reply) => {
+      const { id } = request.params;
+      // Read before the row, so that a reply kept under it is at least as new as the generation says.
+      const generation = repository.localGeneration();
+      if (generation === undefined) return ok(found(await repository.get(id)));
+      let kept = materialReplies.get(id, generation);
+      if (kept === undefined) {
+        // The route's schema serializer, which always gives a string.
+        const body = String(reply.serialize(ok(found(await repository.get(id)))));
+        kept = { generation, body, etag: weakEtag(body) };
+        materialReplies.set(id, kept);
+      }
+      // Already JSON: a string skips the schema serializer, which the reply type cannot express.
+      reply.type('application/json; charset=utf-8').header('etag', kept.etag);
+      return reply.send(kept.body as unknown as Static<typeof MaterialReply>);
+    },
   );
 
   app.put(
@@ -243,9 +262,10 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
           ...errors,
         },
       },
-      // A reply kept for the same request bytes at the current material generation is sent as it is, without
-      // parsing the request: the parser is handed a one-group stand-in instead (those bytes passed every check when
-      // the reply was made). A viewer reopening a model costs one hash and one read.
+      // A reply kept for the same request bytes is brought up to the current material generation (as it is, or
+      // patched with the few groups that changed) and sent without parsing the request: the parser is handed a
+      // one-group stand-in instead (those bytes passed every check when the reply was made). A viewer reopening a
+      // model costs one hash and one read.
       preParsing: async (request, _reply, payload) => {
         if (lookupCacheBytes === 0 || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
           return payload;
@@ -253,8 +273,10 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         const bytes = await bufferBody(payload, request.headers['content-length'], BULK_BODY_LIMIT);
         const key = cache.keyOf(bytes);
         const kept = cache.get(key, bytes);
-        if (kept && kept.generation === (await repository.generation())) {
-          cacheState.set(request, { hit: kept });
+        const current = kept && (await refreshKeptLookup(kept, repository));
+        if (current) {
+          if (current !== kept) cache.set(key, current);
+          cacheState.set(request, { hit: current });
           // Fastify checks the bytes it parses against Content-Length unless told how many really arrived.
           return Object.assign(Readable.from([KEPT_REPLY_STAND_IN]), { receivedEncodedLength: bytes.length });
         }
@@ -264,26 +286,30 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       onSend: tagReply,
     },
     async (request, reply) => {
-      reply.type('application/json; charset=utf-8');
       const state = cacheState.get(request);
-      // Already JSON: a buffer skips the schema serializer, which the reply type cannot express, hence the casts;
-      // the lookup tests compare the bytes with the schema's shape.
-      if (state && 'hit' in state) {
-        return reply.header('etag', state.hit.etag).send(state.hit.body as unknown as LookupReply);
-      }
+      if (state && 'hit' in state) return sendLookupResponse(reply, state.hit.response);
       const groupIds = unique(request.body.group_ids);
+      const includeDefault = request.body.include_default === true;
       const { generation, bound } = await repository.lookup(groupIds);
-      const fallback = request.body.include_default === true ? DEFAULT_MATERIAL : undefined;
-      const body = lookupResponseBody(groupIds, bound, fallback);
-      if (state) {
-        const etag = weakEtag(body);
-        cache.set(state.key, { request: state.request, generation, body, etag });
-        reply.header('etag', etag);
-      }
-      return reply.send(body as unknown as LookupReply);
+      const response = buildLookupResponse(groupIds, bound, includeDefault ? DEFAULT_MATERIAL : undefined);
+      if (state) cache.set(state.key, { request: state.request, generation, includeDefault, response });
+      return sendLookupResponse(reply, response);
     },
   );
 };
+
+/**
+ * Sends a lookup answer with its tag: in one buffer as it was written, or a patched one as the list of its pieces
+ * with their total length (no copy of the unchanged 30 MB). Already JSON, so the schema serializer is skipped,
+ * which the reply type cannot express, hence the cast; the lookup tests compare the bytes with the schema.
+ */
+function sendLookupResponse(reply: FastifyReply, response: LookupResponse): FastifyReply {
+  reply.type('application/json; charset=utf-8').header('etag', response.etag);
+  const chunks = lookupResponseChunks(response);
+  if (chunks.length === 1) return reply.send(chunks[0] as unknown as LookupReply);
+  reply.header('content-length', response.size);
+  return reply.send(Readable.from(chunks, { objectMode: false }) as unknown as LookupReply);
+}
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new ApiError(404, NOT_FOUND);

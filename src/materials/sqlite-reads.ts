@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { MaterialRow } from '../db/database.ts';
 import { chunks } from '../db/id-set.ts';
+import { sumChanges, type ChangesSince } from '../db/material-generation.ts';
 
 /** The rows a bulk lookup needs, read in one snapshot with the material generation. */
 export interface LookupSnapshot {
@@ -21,19 +22,24 @@ export function createSqliteReads(reader: SQLite.Database) {
   let statements:
     | {
         material: SQLite.Statement<[number], MaterialRow>;
-        generation: SQLite.Statement<[], { value: number }>;
+        generation: SQLite.Statement<[], number>;
         bindings: SQLite.Statement<[string], { group_id: string; material_id: number }>;
         materials: SQLite.Statement<[string], MaterialRow>;
+        changes: SQLite.Statement<[number, number], { material_id: number | null; group_ids: string | null }>;
       }
     | undefined;
   const prepared = () =>
     (statements ??= {
       material: reader.prepare('select * from materials where id = ?'),
-      generation: reader.prepare('select value from material_generation where id = 1'),
+      // One integer, plucked: no row object to build on the hot single reads that check it.
+      generation: reader.prepare<[], number>('select value from material_generation where id = 1').pluck(),
       bindings: reader.prepare(
         'select b.group_id, b.material_id from json_each(?) as ids join material_bindings as b on b.group_id = ids.value',
       ),
       materials: reader.prepare('select * from materials where id in (select value from json_each(?))'),
+      changes: reader.prepare(
+        'select material_id, group_ids from material_changes where generation > ? and generation <= ?',
+      ),
     });
 
   // One read transaction: the generation and every row come from the same commit.
@@ -44,17 +50,26 @@ export function createSqliteReads(reader: SQLite.Database) {
       for (const row of bindings.all(JSON.stringify(chunk))) materialOf.set(row.group_id, row.material_id);
     }
     return {
-      generation: generation.get()!.value,
+      generation: generation.get()!,
       materialOf,
       materials: materials.all(JSON.stringify([...new Set(materialOf.values())])),
     };
+  });
+
+  // The generation and the change rows up to it from the same commit.
+  const readChanges = reader.transaction((since: number): ChangesSince | undefined => {
+    const { generation, changes } = prepared();
+    const current = generation.get()!;
+    return sumChanges(since, current, current === since ? [] : changes.all(since, current));
   });
 
   return {
     /** One material row, or undefined. */
     material: (id: number): MaterialRow | undefined => prepared().material.get(id),
     /** The current material generation. */
-    generation: (): number => prepared().generation.get()!.value,
+    generation: (): number => prepared().generation.get()!,
+    /** What changed after generation `since`; see {@link sumChanges}. */
+    changesSince: (since: number): ChangesSince | undefined => readChanges(since),
     /** The bindings and materials of the given groups, with the generation, in one snapshot. */
     lookup: (groupIds: readonly string[], chunkSize: number): LookupSnapshot =>
       readLookup(groupIds, chunkSize),

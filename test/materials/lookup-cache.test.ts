@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
+import { MAX_LISTED_GROUPS } from '../../src/db/material-generation.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createLookupCache } from '../../src/materials/lookup-cache.ts';
+import { buildLookupResponse } from '../../src/materials/lookup-response.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
@@ -14,15 +17,25 @@ void describe('lookup cache', () => {
   void it('keeps replies within its byte budget, least recently used out first', () => {
     const cache = createLookupCache(100);
     const request = Buffer.from('{}');
-    const entry = (size: number) => ({ request, generation: 1, body: Buffer.alloc(size), etag: 'W/"x"' });
-    cache.set('a', entry(38));
-    cache.set('b', entry(38));
+    // An answer without entries is 40 bytes; each requested group adds 48 to what the cache counts.
+    const entry = (groups: number) => ({
+      request,
+      generation: 1,
+      includeDefault: false,
+      response: buildLookupResponse(
+        Array.from({ length: groups }, (_, i) => `g${i}`),
+        new Map(),
+        undefined,
+      ),
+    });
+    cache.set('a', entry(0));
+    cache.set('b', entry(0));
     assert.ok(cache.get('a', request), 'a is used, so b is now the oldest');
-    cache.set('c', entry(38));
+    cache.set('c', entry(0));
     assert.equal(cache.get('b', request), undefined);
     assert.ok(cache.get('a', request));
     assert.ok(cache.get('c', request));
-    cache.set('huge', entry(99));
+    cache.set('huge', entry(2));
     assert.equal(cache.get('huge', request), undefined, 'a reply larger than the budget is not kept');
     assert.ok(cache.get('a', request), 'and pushes nothing out');
     assert.equal(cache.get('a', Buffer.from('[]')), undefined, 'other request bytes under the same key miss');
@@ -69,7 +82,7 @@ for (const dialect of testDialects()) {
     const boundTo = async (through = api) =>
       (await lookup(through)).json.data.map((entry: { material: { name: string } }) => entry.material.name);
 
-    void it('answers a repeated lookup from the kept reply until the material generation moves', async () => {
+    void it('answers a repeated lookup from the kept reply, patched with only the groups a change names', async () => {
       const steel = await api.create({ name: 'Steel' });
       await api.bind(steel.id, GROUPS.slice(0, 10));
       const first = await lookup();
@@ -86,9 +99,21 @@ for (const dialect of testDialects()) {
       assert.equal(kept.headers.etag, first.headers.etag);
 
       await api.bind(steel.id, [GROUPS[11]!]);
+      const patched = await lookup();
+      assert.deepEqual(
+        patched.json.data.map((entry: { group_id: string }) => entry.group_id),
+        [...GROUPS.slice(0, 10), GROUPS[11]],
+        'the bind is patched in; the group written without a raise is still not read',
+      );
+      assert.notEqual(patched.headers.etag, first.headers.etag);
+
+      // A change too large to list leaves nothing to patch with: the next lookup reads every binding.
+      const many = Array.from({ length: MAX_LISTED_GROUPS + 1 }, (_, i) => `elsewhere:${i}`);
+      await api.bind(steel.id, many);
       const fresh = await lookup();
-      assert.equal(fresh.json.data.length, 12, 'a bind raises the generation: every binding is read again');
-      assert.notEqual(fresh.headers.etag, first.headers.etag);
+      assert.equal(fresh.json.data.length, 12, 'read anew: the unlogged binding shows now');
+      assert.notEqual(fresh.headers.etag, patched.headers.etag);
+      assert.equal(fresh.text.length, Number(fresh.headers['content-length']));
     });
 
     void it('sees every kind of change, made through this process or another one', async () => {
@@ -127,6 +152,75 @@ for (const dialect of testDialects()) {
       });
       assert.equal(again.statusCode, 304);
       assert.equal(again.body, '');
+    });
+
+    void it('sends a patched reply whole, with its length, in every encoding and as a 304', async () => {
+      const ink = await api.create({ name: 'Ink' });
+      await api.bind(ink.id, GROUPS.slice(300, 400));
+      const post = (headers: Record<string, string> = {}) =>
+        testApp.app.inject({
+          method: 'POST',
+          url: '/api/v1/groups/materials',
+          headers: { ...testApp.auth, 'content-type': 'application/json', ...headers },
+          payload: JSON.stringify({ group_ids: GROUPS, include_default: true }),
+        });
+      const before = await post();
+      // Moved to Ink by another process, ahead of every other entry, and one of Ink's groups unbound.
+      await second.api.bind(ink.id, [GROUPS[0]!]);
+      await second.api.call('DELETE', `/materials/${ink.id}/bindings`, { group_ids: [GROUPS[300]!] });
+      const patched = await post();
+      assert.equal(patched.statusCode, 200);
+      assert.equal(patched.rawPayload.length, Number(patched.headers['content-length']));
+      const entries = patched.json().data as { group_id: string; material: { name: string } }[];
+      assert.equal(entries.length, GROUPS.length);
+      assert.equal(entries[0]!.material.name, 'Ink');
+      assert.equal(entries[300]!.material.name, 'default');
+      assert.equal(entries.filter((entry) => entry.material.name === 'Ink').length, 100);
+      assert.notEqual(patched.headers.etag, before.headers.etag);
+
+      const decoders = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
+      for (const encoding of ['br', 'gzip'] as const) {
+        const compressed = await post({ 'accept-encoding': encoding });
+        assert.equal(compressed.headers['content-encoding'], encoding);
+        assert.equal(compressed.headers.etag, patched.headers.etag);
+        assert.ok(decoders[encoding](compressed.rawPayload).equals(patched.rawPayload), encoding);
+      }
+      const unchanged = await post({ 'if-none-match': String(patched.headers.etag) });
+      assert.equal(unchanged.statusCode, 304);
+      assert.equal(unchanged.body, '');
+
+      // The same request answered anew by a process without a kept reply: the same bytes and tag.
+      const elsewhere = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/v1/groups/materials',
+        headers: { ...testApp.auth, 'content-type': 'application/json' },
+        payload: `${JSON.stringify({ group_ids: GROUPS, include_default: true })} `,
+      });
+      assert.ok(elsewhere.rawPayload.equals(patched.rawPayload));
+      assert.equal(elsewhere.headers.etag, patched.headers.etag);
+    });
+
+    void it('keeps a material read until a change through this process or another one', async () => {
+      const glass = await api.create({ name: 'Glass' });
+      const read = () => api.call('GET', `/materials/${glass.id}`);
+      const first = await read();
+      assert.equal(first.json.data.name, 'Glass');
+      // Renamed behind the service's back, without a raise: on SQLite the kept reply stands, which shows the
+      // second read did not read the row; PostgreSQL reads the row every time.
+      await testApp.database.db
+        .updateTable('materials')
+        .set({ name: 'Quietly renamed' })
+        .where('id', '=', glass.id)
+        .execute();
+      assert.equal((await read()).json.data.name, dialect === 'sqlite' ? 'Glass' : 'Quietly renamed');
+
+      await second.api.call('PUT', `/materials/${glass.id}`, { alpha: 12 });
+      const updated = await read();
+      assert.equal(updated.json.data.alpha, 12);
+      assert.equal(updated.json.data.name, 'Quietly renamed');
+      assert.notEqual(updated.headers.etag, first.headers.etag);
+      assert.equal((await second.api.call('DELETE', `/materials/${glass.id}`)).status, 200);
+      assert.equal((await read()).status, 404);
     });
 
     void it('still refuses a malformed body, a wrong content type and an oversized body', async () => {
