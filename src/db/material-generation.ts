@@ -5,11 +5,17 @@ import type { Db, MaterialChangesTable } from './database.ts';
 /** What a write changed that a bulk lookup can show: some groups' bindings, or one material's own fields. */
 export type MaterialChange = { groupIds: readonly string[] } | { materialId: number };
 
-/** Most group ids one change row lists; a larger write is logged as unlisted, and kept replies are read anew. */
-export const MAX_LISTED_GROUPS = 10_000;
+/**
+ * Most group ids one change row lists; a larger write (a model's parts bound at once) is logged as unlisted, and
+ * kept replies are read anew. Painting, the change a viewer makes while a model is open, binds a few groups.
+ */
+export const MAX_LISTED_GROUPS = 1_000;
 
-/** Change rows kept behind the newest; a reply kept at an older generation is read again in full. */
-export const KEPT_CHANGES = 1_000;
+/**
+ * Change rows kept behind the newest; a reply kept at an older generation is read again in full. With the bound
+ * above, the log holds at most 200,000 group ids (a few MB of ids of usual length).
+ */
+export const KEPT_CHANGES = 200;
 
 /** Everything that changed between two generations, as far as the log still tells. */
 export interface ChangesSince {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { MAX_LISTED_GROUPS } from '../../src/db/material-generation.ts';
+import { KEPT_CHANGES, MAX_LISTED_GROUPS } from '../../src/db/material-generation.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createLookupCache } from '../../src/materials/lookup-cache.ts';
 import { buildLookupResponse } from '../../src/materials/lookup-response.ts';
@@ -114,6 +114,29 @@ for (const dialect of testDialects()) {
       assert.equal(fresh.json.data.length, 12, 'read anew: the unlogged binding shows now');
       assert.notEqual(fresh.headers.etag, patched.headers.etag);
       assert.equal(fresh.text.length, Number(fresh.headers['content-length']));
+    });
+
+    void it('reads a kept reply in full once the change log no longer covers its age', async () => {
+      const felt = await api.create({ name: 'Felt' });
+      await api.bind(felt.id, GROUPS.slice(500, 510));
+      const body = { group_ids: GROUPS.slice(500, 520) };
+      const count = async () => {
+        const answer = await api.call('POST', '/groups/materials', body);
+        assert.equal(answer.status, 200, answer.text);
+        return answer.json.data.length as number;
+      };
+      assert.equal(await count(), 10);
+      // Written without a raise: only a full read shows it.
+      await testApp.database.db
+        .insertInto('material_bindings')
+        .values({ group_id: GROUPS[515]!, material_id: felt.id, created_at: new Date().toISOString() })
+        .execute();
+      for (let i = 0; i < KEPT_CHANGES; i++) await api.bind(felt.id, [`churn:${i}`]);
+      assert.equal(await count(), 10, 'every change since is still logged: patched');
+      await api.bind(felt.id, ['churn:last']);
+      assert.equal(await count(), 10, 'patched again, from the generation the reply was brought to');
+      for (let i = 0; i <= KEPT_CHANGES; i++) await api.bind(felt.id, [`churn:more:${i}`]);
+      assert.equal(await count(), 11, 'one change more than the log keeps: read in full');
     });
 
     void it('sees every kind of change, made through this process or another one', async () => {
