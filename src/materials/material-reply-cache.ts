@@ -13,21 +13,25 @@ export const MAX_KEPT_MATERIAL_REPLIES = 10_000;
  * read, a third of the row's) instead of reading, converting, serializing and hashing the row again; any change
  * that could alter a reply moves the generation (see the 2026-11-25 migration). Past the bound the oldest go first.
  */
-export class MaterialReplyCache {
-  readonly #replies = new Map<number, KeptMaterialReply>();
-
-  constructor(private readonly maxReplies = MAX_KEPT_MATERIAL_REPLIES) {}
-
+export interface MaterialReplyCache {
   /** The reply kept for the material at this generation, if any. */
-  get(id: number, generation: number): KeptMaterialReply | undefined {
-    const kept = this.#replies.get(id);
-    return kept?.generation === generation ? kept : undefined;
-  }
+  get(id: number, generation: number): KeptMaterialReply | undefined;
+  /** Keeps a reply; its generation must have been read before the row it was made from. */
+  set(id: number, reply: KeptMaterialReply): void;
+}
 
-  /** Keeps a reply; the generation must have been read before the row it was made from. */
-  set(id: number, reply: KeptMaterialReply): void {
-    this.#replies.delete(id);
-    if (this.#replies.size >= this.maxReplies) this.#replies.delete(this.#replies.keys().next().value!);
-    this.#replies.set(id, reply);
-  }
+/** A cache of at most `maxReplies` material replies. */
+export function createMaterialReplyCache(maxReplies = MAX_KEPT_MATERIAL_REPLIES): MaterialReplyCache {
+  const replies = new Map<number, KeptMaterialReply>();
+  return {
+    get(id, generation) {
+      const kept = replies.get(id);
+      return kept?.generation === generation ? kept : undefined;
+    },
+    set(id, reply) {
+      replies.delete(id);
+      if (replies.size >= maxReplies) replies.delete(replies.keys().next().value!);
+      replies.set(id, reply);
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { bufferBody } from './lookup-body.ts';
 import { createLookupCache, type CachedLookup } from './lookup-cache.ts';
 import { buildLookupResponse, lookupResponseChunks, type LookupResponse } from './lookup-response.ts';
 import { refreshKeptLookup } from './refresh-kept-lookup.ts';
-import { MaterialReplyCache } from './material-reply-cache.ts';
+import { createMaterialReplyCache } from './material-reply-cache.ts';
 import type { MaterialRepository } from './repository.ts';
 import {
   CreateMaterialBody,
@@ -70,7 +70,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ok = <T>(data: T, message = 'success') => ({ code: 0 as const, message, data });
-  const materialReplies = new MaterialReplyCache();
+  const materialReplies = createMaterialReplyCache();
 
   app.get(
     '/materials',
