@@ -18,6 +18,11 @@ export interface DatabaseHandle {
    * only, never waits behind the writer's open transaction, and skips the query builder's per-call overhead.
    */
   sqliteReader?: SQLite.Database;
+  /**
+   * PostgreSQL only: the pool under the query builder, for the hottest single read as a named statement that each
+   * connection parses and plans once.
+   */
+  postgresPool?: pg.Pool;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -88,5 +93,5 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): DatabaseHandle {
   // only on idle clients. The statement that follows fails instead and the pool discards the client.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', postgresPool: pool, close: () => db.destroy() };
 }

@@ -51,7 +51,7 @@ export interface MaterialRepositoryOptions {
 
 /** Creates the repository over an open database. */
 export function createMaterialRepository(
-  { db, dialect, sqliteReader }: DatabaseHandle,
+  { db, dialect, sqliteReader, postgresPool }: DatabaseHandle,
   { onDeadlockRetry }: MaterialRepositoryOptions = {},
 ) {
   const toMaterial = (row: MaterialRow): Material => ({
@@ -62,8 +62,12 @@ export function createMaterialRepository(
   });
 
   const chunkSize = idChunkSize(dialect);
-  // The hot path of single reads: built and compiled once, run with each id (SQLite also keeps it prepared).
-  const selectById = db.selectFrom('materials').selectAll().where('id', '=', 0).compile();
+  // The hot path of single reads on PostgreSQL: a named statement, parsed and planned once per connection. Its
+  // columns are listed, so a column added by a later migration cannot change the result a prepared plan returns.
+  const selectById = {
+    name: 'vitrine-material-by-id',
+    text: `select ${['id', 'name', ...MATERIAL_NUMBER_FIELDS, 'created_at', 'updated_at'].join(', ')} from materials where id = $1`,
+  };
   // Every binding statement locks in one order, so a deadlock can only come from outside this repository (a
   // model's deletion removing its bindings); the retry is the safety net, and the callback makes it visible.
   const retryWrites = <T>(run: () => Promise<T>) => retryOnDeadlock(run, { onRetry: onDeadlockRetry });
@@ -194,8 +198,16 @@ export function createMaterialRepository(
         const row = fastReads.material(id);
         return row && toMaterial(row);
       }
-      const { rows } = await db.executeQuery<MaterialRow>({ ...selectById, parameters: [id] });
-      return rows[0] && toMaterial(rows[0]);
+      if (postgresPool) {
+        const { rows } = await postgresPool.query<MaterialRow>({ ...selectById, values: [id] });
+        return rows[0] && toMaterial(rows[0]);
+      }
+      return db
+        .selectFrom('materials')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
+        .then((row) => row && toMaterial(row));
     },
 
     /** Changes the given fields only and bumps `updated_at`; undefined when the material does not exist. */
