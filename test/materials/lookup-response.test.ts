@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_MATERIAL } from '../../src/materials/default-material.ts';
+import { MATERIAL_DEFAULTS } from '../../src/materials/material-defaults.ts';
 import {
   buildLookupResponse,
   lookupResponseChunks,
@@ -11,23 +12,13 @@ import {
 import type { Material } from '../../src/materials/schemas.ts';
 
 function material(id: number, name: string): Material {
+  // Fields that differ from one material to the next, so that their entries differ in length too.
   return {
+    ...MATERIAL_DEFAULTS,
     id,
     name,
     diffuse_r: id % 256,
-    diffuse_g: 10,
-    diffuse_b: 20,
-    alpha: 255,
     shininess: 0.25 * id,
-    specular_r: 0,
-    specular_g: 0,
-    specular_b: 0,
-    ambient_r: 0,
-    ambient_g: 0,
-    ambient_b: 0,
-    metallic: 0,
-    roughness: 0.5,
-    reflectance: 0.5,
     created_at: '2026-11-26T00:00:00.000Z',
     updated_at: '2026-11-26T00:00:00.000Z',
   };
