@@ -347,10 +347,5 @@ export function createMaterialRepository(
     async changesSince(since: number): Promise<ChangesSince | undefined> {
       return fastReads ? fastReads.changesSince(since) : readChangesSince(db, dialect, since);
     },
-
-    /** The material generation now; a kept lookup reply read at another one is out of date. */
-    async generation(): Promise<number> {
-      return fastReads ? fastReads.generation() : readMaterialGeneration(db, dialect);
-    },
   };
 }
