@@ -11,7 +11,10 @@ export interface CachedLookup {
   response: LookupResponse;
 }
 
-/** Bytes an entry holds: the reply, the request, and per group its id, offsets and material. */
+/**
+ * Bytes an entry holds, near enough for a budget: the reply, the request bytes, the group id strings (about the
+ * request's size again) and, per group, its offset, its material and a string's own overhead.
+ */
 function entryBytes(entry: CachedLookup): number {
   return entry.response.size + entry.request.length * 2 + entry.response.groupIds.length * 48;
 }

@@ -139,6 +139,29 @@ for (const dialect of testDialects()) {
       assert.equal(await count(), 11, 'one change more than the log keeps: read in full');
     });
 
+    void it('reads a kept reply in full when more than half its groups changed', async () => {
+      const cork = await api.create({ name: 'Cork' });
+      const groups = GROUPS.slice(600, 610);
+      const count = async () => {
+        const answer = await api.call('POST', '/groups/materials', { group_ids: groups });
+        assert.equal(answer.status, 200, answer.text);
+        return answer.json.data.length as number;
+      };
+      assert.equal(await count(), 0);
+      // Written without a raise: only a full read shows it.
+      await testApp.database.db
+        .insertInto('material_bindings')
+        .values({ group_id: groups[9]!, material_id: cork.id, created_at: new Date().toISOString() })
+        .execute();
+      await api.bind(cork.id, groups.slice(0, 5));
+      assert.equal(await count(), 5, 'half of them changed: patched');
+      await api.bind(cork.id, groups.slice(5, 6));
+      await api.bind(cork.id, groups.slice(6, 7));
+      assert.equal(await count(), 7, 'two of ten changed since: patched, the unraised binding still unseen');
+      await api.call('DELETE', `/materials/${cork.id}/bindings`, { group_ids: groups.slice(0, 6) });
+      assert.equal(await count(), 2, 'six of ten changed: read in full, the unraised binding seen');
+    });
+
     void it('sees every kind of change, made through this process or another one', async () => {
       const paint = await api.create({ name: 'Paint' });
       await api.bind(paint.id, GROUPS.slice(100, 110));
