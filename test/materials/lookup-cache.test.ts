@@ -79,6 +79,18 @@ for (const dialect of testDialects()) {
       assert.equal(answer.status, 200, answer.text);
       return answer;
     };
+    /** How many entries a lookup of these groups answers. */
+    const entryCount = async (groupIds: string[]) => {
+      const answer = await api.call('POST', '/groups/materials', { group_ids: groupIds });
+      assert.equal(answer.status, 200, answer.text);
+      return answer.json.data.length as number;
+    };
+    /** Binds a group behind the service's back, without raising the generation: only a full read shows it. */
+    const bindWithoutRaise = (groupId: string, materialId: number) =>
+      testApp.database.db
+        .insertInto('material_bindings')
+        .values({ group_id: groupId, material_id: materialId, created_at: new Date().toISOString() })
+        .execute();
     const boundTo = async (through = api) =>
       (await lookup(through)).json.data.map((entry: { material: { name: string } }) => entry.material.name);
 
@@ -88,12 +100,8 @@ for (const dialect of testDialects()) {
       const first = await lookup();
       assert.equal(first.json.data.length, 10);
 
-      // A binding written behind the service's back, without raising the generation: the kept reply stands,
-      // which shows the second lookup did not read the bindings.
-      await testApp.database.db
-        .insertInto('material_bindings')
-        .values({ group_id: GROUPS[10]!, material_id: steel.id, created_at: new Date().toISOString() })
-        .execute();
+      // The kept reply stands, which shows the second lookup did not read the bindings.
+      await bindWithoutRaise(GROUPS[10]!, steel.id);
       const kept = await lookup();
       assert.equal(kept.text, first.text);
       assert.equal(kept.headers.etag, first.headers.etag);
@@ -119,18 +127,9 @@ for (const dialect of testDialects()) {
     void it('reads a kept reply in full once the change log no longer covers its age', async () => {
       const felt = await api.create({ name: 'Felt' });
       await api.bind(felt.id, GROUPS.slice(500, 510));
-      const body = { group_ids: GROUPS.slice(500, 520) };
-      const count = async () => {
-        const answer = await api.call('POST', '/groups/materials', body);
-        assert.equal(answer.status, 200, answer.text);
-        return answer.json.data.length as number;
-      };
+      const count = () => entryCount(GROUPS.slice(500, 520));
       assert.equal(await count(), 10);
-      // Written without a raise: only a full read shows it.
-      await testApp.database.db
-        .insertInto('material_bindings')
-        .values({ group_id: GROUPS[515]!, material_id: felt.id, created_at: new Date().toISOString() })
-        .execute();
+      await bindWithoutRaise(GROUPS[515]!, felt.id);
       for (let i = 0; i < KEPT_CHANGES; i++) await api.bind(felt.id, [`churn:${i}`]);
       assert.equal(await count(), 10, 'every change since is still logged: patched');
       await api.bind(felt.id, ['churn:last']);
@@ -142,17 +141,9 @@ for (const dialect of testDialects()) {
     void it('reads a kept reply in full when more than half its groups changed', async () => {
       const cork = await api.create({ name: 'Cork' });
       const groups = GROUPS.slice(600, 610);
-      const count = async () => {
-        const answer = await api.call('POST', '/groups/materials', { group_ids: groups });
-        assert.equal(answer.status, 200, answer.text);
-        return answer.json.data.length as number;
-      };
+      const count = () => entryCount(groups);
       assert.equal(await count(), 0);
-      // Written without a raise: only a full read shows it.
-      await testApp.database.db
-        .insertInto('material_bindings')
-        .values({ group_id: groups[9]!, material_id: cork.id, created_at: new Date().toISOString() })
-        .execute();
+      await bindWithoutRaise(groups[9]!, cork.id);
       await api.bind(cork.id, groups.slice(0, 5));
       assert.equal(await count(), 5, 'half of them changed: patched');
       await api.bind(cork.id, groups.slice(5, 6));
