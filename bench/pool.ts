@@ -3,7 +3,8 @@
 //    queue, the pool of conversion threads, the thumbnail), against a bare `node -e 0` process start, interleaved.
 // 2. 10 queued CesiumMilkTruck conversions: a warm in-process loop of convertModel plus the same thumbnail render,
 //    then the pool at WORKER_CONCURRENCY 1 and 2 with all 10 queued at once, each job converting and rendering
-//    its 512×512 thumbnail in the thread (the loop without the thumbnail is shown for reference).
+//    its 512×512 thumbnail in the thread (the loop without the thumbnail is shown for reference). The two
+//    concurrencies alternate POOL_PAIRS times (3 unless set) and the medians are compared.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ const truck: ImportSource = {
 };
 const JOBS = Number(process.env.POOL_JOBS ?? 10);
 const ROUNDS = Number(process.env.LATENCY_ROUNDS ?? 7);
+const PAIRS = Number(process.env.POOL_PAIRS ?? 3);
 const TOKEN = 'bench-token-0123456789';
 
 function median(values: number[]): number {
@@ -156,10 +158,20 @@ const loadAtStart = load();
 const { bare, model } = await latency();
 const loopBare = await inProcess(false);
 const loop = await inProcess(true);
-const pooledOne = await pooled(1);
-const pooledTwo = await pooled(2);
-const one = pooledOne.perMinute;
-const two = pooledTwo.perMinute;
+// Concurrency 1 and 2 alternate (1, 2, then 2, 1, …), so a neighbour's load that comes and goes falls on both.
+const pairs: { one: Awaited<ReturnType<typeof pooled>>; two: Awaited<ReturnType<typeof pooled>> }[] = [];
+for (let round = 0; round < PAIRS; round++) {
+  if (round % 2 === 0) {
+    const one = await pooled(1);
+    pairs.push({ one, two: await pooled(2) });
+  } else {
+    const two = await pooled(2);
+    pairs.push({ one: await pooled(1), two });
+  }
+}
+const one = median(pairs.map((pair) => pair.one.perMinute));
+const two = median(pairs.map((pair) => pair.two.perMinute));
+const pairRatios = pairs.map((pair) => pair.two.perMinute / pair.one.perMinute);
 
 console.log(
   `1-minute load average: ${loadAtStart} at the start, ${load()} at the end; ${os.cpus().length} cores`,
@@ -174,7 +186,7 @@ console.log(
     `${(median(model) / median(bare)).toFixed(2)} | ≤ 6 |`,
 );
 console.log('');
-console.log('| run | models/min | ratio | goal |');
+console.log(`| run (pool: median of ${PAIRS} alternated runs) | models/min | ratio | goal |`);
 console.log('| --- | ---------- | ----- | ---- |');
 console.log(`| warm in-process loop, no thumbnail | ${loopBare.toFixed(0)} | | |`);
 console.log(`| warm in-process loop, with thumbnail | ${loop.toFixed(0)} | 1.00 | |`);
@@ -187,9 +199,21 @@ console.log(
 );
 console.log('');
 console.log(
-  `Threads started: ${pooledOne.threadsStarted} at concurrency 1, ${pooledTwo.threadsStarted} at concurrency 2 ` +
+  `Each pair, concurrency 1 / 2 in models/min (2 / 1): ` +
+    pairs
+      .map(
+        (pair, i) =>
+          `${pair.one.perMinute.toFixed(0)} / ${pair.two.perMinute.toFixed(0)} (${pairRatios[i]!.toFixed(2)})`,
+      )
+      .join(', ') +
+    `; median of the pairs' ratios ${median(pairRatios).toFixed(2)}.`,
+);
+const started = (run: 'one' | 'two') => pairs.map((pair) => pair[run].threadsStarted).join(', ');
+console.log(
+  `Threads started: ${started('one')} at concurrency 1, ${started('two')} at concurrency 2 ` +
     `(for ${JOBS} jobs after the warm-up).`,
 );
-const perJob = (run: typeof pooledOne) =>
-  `${run.wallMsPerJob.toFixed(0)} ms of wall time and ${run.cpuMsPerJob.toFixed(0)} ms of CPU`;
-console.log(`Per job: ${perJob(pooledOne)} at concurrency 1, ${perJob(pooledTwo)} at concurrency 2.`);
+const perJob = (run: 'one' | 'two') =>
+  `${median(pairs.map((pair) => pair[run].wallMsPerJob)).toFixed(0)} ms of wall time and ` +
+  `${median(pairs.map((pair) => pair[run].cpuMsPerJob)).toFixed(0)} ms of CPU`;
+console.log(`Per job (medians): ${perJob('one')} at concurrency 1, ${perJob('two')} at concurrency 2.`);
