@@ -11,6 +11,7 @@ import {
   type MaterialChange,
 } from '../db/material-generation.ts';
 import { retryOnDeadlock } from '../db/retry-deadlock.ts';
+import { insertNewBindings, NEW_BINDINGS_MIN_GROUPS } from './insert-new-bindings.ts';
 import { createSqliteReads, type LookupSnapshot } from './sqlite-reads.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
 import { MATERIAL_DEFAULTS } from './material-defaults.ts';
@@ -246,6 +247,9 @@ export function createMaterialRepository(
           if (!(await lockMaterial(trx, id, 'key share'))) return false;
           const now = nowIso();
           for (const chunk of chunks(groupIds, chunkSize)) {
+            if (postgres && chunk.length >= NEW_BINDINGS_MIN_GROUPS) {
+              if (await insertNewBindings(trx, id, now, chunk)) continue;
+            }
             // Rows are inserted, and conflicting rows locked, in byte order of group id: the one order every
             // binding statement locks in, so concurrent binds, unbinds and deletes wait but never deadlock.
             await sql`

@@ -109,5 +109,45 @@ for (const dialect of testDialects()) {
       assert.equal(all.length, shared.length, 'every group has exactly one material');
       assert.deepEqual([...all].sort(), [...shared].sort());
     });
+
+    void it('binds of over a thousand new groups racing each other and smaller binds of some of them', async () => {
+      // A bind of new groups may be written as plain rows (PostgreSQL): the binds that lose the race for the same
+      // rows, and those naming groups bound meanwhile, must still end with one material per group.
+      const api = materialApi(testApp.app, testApp.auth);
+      const materials = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => api.create({ name: `Big ${i}` })),
+      );
+      const big = Array.from({ length: 1_500 }, (_, i) => `big-${String(i).padStart(4, '0')}`);
+      const next = random(11);
+      const requests = [
+        ...materials.map((material) => ({ material, groups: [...big].sort(() => next() - 0.5) })),
+        ...Array.from({ length: 8 }, (_, i) => ({
+          material: materials[i % materials.length]!,
+          groups: big.filter(() => next() < 0.02),
+        })),
+      ];
+      const answers = await Promise.all(
+        requests.map(({ material, groups }) =>
+          api.call('POST', `/materials/${material.id}/bindings`, { group_ids: groups }),
+        ),
+      );
+      for (const answer of answers) assert.equal(answer.status, 200, answer.text);
+      const all = (await Promise.all(materials.map((material) => api.allGroups(material.id)))).flat();
+      assert.deepEqual([...all].sort(), big, 'every group has exactly one material');
+
+      // Then a bind of 1,200 groups, 200 of them bound already and 1,000 new: all of them move to it.
+      const target = await api.create({ name: 'Target' });
+      const moved = [...big.slice(0, 200), ...Array.from({ length: 1_000 }, (_, i) => `more-${i}`)];
+      await api.bind(target.id, moved);
+      assert.deepEqual((await api.allGroups(target.id)).sort(), [...moved].sort());
+      const lookup = await api.call('POST', '/groups/materials', { group_ids: big });
+      const owners = lookup.json.data.map((entry: { material: { id: number } }) => entry.material.id);
+      assert.deepEqual(
+        owners.slice(0, 200),
+        Array(200).fill(target.id),
+        'the lookup shows the move of the groups bound before',
+      );
+      assert.ok(owners.slice(200).every((owner: number) => owner !== target.id));
+    });
   });
 }
