@@ -242,8 +242,8 @@ async function measure(): Promise<void> {
     console.log(
       `\nMaterial service, Node ${process.version}, ${os.cpus().length} cores; autocannon ${CONNECTIONS} ` +
         `connections × ${SECONDS} s per run, two runs per server alternated; bulk figures are medians of ${RUNS} ` +
-        `binds and ${LOOKUP_RUNS} lookups of each kind (fastest–slowest), lookups alternated with the bare ` +
-        `transfer; 1-minute load average ` +
+        `binds and ${LOOKUP_RUNS} lookups of each kind (fastest–slowest), lookups of each kind in a block of ` +
+        `their own, each after a bare transfer; 1-minute load average ` +
         `${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end.\n`,
     );
     console.log('| measure | result | goal | met |');
@@ -365,45 +365,70 @@ async function measureBulk(
   const freshTimes: number[] = [];
   const unseenTimes: number[] = [];
   const bareTimes: number[] = [];
+  // The bare transfers of each block, which that block's lookups are compared with.
+  const bareBy = { repeated: [] as number[], patched: [] as number[], unseen: [] as number[] };
   const encoded: Record<'br' | 'gzip', { times: number[]; bytes: number }> = {
     br: { times: [], bytes: 0 },
     gzip: { times: [], bytes: 0 },
   };
-  let expected = first.body;
+  // Each kind is measured in a block of its own, each lookup right after a bare transfer (the first of each block
+  // is a warm-up): a lookup is then timed against the bare server under the same conditions, not while the app
+  // collects the garbage of the 30 MB replies written anew by another kind the moment before.
+  const timed = (run: number, times: number[], ms: number) => {
+    if (run > 0) times.push(ms);
+  };
+  const sameBytes = (answer: Buffer, expected: Buffer, what: string) => {
+    if (!answer.equals(expected)) throw new Error(`${what} answered other bytes`);
+  };
+  // Repeated: the same request again, as a viewer reopening a model sends it.
   for (let run = 0; run <= LOOKUP_RUNS; run++) {
     const bare = await call(bareTransfer, 'POST', '/', lookupBody);
     const app = await call(base, 'POST', '/api/v1/groups/materials', lookupBody);
-    // One of its groups moves to another material, as a viewer painting one part does: the next lookup patches
-    // the kept reply with that group's new entry.
+    sameBytes(bare.body, first.body, 'the bare server');
+    sameBytes(app.body, first.body, 'the repeated lookup');
+    timed(run, bareTimes, bare.ms);
+    timed(run, bareBy.repeated, bare.ms);
+    timed(run, lookupTimes, app.ms);
+  }
+  // Patched: one of its groups moves to another material just before, as a viewer painting one part does; the
+  // kept reply is patched with that group's new entry.
+  let patched = first.body;
+  for (let run = 0; run <= LOOKUP_RUNS; run++) {
+    const bare = await call(bareTransfer, 'POST', '/', lookupBody);
     const target = materials[run % 2 === 0 ? 2 : 1]!;
     await call(base, 'POST', `/api/v1/materials/${target}/bindings`, { group_ids: [lookupIds[0]] });
     const fresh = await call(base, 'POST', '/api/v1/groups/materials', lookupBody);
-    // A request not seen before (the same ids, followed by white space): every binding read, the reply written anew.
+    const shownFirst = (JSON.parse(fresh.body.toString()) as { data: { material: { id: number } }[] })
+      .data[0];
+    if (shownFirst?.material.id !== target) throw new Error('the patched lookup missed the change');
+    timed(run, bareTimes, bare.ms);
+    timed(run, bareBy.patched, bare.ms);
+    timed(run, freshTimes, fresh.ms);
+    patched = fresh.body;
+  }
+  // A request not kept (the same ids followed by white space): every binding read, the reply written anew. Every
+  // patch above touched the same entry, so the last patched reply matching these bytes checks them all.
+  for (let run = 0; run <= LOOKUP_RUNS; run++) {
+    const bare = await call(bareTransfer, 'POST', '/', lookupBody);
     const unseen = await call(
       base,
       'POST',
       '/api/v1/groups/materials',
       Buffer.from(`${JSON.stringify(lookupBody)}${' '.repeat(run + 1)}`),
     );
-    const shownFirst = (JSON.parse(fresh.body.toString()) as { data: { material: { id: number } }[] })
-      .data[0];
-    if (!app.body.equals(expected) || !bare.body.equals(first.body) || !fresh.body.equals(unseen.body))
-      throw new Error('the lookup answered other bytes');
-    if (shownFirst?.material.id !== target) throw new Error('the patched lookup missed the change');
-    expected = fresh.body;
+    sameBytes(unseen.body, patched, 'a lookup read in full (against the patched one)');
+    timed(run, bareTimes, bare.ms);
+    timed(run, bareBy.unseen, bare.ms);
+    timed(run, unseenTimes, unseen.ms);
+  }
+  for (let run = 0; run <= LOOKUP_RUNS; run++) {
     for (const encoding of ['br', 'gzip'] as const) {
       const answer = await call(base, 'POST', '/api/v1/groups/materials', lookupBody, {
         'accept-encoding': encoding,
       });
       if (answer.headers['content-encoding'] !== encoding) throw new Error(`no ${encoding} reply`);
       encoded[encoding].bytes = answer.body.length;
-      if (run > 0) encoded[encoding].times.push(answer.ms);
-    }
-    if (run > 0) {
-      bareTimes.push(bare.ms);
-      lookupTimes.push(app.ms);
-      freshTimes.push(fresh.ms);
-      unseenTimes.push(unseen.ms);
+      timed(run, encoded[encoding].times, answer.ms);
     }
   }
   // The engines compare on what reads every binding: a request not kept.
@@ -417,9 +442,9 @@ async function measureBulk(
     });
     moveTimes.push(ms);
   }
-  const ratio = median(lookupTimes) / median(bareTimes);
-  const freshRatio = median(freshTimes) / median(bareTimes);
-  const unseenRatio = median(unseenTimes) / median(bareTimes);
+  const ratio = median(lookupTimes) / median(bareBy.repeated);
+  const freshRatio = median(freshTimes) / median(bareBy.patched);
+  const unseenRatio = median(unseenTimes) / median(bareBy.unseen);
   const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
   const name = engine.name;
   return [
@@ -437,16 +462,21 @@ async function measureBulk(
       '',
     ],
     [`${name}: lookup 100,000 (include_default), uncompressed, repeated`, seconds(lookupTimes), '', ''],
-    [`${name}: ratio repeated lookup / bare transfer`, ratio.toFixed(2), '≤ 1.5', met(ratio <= 1.5)],
+    [
+      `${name}: ratio repeated lookup / bare transfer (same block)`,
+      ratio.toFixed(2),
+      '≤ 1.5',
+      met(ratio <= 1.5),
+    ],
     [`${name}: lookup 100,000, first after one of its groups moved (patched)`, seconds(freshTimes), '', ''],
     [
-      `${name}: ratio first lookup after a change / bare transfer`,
+      `${name}: ratio first lookup after a change / bare transfer (same block)`,
       freshRatio.toFixed(2),
       '≤ 1.5',
       met(freshRatio <= 1.5),
     ],
     [`${name}: lookup 100,000, a request not kept (read in full)`, seconds(unseenTimes), '', ''],
-    [`${name}: ratio request not kept / bare transfer`, unseenRatio.toFixed(2), '', ''],
+    [`${name}: ratio request not kept / bare transfer (same block)`, unseenRatio.toFixed(2), '', ''],
     ...(['br', 'gzip'] as const).map((encoding) => [
       `${name}: lookup 100,000, ${encoding}: time; bytes sent`,
       `${seconds(encoded[encoding].times)}; ${megabytes(encoded[encoding].bytes)}`,
