@@ -11,6 +11,7 @@ import type { IfcRelationTypes } from './import-ifc-spatial.ts';
 import { repairNormals } from './import-normals.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
+import { countRuntimeLoad } from './runtime-loads.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-ifc';
@@ -34,6 +35,7 @@ let runtime: Promise<IfcRuntime> | undefined;
 /** Defaults of {@link ImportIfcOptions}. */
 export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
   loadIfc: () => {
+    if (!runtime) countRuntimeLoad();
     runtime ??= (async () => {
       const WebIfc = await import('web-ifc');
       const api = new WebIfc.IfcAPI();

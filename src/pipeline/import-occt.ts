@@ -10,6 +10,7 @@ import type { OcctMesh } from './import-occt-mesh.ts';
 import { readCadUnit } from './import-occt-units.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
+import { countRuntimeLoad } from './runtime-loads.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-occt';
@@ -65,6 +66,7 @@ export const IMPORT_OCCT_DEFAULTS: ImportOcctOptions = {
     const factory = createRequire(import.meta.url)('occt-import-js') as (
       module: object,
     ) => Promise<OcctModule>;
+    if (!occtModule) countRuntimeLoad();
     occtModule ??= factory({ print: capture, printErr: capture }).catch((error: unknown) => {
       occtModule = undefined;
       throw error;

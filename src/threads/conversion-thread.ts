@@ -8,6 +8,7 @@ import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
+import { runtimeLoads } from '../pipeline/runtime-loads.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
@@ -38,10 +39,27 @@ function heldMb(): number {
   return Math.round((usage.heapTotal + usage.external) / MIB);
 }
 
-/** What the thread holds now, and how far the running task took it above `startMb` at its highest `peakMb`. */
-function memory(startMb: number, peakMb = 0): ThreadMemory {
+/** Where a task began: the thread's memory, and the WebAssembly runtimes loaded by then. */
+interface TaskStart {
+  mb: number;
+  runtimes: number;
+}
+
+function taskStart(): TaskStart {
+  return { mb: heldMb(), runtimes: runtimeLoads() };
+}
+
+/**
+ * What the thread holds now, how far the running task took it above where it began at its highest `peakMb`, and
+ * whether it loaded a runtime.
+ */
+function memory(start: TaskStart, peakMb = 0): ThreadMemory {
   const retainedMb = heldMb();
-  return { retainedMb, grewMb: Math.max(0, Math.max(peakMb, retainedMb) - startMb) };
+  return {
+    retainedMb,
+    grewMb: Math.max(0, Math.max(peakMb, retainedMb) - start.mb),
+    loadedRuntime: runtimeLoads() > start.runtimes,
+  };
 }
 
 function loggerFor(id: number, level: number): ILogger {
@@ -60,8 +78,8 @@ function ownBytes(png: Buffer): Uint8Array {
 
 async function convert(task: ConvertTask): Promise<void> {
   const { id, input } = task;
-  const startMb = heldMb();
-  let peakMb = startMb;
+  const start = taskStart();
+  let peakMb = start.mb;
   const checkMemory = (): void => {
     const retainedMb = heldMb();
     peakMb = Math.max(peakMb, retainedMb);
@@ -108,7 +126,7 @@ async function convert(task: ConvertTask): Promise<void> {
     // Transferred, not copied: LOD buffers can be hundreds of megabytes.
     for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);
   }
-  post({ type: 'converted', id, result: reply, thumbnail, thumbnailError, memory: memory(startMb, peakMb) }, [
+  post({ type: 'converted', id, result: reply, thumbnail, thumbnailError, memory: memory(start, peakMb) }, [
     ...transfer,
   ]);
 }
@@ -139,15 +157,15 @@ async function renderLogged(
 }
 
 async function render(task: RenderTask): Promise<void> {
-  const startMb = heldMb();
+  const start = taskStart();
   const bytes = await renderLogged(task.id, task.glb, task.options);
-  post({ type: 'rendered', id: task.id, png: bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'rendered', id: task.id, png: bytes, memory: memory(start) }, [bytes.buffer as ArrayBuffer]);
 }
 
 async function runExport(task: ExportTask): Promise<void> {
-  const startMb = heldMb();
+  const start = taskStart();
   const bytes = await exportModel(task.glb, task.options);
-  post({ type: 'exported', id: task.id, bytes, memory: memory(startMb) }, [bytes.buffer as ArrayBuffer]);
+  post({ type: 'exported', id: task.id, bytes, memory: memory(start) }, [bytes.buffer as ArrayBuffer]);
 }
 
 /** Runs one task; its failure is posted back by the caller. */
@@ -168,10 +186,10 @@ port.on('message', (message: ParentMessage) => {
     colourRequests.delete(message.id);
     return;
   }
-  const startMb = heldMb();
+  const start = taskStart();
   runTask(message).catch((error: unknown) => {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-    post({ type: 'failed', id: message.id, name, message: text, memory: memory(startMb) });
+    post({ type: 'failed', id: message.id, name, message: text, memory: memory(start) });
   });
 });
 post({ type: 'ready' });

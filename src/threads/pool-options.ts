@@ -26,11 +26,16 @@ export interface ConversionPoolOptions {
   recycleAboveGrowthMb: number;
   /**
    * Growth of the process's resident memory across a job (from its start to its end) above which its thread is
-   * replaced, in MiB; applied only to a job that ran alone (the growth is then its own) and not to a thread's
-   * first job, which loads what the thread keeps. This catches what the thread's own count misses: garbage its
-   * collector has not returned, and allocator memory.
+   * replaced, in MiB; applied only to a job that ran alone (the growth is then its own). This catches what the
+   * thread's own count misses: garbage its collector has not returned, and allocator memory.
    */
   recycleAboveRssGrowthMb: number;
+  /**
+   * The same bound for a thread's first job, which also pays for what the thread keeps once loaded (compiled
+   * code, its heaps grown to working size, the renderer's buffers): 16–70 MiB for the sample models. A job that
+   * loads a WebAssembly importer is not held to either bound: the runtime stays loaded for the jobs after it.
+   */
+  recycleAboveFirstJobRssGrowthMb: number;
 }
 
 /** Defaults of {@link ConversionPoolOptions}. */
@@ -44,6 +49,7 @@ export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   recycleAboveMb: 384,
   recycleAboveGrowthMb: 256,
   recycleAboveRssGrowthMb: 48,
+  recycleAboveFirstJobRssGrowthMb: 128,
 };
 
 /** What a thread reports of the job it has just finished, for {@link shouldRecycle}. */
@@ -68,6 +74,11 @@ export function shouldRecycle(options: ConversionPoolOptions, job: FinishedJob):
     job.jobs >= options.recycleAfterJobs ||
     job.memory.retainedMb > Math.min(options.recycleAboveMb, options.maxMemoryMb / 2) ||
     job.memory.grewMb > options.recycleAboveGrowthMb ||
-    (job.jobs > 1 && job.alone && job.rssGrowth > options.recycleAboveRssGrowthMb * MIB)
+    (job.alone && !job.memory.loadedRuntime && job.rssGrowth > rssBoundMb(options, job.jobs) * MIB)
   );
+}
+
+/** How much a job may leave the process larger before its thread is replaced: a first job may leave more. */
+function rssBoundMb(options: ConversionPoolOptions, jobs: number): number {
+  return jobs === 1 ? options.recycleAboveFirstJobRssGrowthMb : options.recycleAboveRssGrowthMb;
 }

@@ -62,7 +62,12 @@ export type ParentMessage = ConvertTask | RenderTask | ExportTask | ColoursReply
  * Memory of the thread (its heap plus external memory, WebAssembly included), in MiB: what it holds after a task,
  * and how far the task took it above what the thread held when the task began (sampled at each progress report).
  */
-export type ThreadMemory = { retainedMb: number; grewMb: number };
+export type ThreadMemory = {
+  retainedMb: number;
+  grewMb: number;
+  /** Whether the task loaded a WebAssembly runtime (assimp, OpenCASCADE, web-ifc), which the thread keeps. */
+  loadedRuntime: boolean;
+};
 
 /** What a conversion thread posts to the parent. */
 export type ThreadMessage =
