@@ -193,72 +193,52 @@ void it('a job that grows its thread past the bound leaves it replaced; a small 
   }
 });
 
-void it('a job that leaves the process larger by more than the bound leaves its thread replaced', async () => {
-  const big = await growingStl('grow-rss.stl');
-  for (const [boundMb, expected] of [
-    [8, 2],
-    [4096, 1],
-  ] as const) {
-    // Only the resident-memory bound can replace the thread here: the thread's own bound is out of reach.
-    const pool = createConversionPool({
-      size: 1,
-      recycleAboveRssGrowthMb: boundMb,
-      recycleAboveGrowthMb: 4096,
-    });
-    try {
-      await pool.convert({ modelId: 's', source: await tinyStl('rss.stl'), logger: quietLogger });
-      assert.equal(pool.stats().started, 1, 'a first job is held to its own, larger bound');
-      await pool.convert({ modelId: 'g', source: big, logger: quietLogger });
-      assert.equal(
-        pool.stats().started,
-        expected,
-        `${expected} threads started with a bound of ${boundMb} MiB`,
-      );
-    } finally {
-      await pool.close();
-    }
-  }
-});
-
-void it("a thread's first job is held to a larger bound, and one that loads a WebAssembly importer to none", async () => {
-  const big = await growingStl('grow-first.stl');
-  for (const [boundMb, expected] of [
-    [1, 2],
-    [4096, 1],
-  ] as const) {
-    const pool = createConversionPool({
-      size: 1,
-      recycleAboveFirstJobRssGrowthMb: boundMb,
-      recycleAboveGrowthMb: 4096,
-    });
-    try {
-      await pool.convert({ modelId: 'g', source: big, logger: quietLogger });
-      assert.equal(
-        pool.stats().started,
-        expected,
-        `${expected} threads started with a bound of ${boundMb} MiB`,
-      );
-    } finally {
-      await pool.close();
-    }
-  }
-  // OpenCASCADE's runtime adds well over a mebibyte, and stays for the STEP files after this one.
-  const pool = createConversionPool({
-    size: 1,
-    recycleAboveFirstJobRssGrowthMb: 1,
-    recycleAboveRssGrowthMb: 1,
-  });
+/** Threads a fresh pool started to run `sources` one after the other, and how many it had started after each. */
+async function threadsStarted(
+  options: Parameters<typeof createConversionPool>[0],
+  sources: ImportSource[],
+): Promise<number[]> {
+  const pool = createConversionPool({ size: 1, ...options });
   try {
-    const step = path.join(MODELS, 'step/screw.step');
-    await pool.convert({
-      modelId: 'c',
-      source: { file: step, dir: path.dirname(step), format: 'step' },
-      logger: quietLogger,
-    });
-    assert.equal(pool.stats().started, 1, 'the thread that loaded the importer is kept');
+    const started: number[] = [];
+    for (const [i, source] of sources.entries()) {
+      await pool.convert({ modelId: `m${i}`, source, logger: quietLogger });
+      started.push(pool.stats().started);
+    }
+    return started;
   } finally {
     await pool.close();
   }
+}
+
+void it('a job that leaves the process larger by more than the bound leaves its thread replaced', async () => {
+  const jobs = [await tinyStl('rss.stl'), await growingStl('grow-rss.stl')];
+  // Only the resident-memory bound can replace the thread here: the thread's own bound is out of reach. The tiny
+  // first job is held to its own, larger bound.
+  assert.deepEqual(
+    await threadsStarted({ recycleAboveRssGrowthMb: 8, recycleAboveGrowthMb: 4096 }, jobs),
+    [1, 2],
+  );
+  assert.deepEqual(
+    await threadsStarted({ recycleAboveRssGrowthMb: 4096, recycleAboveGrowthMb: 4096 }, jobs),
+    [1, 1],
+  );
+});
+
+void it("a thread's first job is held to a larger bound, and one that loads a WebAssembly importer to none", async () => {
+  const big = [await growingStl('grow-first.stl')];
+  const firstJobBound = (mb: number) => ({ recycleAboveFirstJobRssGrowthMb: mb, recycleAboveGrowthMb: 4096 });
+  assert.deepEqual(await threadsStarted(firstJobBound(1), big), [2], 'replaced beyond 1 MiB');
+  assert.deepEqual(await threadsStarted(firstJobBound(4096), big), [1], 'kept within 4096 MiB');
+  // OpenCASCADE's runtime adds well over a mebibyte, and stays for the STEP files after this one.
+  const step = path.join(MODELS, 'step/screw.step');
+  assert.deepEqual(
+    await threadsStarted({ recycleAboveFirstJobRssGrowthMb: 1, recycleAboveRssGrowthMb: 1 }, [
+      { file: step, dir: path.dirname(step), format: 'step' },
+    ]),
+    [1],
+    'the thread that loaded the importer is kept',
+  );
 });
 
 void it("jobs that ran side by side are not charged with each other's resident memory", async () => {
