@@ -12,11 +12,11 @@ import { readSourceFrame } from './import-assimp-units.ts';
 import { toMetresYUp } from './import-frame.ts';
 import { linearizeVertexColors } from './linear-vertex-colors.ts';
 import { colladaNames, nameParts } from './name-parts.ts';
+import { countRuntimeLoad } from './runtime-loads.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from './triangulate-obj.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, ModelFormat, StepContext } from './types.ts';
-import { countRuntimeLoad } from './runtime-loads.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-assimp';
@@ -54,8 +54,8 @@ let assimpModule: Promise<AssimpModule> | undefined;
 export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
   loadAssimp: () => {
     const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
-    // assimp's own console output is noise next to the errors reported here.
     if (!assimpModule) countRuntimeLoad();
+    // assimp's own console output is noise next to the errors reported here.
     assimpModule ??= factory({ print: () => {}, printErr: () => {} }).catch((error: unknown) => {
       assimpModule = undefined;
       throw error;

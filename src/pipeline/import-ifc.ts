@@ -9,9 +9,9 @@ import type { IfcColorGroup } from './import-ifc-geometry.ts';
 import { readLengthUnit, readObjectInfo, readParents } from './import-ifc-spatial.ts';
 import type { IfcRelationTypes } from './import-ifc-spatial.ts';
 import { repairNormals } from './import-normals.ts';
+import { countRuntimeLoad } from './runtime-loads.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
-import { countRuntimeLoad } from './runtime-loads.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-ifc';

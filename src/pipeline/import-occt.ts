@@ -8,9 +8,9 @@ import { repairNormals } from './import-normals.ts';
 import { buildOcctMesh } from './import-occt-mesh.ts';
 import type { OcctMesh } from './import-occt-mesh.ts';
 import { readCadUnit } from './import-occt-units.ts';
+import { countRuntimeLoad } from './runtime-loads.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
-import { countRuntimeLoad } from './runtime-loads.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-occt';

@@ -110,8 +110,9 @@ interface Thread {
  * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
  * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job, when
  * a job took it more than `recycleAboveGrowthMb` above where it began or left the process more than
- * `recycleAboveRssGrowthMb` larger (`recycleAboveFirstJobRssGrowthMb` for its first job), and whenever a job is terminated (time limit, no progress for `stallMs`, out
- * of memory, cancelled): the queue goes on with the next job on a fresh thread.
+ * `recycleAboveRssGrowthMb` larger (`recycleAboveFirstJobRssGrowthMb` for its first job), and whenever a job is
+ * terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the queue goes on with the next job
+ * on a fresh thread.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
   const options = { ...CONVERSION_POOL_DEFAULTS, ...overrides };
