@@ -7,6 +7,7 @@ import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail
 import { abortError, failureOf, stallError, timeoutError } from './pool-errors.ts';
 import { CONVERSION_POOL_DEFAULTS, shouldRecycle, type ConversionPoolOptions } from './pool-options.ts';
 import { startThread } from './start-thread.ts';
+import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
 import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
@@ -115,6 +116,7 @@ interface Thread {
  * on a fresh thread.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
+  giveNewThreadsRoomyHeaps();
   const options = { ...CONVERSION_POOL_DEFAULTS, ...overrides };
   const threads = new Set<Thread>();
   const queue: Task[] = [];
