@@ -11,19 +11,29 @@ export function isSettled(model: Model): boolean {
   return model.status === 'completed' || model.status === 'failed';
 }
 
+/** Where {@link followModel} reads the model and its events; the page's API unless a test gives others. */
+export interface FollowSources {
+  getModel: (id: string) => Promise<Model>;
+  subscribeEvents: typeof subscribeEvents;
+}
+
 /**
  * Calls `onUpdate` with each state until the model settles; `onError` receives a failed read, after which
  * following stops. The model is read once when the stream opens (so nothing between the page's read and the
  * stream is missed) and once when it settles (for its levels of detail); progress comes from the events alone.
- * Returns a function that stops following early.
+ * An event that arrives while a read is on its way may be newer than what that read answers (a conversion that
+ * fails within milliseconds), so the model is read again after it. Returns a function that stops following early.
  */
 export function followModel(
   id: string,
   onUpdate: (model: Model) => void,
   onError: (error: unknown) => void,
+  sources: FollowSources = { getModel, subscribeEvents },
 ): () => void {
   let stopped = false;
   let latest: Model | undefined;
+  let reading = false;
+  let readAgain = false;
   let stopPolling: (() => void) | undefined;
   const stop = (): void => {
     stopped = true;
@@ -31,25 +41,38 @@ export function followModel(
     stopPolling?.();
   };
   const read = (): void => {
-    getModel(id)
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    sources
+      .getModel(id)
       .then((model) => {
+        reading = false;
         if (stopped) return;
         latest = model;
         onUpdate(model);
-        if (isSettled(model)) stop();
+        if (isSettled(model)) return stop();
+        if (readAgain) {
+          readAgain = false;
+          read();
+        }
       })
       .catch((error: unknown) => {
+        reading = false;
         if (stopped) return;
         stop();
         onError(error);
       });
   };
-  const closeStream = subscribeEvents(
+  const closeStream = sources.subscribeEvents(
     { modelId: id },
     {
       onOpen: read,
       onEvent: (event: ServerEvent) => {
-        if (stopped || !latest || !('status' in event.data)) return;
+        if (stopped || !('status' in event.data)) return;
+        if (!latest || reading) return read();
         if (event.type === 'model.completed' || event.type === 'model.failed') return read();
         const { status, progress, error, name } = event.data;
         latest = { ...latest, status, progress, error, name };
