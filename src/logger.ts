@@ -8,24 +8,17 @@ const BATCH_BYTES = 4096;
 /** …and at least this often, so a quiet service's lines still appear at once to a reader. */
 const FLUSH_EVERY_MS = 250;
 
-let stdout: (DestinationStream & { flush(): void; flushSync(): void }) | undefined;
+let stdout: (DestinationStream & { flush(): void }) | undefined;
 
 /**
  * One buffered stdout for every logger of the process. At the default level each API request writes an access
- * line; one `write` call per line was a measurable share of a single material read. Whatever is buffered is written
- * before the process exits, a crash included.
+ * line; one `write` call per line was a measurable share of a single material read. Whatever is buffered when the
+ * process exits, a crash included, pino's destination writes out itself.
  */
 function bufferedStdout() {
   if (stdout) return stdout;
   const destination = pino.destination({ dest: 1, minLength: BATCH_BYTES, sync: false });
   setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
-  process.once('exit', () => {
-    try {
-      destination.flushSync();
-    } catch {
-      // A write still in flight at exit: nothing more can be done synchronously.
-    }
-  });
   return (stdout = destination);
 }
 
