@@ -53,13 +53,15 @@ let assimpModule: Promise<AssimpModule> | undefined;
 /** Defaults of {@link ImportAssimpOptions}. */
 export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
   loadAssimp: () => {
-    const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
-    if (!assimpModule) countRuntimeLoad();
-    // assimp's own console output is noise next to the errors reported here.
-    assimpModule ??= factory({ print: () => {}, printErr: () => {} }).catch((error: unknown) => {
-      assimpModule = undefined;
-      throw error;
-    });
+    if (!assimpModule) {
+      countRuntimeLoad();
+      const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
+      // assimp's own console output is noise next to the errors reported here.
+      assimpModule = factory({ print: () => {}, printErr: () => {} }).catch((error: unknown) => {
+        assimpModule = undefined;
+        throw error;
+      });
+    }
     return assimpModule;
   },
   loadSharp: async () => (await import('sharp')).default,

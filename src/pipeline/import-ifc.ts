@@ -35,20 +35,22 @@ let runtime: Promise<IfcRuntime> | undefined;
 /** Defaults of {@link ImportIfcOptions}. */
 export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
   loadIfc: () => {
-    if (!runtime) countRuntimeLoad();
-    runtime ??= (async () => {
-      const WebIfc = await import('web-ifc');
-      const api = new WebIfc.IfcAPI();
-      // In Node the .wasm file is read from the package folder, not fetched beside the script.
-      const folder = path.dirname(createRequire(import.meta.url).resolve('web-ifc'));
-      api.SetWasmPath(folder + path.sep, true);
-      await api.Init(undefined, true);
-      api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
-      return { api, types: WebIfc };
-    })().catch((error: unknown) => {
-      runtime = undefined;
-      throw error;
-    });
+    if (!runtime) {
+      countRuntimeLoad();
+      runtime = (async () => {
+        const WebIfc = await import('web-ifc');
+        const api = new WebIfc.IfcAPI();
+        // In Node the .wasm file is read from the package folder, not fetched beside the script.
+        const folder = path.dirname(createRequire(import.meta.url).resolve('web-ifc'));
+        api.SetWasmPath(folder + path.sep, true);
+        await api.Init(undefined, true);
+        api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
+        return { api, types: WebIfc };
+      })().catch((error: unknown) => {
+        runtime = undefined;
+        throw error;
+      });
+    }
     return runtime;
   },
   coordinateToOrigin: false,

@@ -63,14 +63,16 @@ const capture = (line: string) => {
 /** Defaults of {@link ImportOcctOptions}: detail comparable to a CAD viewer's default tessellation. */
 export const IMPORT_OCCT_DEFAULTS: ImportOcctOptions = {
   loadOcct: () => {
-    const factory = createRequire(import.meta.url)('occt-import-js') as (
-      module: object,
-    ) => Promise<OcctModule>;
-    if (!occtModule) countRuntimeLoad();
-    occtModule ??= factory({ print: capture, printErr: capture }).catch((error: unknown) => {
-      occtModule = undefined;
-      throw error;
-    });
+    if (!occtModule) {
+      countRuntimeLoad();
+      const factory = createRequire(import.meta.url)('occt-import-js') as (
+        module: object,
+      ) => Promise<OcctModule>;
+      occtModule = factory({ print: capture, printErr: capture }).catch((error: unknown) => {
+        occtModule = undefined;
+        throw error;
+      });
+    }
     return occtModule;
   },
   linearDeflection: 0.001,
