@@ -5,6 +5,10 @@
 //    then the pool at WORKER_CONCURRENCY 1 and 2 with all 10 queued at once, each job converting and rendering
 //    its 512×512 thumbnail in the thread (the loop without the thumbnail is shown for reference). The two
 //    concurrencies alternate POOL_PAIRS times (3 unless set) and the medians are compared.
+// "Warm" is POOL_WARM_JOBS jobs (10 unless set) before the measured ones, for the loop and for every thread: a
+// thread serves up to 100 jobs before it is replaced, and V8 optimizes a fresh thread's code on helper threads
+// through its first jobs, each thread for itself. One more pair with threads that ran a single job shows a fresh
+// thread's cost.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +34,10 @@ const truck: ImportSource = {
 const JOBS = Number(process.env.POOL_JOBS ?? 10);
 const ROUNDS = Number(process.env.LATENCY_ROUNDS ?? 7);
 const PAIRS = Number(process.env.POOL_PAIRS ?? 3);
+const WARM_JOBS = Number(process.env.POOL_WARM_JOBS ?? 10);
+if (!(Number.isInteger(WARM_JOBS) && WARM_JOBS >= 1)) {
+  throw new Error(`POOL_WARM_JOBS must be a whole number of 1 or more, not ${process.env.POOL_WARM_JOBS}`);
+}
 const TOKEN = 'bench-token-0123456789';
 
 function median(values: number[]): number {
@@ -112,27 +120,30 @@ async function inProcess(thumbnail: boolean): Promise<number> {
     const result = await convertModel({ modelId, source: truck });
     if (thumbnail) await renderThumbnail(thumbnailLevel(result.lods).glb);
   };
-  await once('warm');
+  for (let i = 0; i < WARM_JOBS; i++) await once(`warm${i}`);
   const started = performance.now();
   for (let i = 0; i < JOBS; i++) await once(`m${i}`);
   return (JOBS / (performance.now() - started)) * 60_000;
 }
 
-/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail; how many
- * threads it started (a thread replaced after a job counts again), and the wall and CPU time (every thread of the
- * process: conversion threads, libvips's, V8's collector) per job. */
+/** Models per minute of the pool at `size` threads, every job queued at once, each with its thumbnail, after
+ * `warmJobs` jobs on every thread; how many threads it started (a thread replaced after a job counts again), and the
+ * wall and CPU time (every thread of the process: conversion threads, libvips's, V8's) per job. */
 async function pooled(
   size: number,
+  warmJobs = WARM_JOBS,
 ): Promise<{ perMinute: number; threadsStarted: number; wallMsPerJob: number; cpuMsPerJob: number }> {
   const pool = createConversionPool({ size });
   const colours = () => Promise.resolve(new Map());
   try {
-    // Warm every thread once, as a running service's threads are.
-    await Promise.all(
-      Array.from({ length: size }, (_, i) =>
-        pool.convert({ modelId: `w${i}`, source: truck, thumbnailColours: colours }),
-      ),
-    );
+    // One job per thread at a time, so that every thread runs `warmJobs` of them.
+    for (let round = 0; round < warmJobs; round++) {
+      await Promise.all(
+        Array.from({ length: size }, (_, i) =>
+          pool.convert({ modelId: `w${round}-${i}`, source: truck, thumbnailColours: colours }),
+        ),
+      );
+    }
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     await Promise.all(
@@ -169,6 +180,7 @@ for (let round = 0; round < PAIRS; round++) {
     pairs.push({ one: await pooled(1), two });
   }
 }
+const fresh = { one: await pooled(1, 1), two: await pooled(2, 1) };
 const one = median(pairs.map((pair) => pair.one.perMinute));
 const two = median(pairs.map((pair) => pair.two.perMinute));
 const pairRatios = pairs.map((pair) => pair.two.perMinute / pair.one.perMinute);
@@ -186,7 +198,9 @@ console.log(
     `${(median(model) / median(bare)).toFixed(2)} | ≤ 6 |`,
 );
 console.log('');
-console.log(`| run (pool: median of ${PAIRS} alternated runs) | models/min | ratio | goal |`);
+console.log(
+  `| run (${WARM_JOBS} warm jobs per thread; pool: median of ${PAIRS} alternated runs) | models/min | ratio | goal |`,
+);
 console.log('| --- | ---------- | ----- | ---- |');
 console.log(`| warm in-process loop, no thumbnail | ${loopBare.toFixed(0)} | | |`);
 console.log(`| warm in-process loop, with thumbnail | ${loop.toFixed(0)} | 1.00 | |`);
@@ -217,3 +231,8 @@ const perJob = (run: 'one' | 'two') =>
   `${median(pairs.map((pair) => pair[run].wallMsPerJob)).toFixed(0)} ms of wall time and ` +
   `${median(pairs.map((pair) => pair[run].cpuMsPerJob)).toFixed(0)} ms of CPU`;
 console.log(`Per job (medians): ${perJob('one')} at concurrency 1, ${perJob('two')} at concurrency 2.`);
+console.log(
+  `Fresh threads (one job each before): ${fresh.one.perMinute.toFixed(0)} / ${fresh.two.perMinute.toFixed(0)} ` +
+    `models/min at concurrency 1 / 2 (${(fresh.two.perMinute / fresh.one.perMinute).toFixed(2)}); CPU per job ` +
+    `${fresh.one.cpuMsPerJob.toFixed(0)} / ${fresh.two.cpuMsPerJob.toFixed(0)} ms.`,
+);
