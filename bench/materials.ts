@@ -6,16 +6,21 @@
 //     bytes from memory; its br and gzip sizes; PostgreSQL's lookup against SQLite's.
 // Usage: nice npx tsx bench/materials.ts   (PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set)
 // Tuning: BENCH_SECONDS (5), BENCH_CONNECTIONS (32), BENCH_RUNS (5), BENCH_LOOKUP_RUNS (15).
-// Three processes: the apps in one child, the bare servers in another, the load generator in this one.
-import { fork, type ChildProcess } from 'node:child_process';
+// Three processes: the apps in one child (the compiled service, built into dist/ first), the bare servers in
+// another, the load generator in this one.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type * as ConfigModule from '../src/config.ts';
+import type * as ServerModule from '../src/server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -86,8 +91,9 @@ function reportAndWait<T>(served: T, closers: (() => Promise<unknown>)[], cleanU
 }
 
 async function serveApps(postgresUrl: string | undefined): Promise<void> {
-  const { loadConfig } = await import('../src/config.ts');
-  const { startServer } = await import('../src/server.ts');
+  // The compiled service, as `npm start` runs it (the parent has just built it).
+  const { loadConfig } = (await import(compiled('config.js'))) as typeof ConfigModule;
+  const { startServer } = (await import(compiled('server.js'))) as typeof ServerModule;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-'));
   const closers: (() => Promise<unknown>)[] = [];
 
@@ -201,7 +207,25 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
 
 // --------------------------------------------------------------------------------------------- parent
 
+/** The URL of a module of the compiled service in `dist/`. */
+function compiled(module: string): string {
+  return new URL(`../dist/${module}`, import.meta.url).href;
+}
+
+/**
+ * Builds `dist/` from the sources as `npm start` does. Run under tsx's loader, every function that names itself
+ * calls a helper where it is created, and the hooks create some per request: not what the service runs.
+ */
+function buildService(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
+}
+
 async function measure(): Promise<void> {
+  buildService();
   const database = POSTGRES_URL ? await createPostgresDatabase(POSTGRES_URL) : undefined;
   const start = <T>(args: string[]) => {
     const child: ChildProcess = fork(import.meta.filename, args, {
