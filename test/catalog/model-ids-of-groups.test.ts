@@ -4,6 +4,7 @@ import { createModelRepository } from '../../src/catalog/repository.ts';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import { ID_CHUNK_SIZE } from '../../src/db/id-set.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { addModelWithParts } from '../helpers/model-with-parts.ts';
 
 // A bind announces the models whose parts it touched; a bulk bind asks for 100,000 groups at once.
 for (const dialect of testDialects()) {
@@ -12,55 +13,13 @@ for (const dialect of testDialects()) {
     let handle: DatabaseHandle;
     let models: ReturnType<typeof createModelRepository>;
 
-    const addModel = async (id: string, groupIds: string[]) => {
-      await models.create({
-        id,
-        name: id,
-        description: '',
-        original_filename: `${id}.glb`,
-        format: 'glb',
-        file_size: 1,
-        status: 'completed',
-        progress: 100,
-        error: null,
-        source_key: `uploads/${id}`,
-        source_entry: null,
-        unit: null,
-        up_axis: null,
-        lods: '[]',
-        thumbnail_key: null,
-        triangle_count: null,
-        vertex_count: null,
-        part_count: groupIds.length,
-        bounds: null,
-        tags: '[]',
-        source_unit: null,
-        source_up_axis: null,
-      });
-      await handle.db
-        .insertInto('model_parts')
-        .values(
-          groupIds.map((groupId, index) => ({
-            model_id: id,
-            part_index: index,
-            group_id: groupId,
-            name: groupId,
-            path: groupId,
-            triangle_count: 1,
-            vertex_count: 3,
-            bounds: '{"min":[0,0,0],"max":[1,1,1]}',
-          })),
-        )
-        .execute();
-    };
-
     before(async () => {
       database = await createTestDatabase(dialect);
       handle = await database.open();
       models = createModelRepository(handle);
-      await addModel('model-b', ['b:0', 'shared']);
-      await addModel('model-a', ['a:0', 'a:1', 'shared']);
-      await addModel('model-c', ['c:0']);
+      await addModelWithParts(handle, 'model-b', ['b:0', 'shared']);
+      await addModelWithParts(handle, 'model-a', ['a:0', 'a:1', 'shared']);
+      await addModelWithParts(handle, 'model-c', ['c:0']);
     });
     after(async () => {
       await handle.close();

@@ -5,6 +5,7 @@ import { createModelRepository } from '../../src/catalog/repository.ts';
 import { createMaterialRepository } from '../../src/materials/repository.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
+import { addModelWithParts } from '../helpers/model-with-parts.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Issue 18, item 5: overlapping binds and unbinds deadlocked on PostgreSQL (500s, rounds of a minute and more).
@@ -134,37 +135,7 @@ for (const dialect of testDialects()) {
       // Eight models own 50 groups each; every group starts bound, so each delete has bindings to remove.
       const modelIds = Array.from({ length: 8 }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
       for (const [index, modelId] of modelIds.entries()) {
-        await models.create({
-          id: modelId,
-          name: `model ${index}`,
-          description: '',
-          original_filename: 'm.glb',
-          format: 'glb',
-          file_size: 1,
-          status: 'completed',
-          progress: 100,
-          source_key: `models/${modelId}/source/m.glb`,
-          source_entry: null,
-          unit: null,
-          up_axis: null,
-          lods: '[]',
-          tags: '[]',
-        });
-        await testApp.database.db
-          .insertInto('model_parts')
-          .values(
-            all.slice(index * 50, index * 50 + 50).map((groupId, part) => ({
-              model_id: modelId,
-              part_index: part,
-              group_id: groupId,
-              name: `part ${part}`,
-              path: '',
-              triangle_count: 1,
-              vertex_count: 3,
-              bounds: '{"min":[0,0,0],"max":[1,1,1]}',
-            })),
-          )
-          .execute();
+        await addModelWithParts(testApp.database, modelId, all.slice(index * 50, index * 50 + 50));
       }
       await repository.bind(ids[0]!, all);
       // Rebinding in small chunks from the end leaves the rows stored in nearly the reverse of their byte order:
