@@ -1,8 +1,9 @@
 // Converts generated STL, PLY and OBJ meshes of 1 M and 4 M triangles (BIG_MESH_TRIANGLES overrides the sizes) with
 // Vitrine's pipeline and with Debian's native `assimp export`, side by side in one run, each in its own process:
 // wall time, the ratio, the peak RSS growth per source triangle and the longest silence between progress reports.
-// Then the largest STL goes through the service's pool of conversion threads with its thumbnail, measuring the
-// process's RSS after the job against its idle RSS, and validating the LODs; BENCH_GIGABYTE=1 adds a 1 GiB binary
+// Then the largest STL goes through the service's pool with its thumbnail, once in a warm conversion thread and once
+// in a process of its own (as an input above CONVERSION_PROCESS_ABOVE_MB does), measuring the process's RSS after
+// the job against its idle RSS, and validating the LODs; BENCH_GIGABYTE=1 adds a 1 GiB binary
 // STL and a 500 MB binary PLY to that table (minutes each). assimp-utils is installed with apt-get when missing (the
 // reference only; Vitrine never uses it).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -27,7 +28,10 @@ const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
 /** What a child reports of one conversion. */
 interface ChildReport {
   ms: number;
-  /** RSS before the conversion, and the process's peak RSS. */
+  /**
+   * RSS before the conversion, and the process's peak RSS; a pool job in a process of its own adds that process's
+   * whole peak RSS to its parent's, as growth.
+   */
   idle: number;
   peak: number;
   triangles: number;
@@ -46,7 +50,8 @@ interface ChildReport {
 
 if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
   // Child: one conversion, in process (`--convert`) or through the service's pool of conversion threads with its
-  // thumbnail (`--pool`), reporting time, memory and the longest progress gap.
+  // thumbnail (`--pool`, in a thread or in a process of its own as `process.argv[4]` says), reporting time,
+  // memory and the longest progress gap.
   const file = process.argv[3];
   const format = path.extname(file).slice(1) as 'stl' | 'ply' | 'obj';
   const source = { file, dir: path.dirname(file), format };
@@ -82,7 +87,8 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     };
   } else {
     const { createConversionPool } = await import('../src/threads/conversion-pool.ts');
-    const pool = createConversionPool({ size: 1 });
+    const isolateAboveBytes = process.argv[4] === 'process' ? 0 : Infinity;
+    const pool = createConversionPool({ size: 1, isolateAboveBytes });
     // A warm thread, as a running service has, before measuring where the process idles.
     const tiny = path.join(path.dirname(file), 'tiny.stl');
     writeFileSync(
@@ -107,7 +113,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     report = {
       ms,
       idle,
-      peak: process.resourceUsage().maxRSS * 1024,
+      peak: process.resourceUsage().maxRSS * 1024 + (result.processPeakRssMb ?? 0) * 1024 * 1024,
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,
@@ -211,11 +217,14 @@ function timeNative(file: string, out: string): number {
   return performance.now() - started;
 }
 
-/** Runs one conversion in a child process (`--convert` in process, `--pool` through the pool) and reads its report. */
-function runChild(mode: '--convert' | '--pool', file: string): ChildReport {
+/**
+ * Runs one conversion in a child process (`--convert` in process, `--pool` through the pool, its job in a `thread`
+ * or a `process`) and reads its report.
+ */
+function runChild(mode: '--convert' | '--pool', file: string, runsIn = 'thread'): ChildReport {
   const child = spawnSync(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', import.meta.filename, mode, file],
+    ['--expose-gc', '--import', 'tsx', import.meta.filename, mode, file, runsIn],
     { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
   if (child.status !== 0) throw new Error(child.stderr);
@@ -239,11 +248,16 @@ function generate(dir: string, triangles: number, format: string): { file: strin
 
 const MB = 1024 * 1024;
 
+/** Two rows of the pool table: a conversion with its thumbnail through the service's pool, in a thread and alone. */
+function poolRows(label: string, file: string, megabytes: number): void {
+  for (const runsIn of ['thread', 'process']) poolRow(label, file, megabytes, runsIn);
+}
+
 /** One row of the pool table: a conversion with its thumbnail through the service's pool. */
-function poolRow(label: string, file: string, megabytes: number): void {
-  const report = runChild('--pool', file);
+function poolRow(label: string, file: string, megabytes: number, runsIn: string): void {
+  const report = runChild('--pool', file, runsIn);
   console.log(
-    `| ${label} | ${megabytes.toFixed(0)} | ${(report.ms / 1000).toFixed(1)} | ${perTriangle(report).toFixed(0)} | ` +
+    `| ${label} | ${runsIn} | ${megabytes.toFixed(0)} | ${(report.ms / 1000).toFixed(1)} | ${perTriangle(report).toFixed(0)} | ` +
       `${(report.maxGapMs / 1000).toFixed(2)} (${report.maxGapAt}) | ${((report.after! - report.idle) / MB).toFixed(0)} | ` +
       `${((report.afterGc! - report.idle) / MB).toFixed(0)} | ${report.lods.join(' / ')} | ` +
       `${report.validationErrors!.join(' / ')} | ${((report.thumbnailBytes ?? 0) / 1024).toFixed(0)} KiB |`,
@@ -279,22 +293,22 @@ try {
   // Through the pool, with the thumbnail: RSS of the whole process against its idle RSS with a warm thread.
   console.log('');
   console.log(
-    '| pool job | file MB | s | peak RSS growth B/triangle | longest progress gap s | RSS − idle after 3 s, MiB | after a collection, MiB | LOD triangles | validator errors | thumbnail |',
+    '| pool job | runs in | file MB | s | peak RSS growth B/triangle | longest progress gap s | RSS − idle after 3 s, MiB | after a collection, MiB | LOD triangles | validator errors | thumbnail |',
   );
   console.log(
-    '| -------- | ------- | - | -------------------------- | ---------------------- | ------------------------- | ----------------------- | ------------- | ---------------- | --------- |',
+    '| -------- | ------- | ------- | - | -------------------------- | ---------------------- | ------------------------- | ----------------------- | ------------- | ---------------- | --------- |',
   );
   const largest = Math.max(...sizes);
   const stl = generate(dir, largest, 'stl');
-  poolRow(`STL ${(largest / 1e6).toFixed(1)} M`, stl.file, stl.megabytes);
+  poolRows(`STL ${(largest / 1e6).toFixed(1)} M`, stl.file, stl.megabytes);
   rmSync(stl.file);
   if (process.env.BENCH_GIGABYTE === '1') {
     // 1 GiB of binary STL records, and 500 MB of binary PLY (12 bytes a vertex, 13 a face, half as many vertices).
     const gigabyte = generate(dir, Math.floor((2 ** 30 - 84) / 50), 'stl');
-    poolRow('STL 1 GiB', gigabyte.file, gigabyte.megabytes);
+    poolRows('STL 1 GiB', gigabyte.file, gigabyte.megabytes);
     rmSync(gigabyte.file);
     const ply = generate(dir, Math.floor(500e6 / 19), 'ply');
-    poolRow('PLY 500 MB', ply.file, ply.megabytes);
+    poolRows('PLY 500 MB', ply.file, ply.megabytes);
     rmSync(ply.file);
   }
 } finally {

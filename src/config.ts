@@ -37,6 +37,8 @@ export interface Config {
   conversionMaxTriangles: number;
   /** Jobs a conversion thread runs before it is replaced by a fresh one. */
   conversionThreadMaxJobs: number;
+  /** Size of an input above which its conversion runs in a process of its own instead of a warm thread, in MiB. */
+  conversionProcessAboveMb: number;
   /** Jobs one worker process runs at the same time. */
   jobConcurrency: number;
   /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
@@ -162,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,
     conversionMaxTriangles: int('CONVERSION_MAX_TRIANGLES', 50_000_000, 1, 1_000_000_000),
     conversionThreadMaxJobs: int('CONVERSION_THREAD_MAX_JOBS', 100, 1, 1_000_000),
+    conversionProcessAboveMb: int('CONVERSION_PROCESS_ABOVE_MB', 64, 0, 65_536),
     jobConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',

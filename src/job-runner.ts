@@ -44,6 +44,7 @@ export function startJobRunner(
     maxMemoryMb: config.conversionMaxMemoryMb,
     stallMs: config.conversionStallMs,
     recycleAfterJobs: config.conversionThreadMaxJobs,
+    isolateAboveBytes: config.conversionProcessAboveMb * 1024 * 1024,
   });
   render ??= (glb, overrides, renderLogger) =>
     pool.render(glb, { materialOverrides: overrides }, undefined, renderLogger);

@@ -121,7 +121,14 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         await announce('model.completed', modelId);
         await removeReplacedLods(storedLods(previous), lods);
         logger.info(
-          { model_id: modelId, job_id: job.id, triangles: result.triangle_count, parts: result.parts.length },
+          {
+            model_id: modelId,
+            job_id: job.id,
+            triangles: result.triangle_count,
+            parts: result.parts.length,
+            // Set when the input was big enough to convert in a process of its own: what that process peaked at.
+            ...(result.processPeakRssMb !== undefined && { process_peak_rss_mb: result.processPeakRssMb }),
+          },
           'model converted',
         );
       } catch (error) {

@@ -1,11 +1,21 @@
+import type { ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { Logger, type ILogger } from '@gltf-transform/core';
 import type { ExportModelOptions } from '../exports/export-model.ts';
 import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
-import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
+import type { ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
-import { abortError, failureOf, stallError, timeoutError } from './pool-errors.ts';
+import {
+  abortError,
+  failureOf,
+  outOfMemoryError,
+  processExitError,
+  stallError,
+  timeoutError,
+} from './pool-errors.ts';
 import { CONVERSION_POOL_DEFAULTS, shouldRecycle, type ConversionPoolOptions } from './pool-options.ts';
+import { startProcess } from './start-process.ts';
 import { startThread } from './start-thread.ts';
 import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
 import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
@@ -44,7 +54,10 @@ export interface PooledThumbnail {
 export interface PooledConversion extends ConversionResult, PooledThumbnail {}
 
 /** A conversion's result with its LODs in files, with its thumbnail. */
-export interface PooledFileConversion extends FileConversionResult, PooledThumbnail {}
+export interface PooledFileConversion extends FileConversionResult, PooledThumbnail {
+  /** Peak resident memory of the process the conversion ran in, in MiB, when it had one of its own. */
+  processPeakRssMb?: number;
+}
 
 /** What the pool is doing, for tests, health and benchmarks. */
 export interface PoolStats {
@@ -54,6 +67,8 @@ export interface PoolStats {
   started: number;
   /** Tasks waiting for a free thread. */
   queued: number;
+  /** Conversions running in a process of their own now. */
+  processes: number;
 }
 
 /** Long-lived conversion threads that run conversions and thumbnail renders, one task per thread at a time. */
@@ -88,6 +103,8 @@ interface Task {
   logger: ILogger;
   onProgress?: PoolConversionRequest['onProgress'];
   thumbnailColours?: PoolConversionRequest['thumbnailColours'];
+  /** Runs in a process of its own, in the stead of the thread that takes it. */
+  isolated?: boolean;
   resolve(message: ThreadMessage): void;
   reject(error: Error): void;
 }
@@ -105,6 +122,8 @@ interface Thread {
   disarm?: () => void;
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
   feed?: (busyMs?: number) => void;
+  /** The process running the thread's task in its stead, while it runs an isolated one. */
+  child?: ChildProcess;
 }
 
 /**
@@ -113,7 +132,9 @@ interface Thread {
  * a job took it more than `recycleAboveGrowthMb` above where it began or left the process more than
  * `recycleAboveRssGrowthMb` larger (`recycleAboveFirstJobRssGrowthMb` for its first job), and whenever a job is
  * terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the queue goes on with the next job
- * on a fresh thread.
+ * on a fresh thread. A conversion of an input above `isolateAboveBytes` runs in a process of its own, started for
+ * it and killed once it answers, while the thread whose turn it was waits: the thread stays warm, and the memory
+ * of the big job leaves with the process.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
   giveNewThreadsRoomyHeaps();
@@ -142,10 +163,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       retire(
         thread,
         outOfMemory
-          ? new ConversionError(
-              `The conversion needs more memory than the limit of ${options.maxMemoryMb} MB ` +
-                '(CONVERSION_MAX_MEMORY_MB): it ran out of heap',
-            )
+          ? outOfMemoryError(options.maxMemoryMb)
           : new Error(`Conversion crashed: ${error.message}`),
       );
     });
@@ -160,6 +178,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     const task = thread.task;
     thread.task = undefined;
     thread.disarm?.();
+    stopChild(thread);
     void thread.worker.terminate();
     if (task && error) task.reject(error);
     if (closed) return;
@@ -186,14 +205,19 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
   function run(thread: Thread, task: Task): void {
     thread.task = task;
-    thread.jobs++;
-    thread.rssAtStart = process.memoryUsage.rss();
+    if (!task.isolated) {
+      thread.jobs++;
+      thread.rssAtStart = process.memoryUsage.rss();
+    }
     thread.alone = true;
+    // A task in its own process does not share this one's memory.
     for (const other of threads) {
-      if (other !== thread && other.task) other.alone = thread.alone = false;
+      if (other !== thread && other.task && !other.task.isolated && !task.isolated)
+        other.alone = thread.alone = false;
     }
     let silenceMs = options.stallMs;
-    const fail = (error: Error) => retire(thread, error);
+    // An isolated task's failure costs its process only: the thread did not run it.
+    const fail = (error: Error) => (task.isolated ? endIsolated(thread, error) : retire(thread, error));
     const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
     let watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
     const onAbort = () => fail(abortError());
@@ -210,7 +234,52 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       clearTimeout(watchdog);
       watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
     };
-    thread.worker.postMessage(task.message);
+    if (task.isolated) startChild(thread, task);
+    else thread.worker.postMessage(task.message);
+  }
+
+  /** Starts the process that runs `task` for `thread`, and sends it the task once it is ready. */
+  function startChild(thread: Thread, task: Task): void {
+    const child = startProcess(import.meta.url, 'conversion-process', options.maxMemoryMb);
+    thread.child = child;
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4096)));
+    child.on('message', (message: ThreadMessage) => {
+      if (thread.child !== child) return;
+      if (message.type === 'ready') child.send(task.message);
+      else onMessage(thread, message);
+    });
+    child.on('error', (error) => {
+      if (thread.child === child)
+        endIsolated(thread, new Error(`Conversion process failed: ${error.message}`));
+    });
+    // `close`, not `exit`: its standard error has been read to the end by then.
+    child.on('close', (code, signal) => {
+      if (thread.child === child)
+        endIsolated(thread, processExitError(code, signal, stderr, options.maxMemoryMb));
+    });
+  }
+
+  /** Kills the process running the thread's isolated task, if any. */
+  function stopChild(thread: Thread): void {
+    thread.child?.kill('SIGKILL');
+    thread.child = undefined;
+  }
+
+  /** Ends the thread's isolated task (failing it with `error` when given): its process goes, the thread stays. */
+  function endIsolated(thread: Thread, error?: Error): void {
+    const task = thread.task;
+    thread.task = undefined;
+    thread.disarm?.();
+    stopChild(thread);
+    if (task && error) task.reject(error);
+    dispatch();
+  }
+
+  /** Posts to whatever runs the thread's task: its process when the task is isolated, else the thread. */
+  function send(thread: Thread, message: ParentMessage): void {
+    if (thread.child) thread.child.send(message);
+    else thread.worker.postMessage(message);
   }
 
   function onMessage(thread: Thread, message: ThreadMessage): void {
@@ -237,11 +306,16 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           .catch(() => new Map<string, MaterialOverride>())
           .then((overrides) => {
             if (thread.task !== task) return;
-            const reply: ParentMessage = { type: 'colours', id: task.id, overrides: [...overrides] };
-            thread.worker.postMessage(reply);
+            send(thread, { type: 'colours', id: task.id, overrides: [...overrides] });
           });
         return;
       default: {
+        if (task.isolated) {
+          endIsolated(thread);
+          if (message.type === 'failed') task.reject(failureOf(message.name, message.message));
+          else task.resolve(message);
+          return;
+        }
         thread.disarm?.();
         thread.task = undefined;
         const recycle = shouldRecycle(options, {
@@ -298,6 +372,8 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     request: PoolConversionRequest & { lodDir?: string },
   ): Promise<PooledConversion | PooledFileConversion> {
     const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
+    const isolated =
+      request.lodDir !== undefined && (await sizeOf(request.source.file)) > options.isolateAboveBytes;
     const reply = await submit(
       (id) => ({
         type: 'convert',
@@ -320,6 +396,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
         logger,
         onProgress: request.onProgress,
         thumbnailColours: request.thumbnailColours,
+        isolated,
       },
     );
     if (reply.type !== 'converted')
@@ -327,8 +404,13 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     const thumbnail = reply.thumbnail
       ? Buffer.from(reply.thumbnail.buffer, reply.thumbnail.byteOffset, reply.thumbnail.byteLength)
       : null;
-    return { ...reply.result, thumbnail, thumbnailError: reply.thumbnailError } as
-      PooledConversion | PooledFileConversion;
+    const processPeakRssMb = reply.memory.processPeakRssMb;
+    return {
+      ...reply.result,
+      thumbnail,
+      thumbnailError: reply.thumbnailError,
+      ...(processPeakRssMb !== undefined && { processPeakRssMb }),
+    } as PooledConversion | PooledFileConversion;
   }
 
   return {
@@ -357,7 +439,8 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     },
 
     stats() {
-      return { threads: threads.size, started, queued: queue.length };
+      const processes = [...threads].filter((thread) => thread.child).length;
+      return { threads: threads.size, started, queued: queue.length, processes };
     },
 
     async close() {
@@ -368,6 +451,14 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
+}
+
+/** Size of a file in bytes; 0 when it cannot be read (the conversion then says why). */
+async function sizeOf(file: string): Promise<number> {
+  return stat(file).then(
+    (stats) => stats.size,
+    () => 0,
+  );
 }
 
 function verbosityOf(logger: ILogger): number {

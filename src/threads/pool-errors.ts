@@ -65,3 +65,27 @@ export function failureOf(name: string, message: string): Error {
   }
   return new Error(`Conversion failed: ${message}`);
 }
+
+/** The rejection of a task whose thread or process ran out of heap under `maxMemoryMb`. */
+export function outOfMemoryError(maxMemoryMb: number): Error {
+  return new ConversionError(
+    `The conversion needs more memory than the limit of ${maxMemoryMb} MB ` +
+      '(CONVERSION_MAX_MEMORY_MB): it ran out of heap',
+  );
+}
+
+/**
+ * Why a conversion process ended before it answered, from its exit and the end of its standard error: V8 prints
+ * its heap failure there before it aborts.
+ */
+export function processExitError(
+  code: number | null,
+  signal: string | null,
+  stderr: string,
+  maxMemoryMb: number,
+): Error {
+  if (/heap out of memory|Reached heap limit/i.test(stderr)) return outOfMemoryError(maxMemoryMb);
+  const how = signal ? `signal ${signal}` : `exit code ${code}`;
+  const said = stderr.trim().split('\n').at(-1);
+  return new Error(`Conversion process stopped unexpectedly (${how})${said ? `: ${said}` : ''}`);
+}

@@ -36,6 +36,13 @@ export interface ConversionPoolOptions {
    * loads a WebAssembly importer is not held to either bound: the runtime stays loaded for the jobs after it.
    */
   recycleAboveFirstJobRssGrowthMb: number;
+  /**
+   * Size of an input file above which its conversion runs in a process of its own instead of a thread, in bytes
+   * (only for conversions that write their LODs to files). The process is gone when the job ends, and with it all
+   * the memory the job touched: a thread gives back its heaps when it is replaced, but the C allocator keeps what
+   * it freed in its arenas, tens of megabytes after a big job. The idle thread whose turn it was waits meanwhile.
+   */
+  isolateAboveBytes: number;
 }
 
 /** Defaults of {@link ConversionPoolOptions}. */
@@ -50,6 +57,7 @@ export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   recycleAboveGrowthMb: 256,
   recycleAboveRssGrowthMb: 48,
   recycleAboveFirstJobRssGrowthMb: 128,
+  isolateAboveBytes: 64 * MIB,
 };
 
 /** What a thread reports of the job it has just finished, for {@link shouldRecycle}. */

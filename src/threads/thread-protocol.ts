@@ -67,6 +67,8 @@ export type ThreadMemory = {
   grewMb: number;
   /** Whether the task loaded a WebAssembly runtime (assimp, OpenCASCADE, web-ifc), which the thread keeps. */
   loadedRuntime: boolean;
+  /** Peak resident memory of the process, in MiB, when the task ran in a process of its own. */
+  processPeakRssMb?: number;
 };
 
 /** What a conversion thread posts to the parent. */

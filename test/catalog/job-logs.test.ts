@@ -1,24 +1,11 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { pino } from 'pino';
 import { makeZip } from '../fixtures/make-zip.ts';
+import { capturingLogger } from '../helpers/capturing-logger.ts';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
-
-/** A pino logger at `debug` whose JSON lines are kept for the test to read. */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'debug' }, stream) };
-}
 
 /** A triangle with a line beside it: the renderer draws the triangle and warns that it left the line out. */
 async function triangleAndLineGlb(): Promise<Uint8Array> {

@@ -2,9 +2,10 @@
 // job was retried three times (27–31 s) before failing. A RangeError from the thread is now a ConversionError,
 // which the convert job turns into a PermanentJobError: it fails at once.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ConversionError } from '../../src/pipeline/types.ts';
-import { failureOf } from '../../src/threads/pool-errors.ts';
+import { failureOf, processExitError } from '../../src/threads/pool-errors.ts';
 
 void describe('failures reported by a conversion thread', () => {
   void it('makes input-driven RangeErrors permanent conversion errors', () => {
@@ -21,5 +22,34 @@ void describe('failures reported by a conversion thread', () => {
     const other = failureOf('Error', 'EIO: i/o error');
     assert.ok(!(other instanceof ConversionError));
     assert.equal(other.message, 'Conversion failed: EIO: i/o error');
+  });
+});
+
+void describe('a conversion process that ended before it answered', () => {
+  void it("names the memory limit when V8's own heap failure is on its standard error", () => {
+    // A real heap failure: a process whose old generation is capped at 16 MiB fills it.
+    const child = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=16', '-e', 'const kept = []; for (;;) kept.push(new Array(100000).fill(1.5));'],
+      { encoding: 'utf8' },
+    );
+    assert.notEqual(child.status, 0);
+    const error = processExitError(child.status, child.signal, child.stderr, 16);
+    assert.ok(error instanceof ConversionError);
+    assert.equal(
+      error.message,
+      'The conversion needs more memory than the limit of 16 MB (CONVERSION_MAX_MEMORY_MB): it ran out of heap',
+    );
+  });
+
+  void it('otherwise says how it ended, with the last line it wrote, and stays retryable', () => {
+    const killed = processExitError(null, 'SIGKILL', '', 4096);
+    assert.equal(killed.message, 'Conversion process stopped unexpectedly (signal SIGKILL)');
+    assert.ok(!(killed instanceof ConversionError));
+    const crashed = processExitError(1, null, 'starting\nError: Cannot find module x\n', 4096);
+    assert.equal(
+      crashed.message,
+      'Conversion process stopped unexpectedly (exit code 1): Error: Cannot find module x',
+    );
   });
 });

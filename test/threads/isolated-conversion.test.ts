@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ImportSource } from '../../src/pipeline/types.ts';
+import { createConversionPool, type PooledFileConversion } from '../../src/threads/conversion-pool.ts';
+import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
+import { torus, writeBinaryStl } from '../pipeline/torus.ts';
+
+let scratch: Awaited<ReturnType<typeof tempDir>>;
+before(async () => void (scratch = await tempDir()));
+after(() => scratch.remove());
+
+const truck: ImportSource = {
+  file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
+  dir: path.join(MODELS, 'glb'),
+  format: 'glb',
+};
+
+/** Conversion processes this process has running now (zombies have no command line and do not count). */
+function conversionProcesses(): number[] {
+  const pids: number[] = [];
+  for (const task of readdirSync('/proc/self/task')) {
+    const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+    for (const pid of children ? children.split(' ').map(Number) : []) {
+      const command = (() => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          return ''; // Gone between the two reads.
+        }
+      })();
+      if (command.includes('conversion-process')) pids.push(pid);
+    }
+  }
+  return pids;
+}
+
+/** Waits up to two seconds for every conversion process to be gone; fails naming those left. */
+async function noConversionProcessLeft(): Promise<void> {
+  for (let i = 0; i < 40 && conversionProcesses().length > 0; i++) await sleep(50);
+  assert.deepEqual(conversionProcesses(), [], 'no conversion process is left running');
+}
+
+/** The LODs' levels, triangles and SHA-256 digests, to compare two conversions. */
+function lodDigests(result: PooledFileConversion): string[] {
+  return result.lods.map((lod) => `${lod.level} ${lod.triangle_count} ${lod.sha256}`);
+}
+
+void it('an input above the size bound converts in a process of its own, the same as in a thread, and the thread stays warm', async () => {
+  const pool = createConversionPool({ size: 1, isolateAboveBytes: 1024 });
+  try {
+    const tiny = path.join(scratch.dir, 'tiny.stl');
+    await writeFile(
+      tiny,
+      'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n',
+    );
+    const inThread = await pool.convert({
+      modelId: 'tiny',
+      source: { file: tiny, dir: scratch.dir, format: 'stl' },
+      logger: quietLogger,
+      lodDir: path.join(scratch.dir, 'small'),
+    });
+    assert.equal(inThread.processPeakRssMb, undefined, 'a file under the bound stays in the thread');
+    const stages = new Set<string>();
+    let asked: string[] = [];
+    const inProcess = await pool.convert({
+      modelId: 'truck',
+      source: truck,
+      logger: quietLogger,
+      lodDir: path.join(scratch.dir, 'isolated'),
+      onProgress: (_percent, stage) => stages.add(stage),
+      thumbnailColours: (groupIds) => {
+        asked = groupIds;
+        return Promise.resolve(new Map());
+      },
+    });
+    assert.ok(inProcess.processPeakRssMb! > 0, 'the process reports its peak memory');
+    assert.deepEqual([...stages].slice(-1), ['thumbnail']);
+    assert.ok(
+      stages.has('import') && stages.has('lods'),
+      `progress from every stage: ${[...stages].join(', ')}`,
+    );
+    assert.deepEqual(asked, ['truck:0', 'truck:1', 'truck:2'], 'the colours were asked for over the channel');
+    assert.equal(inProcess.thumbnailError, null);
+    assert.deepEqual([...inProcess.thumbnail!.subarray(1, 4)], [...Buffer.from('PNG')]);
+    await noConversionProcessLeft();
+    assert.deepEqual(pool.stats(), { threads: 1, started: 1, queued: 0, processes: 0 });
+
+    // Without a folder for the LODs the conversion returns their bytes, and stays in the thread whatever its size.
+    const inBytes = await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger });
+    assert.ok(!('processPeakRssMb' in inBytes), 'bytes come back from the thread');
+    const threadPool = createConversionPool({ size: 1 });
+    try {
+      const sameInThread = await threadPool.convert({
+        modelId: 'truck',
+        source: truck,
+        logger: quietLogger,
+        lodDir: path.join(scratch.dir, 'thread'),
+      });
+      assert.deepEqual(lodDigests(inProcess), lodDigests(sameInThread), 'the same LOD bytes');
+      assert.deepEqual(inProcess.parts, sameInThread.parts);
+    } finally {
+      await threadPool.close();
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('an isolated job that exceeds the memory limit fails naming it, and the next job converts', async () => {
+  const big = path.join(scratch.dir, 'big.stl');
+  await writeBinaryStl(big, torus(1000, 400));
+  const pool = createConversionPool({ size: 1, maxMemoryMb: 100, isolateAboveBytes: 0 });
+  try {
+    await assert.rejects(
+      pool.convert({
+        modelId: 'm',
+        source: { file: big, dir: scratch.dir, format: 'stl' },
+        logger: quietLogger,
+        lodDir: path.join(scratch.dir, 'big-lods'),
+      }),
+      {
+        name: 'ConversionError',
+        message: /more memory than the limit of 100 MB \(CONVERSION_MAX_MEMORY_MB\)/,
+      },
+    );
+    await noConversionProcessLeft();
+    const next = await pool.convert({
+      modelId: 'n',
+      source: truck,
+      logger: quietLogger,
+      lodDir: path.join(scratch.dir, 'after-memory'),
+    });
+    assert.equal(next.lods.length, 3);
+    assert.ok(next.processPeakRssMb! > 0);
+    assert.deepEqual(pool.stats(), { threads: 1, started: 1, queued: 0, processes: 0 });
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('an isolated job over its time limit, or cancelled, has its process killed; the queue goes on', async () => {
+  const pool = createConversionPool({ size: 1, timeoutMs: 300, isolateAboveBytes: 0 });
+  try {
+    const job = (id: string, signal?: AbortSignal) =>
+      pool.convert({
+        modelId: id,
+        source: truck,
+        logger: quietLogger,
+        signal,
+        lodDir: path.join(scratch.dir, id),
+      });
+    // Starting a process and converting the truck takes well over 0.3 s; the queued job waits its turn.
+    const slow = job('slow');
+    const controller = new AbortController();
+    const cancelled = job('cancelled', controller.signal);
+    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 0.3 s' });
+    setTimeout(() => controller.abort(), 100);
+    await assert.rejects(cancelled, { name: 'AbortError', message: 'Conversion was cancelled' });
+    await noConversionProcessLeft();
+    assert.deepEqual(pool.stats(), { threads: 1, started: 1, queued: 0, processes: 0 });
+  } finally {
+    await pool.close();
+  }
+});
