@@ -1,11 +1,11 @@
 // Converts generated STL, PLY and OBJ meshes of 1 M and 4 M triangles (BIG_MESH_TRIANGLES overrides the sizes) with
 // Vitrine's pipeline and with Debian's native `assimp export`, side by side in one run, each in its own process:
 // wall time, the ratio, the peak RSS growth per source triangle and the longest silence between progress reports.
-// Then the largest STL goes through the service's pool with its thumbnail, once in a warm conversion thread and once
-// in a process of its own (as an input above CONVERSION_PROCESS_ABOVE_MB does), measuring the process's RSS after
-// the job against its idle RSS, and validating the LODs; BENCH_GIGABYTE=1 adds a 1 GiB binary
-// STL and a 500 MB binary PLY to that table (minutes each). assimp-utils is installed with apt-get when missing (the
-// reference only; Vitrine never uses it).
+// Then the STL of each size goes through the service's pool with its thumbnail, once in a warm conversion thread
+// and once in a process of its own (as an input above CONVERSION_PROCESS_ABOVE_MB does), measuring the process's RSS
+// after the job against its idle RSS, and validating the LODs; BENCH_GIGABYTE=1 adds a 1 GiB binary STL and a
+// 500 MB binary PLY to that table (minutes each). assimp-utils is installed with apt-get when missing (the reference
+// only; Vitrine never uses it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -298,10 +298,11 @@ try {
   console.log(
     '| -------- | ------- | ------- | - | -------------------------- | ---------------------- | ------------------------- | ----------------------- | ------------- | ---------------- | --------- |',
   );
-  const largest = Math.max(...sizes);
-  const stl = generate(dir, largest, 'stl');
-  poolRows(`STL ${(largest / 1e6).toFixed(1)} M`, stl.file, stl.megabytes);
-  rmSync(stl.file);
+  for (const size of sizes) {
+    const stl = generate(dir, size, 'stl');
+    poolRows(`STL ${(size / 1e6).toFixed(1)} M`, stl.file, stl.megabytes);
+    rmSync(stl.file);
+  }
   if (process.env.BENCH_GIGABYTE === '1') {
     // 1 GiB of binary STL records, and 500 MB of binary PLY (12 bytes a vertex, 13 a face, half as many vertices).
     const gigabyte = generate(dir, Math.floor((2 ** 30 - 84) / 50), 'stl');

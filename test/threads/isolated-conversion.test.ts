@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImportSource } from '../../src/pipeline/types.ts';
 import { createConversionPool, type PooledFileConversion } from '../../src/threads/conversion-pool.ts';
-import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
+import { quietLogger, tempDir } from '../pipeline/documents.ts';
 import { torus, writeBinaryStl } from '../pipeline/torus.ts';
+import { truck, writeTinyStl } from './pool-fixtures.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
 after(() => scratch.remove());
-
-const truck: ImportSource = {
-  file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
-  dir: path.join(MODELS, 'glb'),
-  format: 'glb',
-};
 
 /** Conversion processes this process has running now (zombies have no command line and do not count). */
 function conversionProcesses(): number[] {
@@ -52,14 +45,9 @@ function lodDigests(result: PooledFileConversion): string[] {
 void it('an input above the size bound converts in a process of its own, the same as in a thread, and the thread stays warm', async () => {
   const pool = createConversionPool({ size: 1, isolateAboveBytes: 1024 });
   try {
-    const tiny = path.join(scratch.dir, 'tiny.stl');
-    await writeFile(
-      tiny,
-      'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n',
-    );
     const inThread = await pool.convert({
       modelId: 'tiny',
-      source: { file: tiny, dir: scratch.dir, format: 'stl' },
+      source: await writeTinyStl(scratch.dir, 'tiny.stl'),
       logger: quietLogger,
       lodDir: path.join(scratch.dir, 'small'),
     });
@@ -110,37 +98,42 @@ void it('an input above the size bound converts in a process of its own, the sam
   }
 });
 
-void it('an isolated job that exceeds the memory limit fails naming it, and the next job converts', async () => {
-  const big = path.join(scratch.dir, 'big.stl');
-  await writeBinaryStl(big, torus(1000, 400));
-  const pool = createConversionPool({ size: 1, maxMemoryMb: 100, isolateAboveBytes: 0 });
-  try {
-    await assert.rejects(
-      pool.convert({
-        modelId: 'm',
-        source: { file: big, dir: scratch.dir, format: 'stl' },
+for (const [where, isolateAboveBytes, started] of [
+  ['in a thread', Infinity, 2],
+  ['in a process of its own', 0, 1],
+] as const) {
+  void it(`a job that exceeds the memory limit ${where} fails naming it, and the pool recovers`, async () => {
+    const big = path.join(scratch.dir, 'big.stl');
+    await writeBinaryStl(big, torus(1000, 400));
+    const pool = createConversionPool({ size: 1, maxMemoryMb: 100, isolateAboveBytes });
+    try {
+      await assert.rejects(
+        pool.convert({
+          modelId: 'm',
+          source: { file: big, dir: scratch.dir, format: 'stl' },
+          logger: quietLogger,
+          lodDir: path.join(scratch.dir, 'big-lods'),
+        }),
+        {
+          name: 'ConversionError',
+          message: /more memory than the limit of 100 MB \(CONVERSION_MAX_MEMORY_MB\)/,
+        },
+      );
+      await noConversionProcessLeft();
+      // A thread that ran out is replaced; one that waited for a process is not.
+      assert.deepEqual(pool.stats(), { threads: 1, started, queued: 0, processes: 0 });
+      const next = await pool.convert({
+        modelId: 'n',
+        source: truck,
         logger: quietLogger,
-        lodDir: path.join(scratch.dir, 'big-lods'),
-      }),
-      {
-        name: 'ConversionError',
-        message: /more memory than the limit of 100 MB \(CONVERSION_MAX_MEMORY_MB\)/,
-      },
-    );
-    await noConversionProcessLeft();
-    const next = await pool.convert({
-      modelId: 'n',
-      source: truck,
-      logger: quietLogger,
-      lodDir: path.join(scratch.dir, 'after-memory'),
-    });
-    assert.equal(next.lods.length, 3);
-    assert.ok(next.processPeakRssMb! > 0);
-    assert.deepEqual(pool.stats(), { threads: 1, started: 1, queued: 0, processes: 0 });
-  } finally {
-    await pool.close();
-  }
-});
+        lodDir: path.join(scratch.dir, 'after-memory'),
+      });
+      assert.equal(next.lods.length, 3);
+    } finally {
+      await pool.close();
+    }
+  });
+}
 
 void it('an isolated job over its time limit, or cancelled, has its process killed; the queue goes on', async () => {
   const pool = createConversionPool({ size: 1, timeoutMs: 300, isolateAboveBytes: 0 });
