@@ -20,6 +20,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { peakRssBytes } from '../src/pipeline/peak-rss.ts';
 import { torus as torusGrid, type TriangleMesh } from '../test/pipeline/torus.ts';
 
 const sizes = (process.env.BIG_MESH_TRIANGLES ?? '1000000,4000000').split(',').map(Number);
@@ -79,7 +80,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     report = {
       ms: performance.now() - started,
       idle,
-      peak: process.resourceUsage().maxRSS * 1024,
+      peak: peakRssBytes(),
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,
@@ -113,7 +114,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     report = {
       ms,
       idle,
-      peak: process.resourceUsage().maxRSS * 1024 + (result.processPeakRssMb ?? 0) * 1024 * 1024,
+      peak: peakRssBytes() + (result.processPeakRssMb ?? 0) * 1024 * 1024,
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,

@@ -8,7 +8,7 @@ import type { LodCompression } from '../pipeline/compress-lod.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError, type ImportSource } from '../pipeline/types.ts';
-import type { ConversionPool, PooledFileConversion } from '../threads/conversion-pool.ts';
+import type { ConversionPool, PooledFileConversion } from '../threads/pool-types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';

@@ -1,4 +1,5 @@
 import type { ILogger } from '@gltf-transform/core';
+import { peakRssBytes } from './peak-rss.ts';
 
 const MIB = 1024 * 1024;
 
@@ -13,7 +14,7 @@ export function createStageLog(logger: ILogger, name: string): (step: string) =>
   return (step) => {
     const now = performance.now();
     const { rss, heapUsed, external } = process.memoryUsage();
-    const peak = process.resourceUsage().maxRSS * 1024;
+    const peak = peakRssBytes();
     logger.debug(
       `${name}: ${step} in ${Math.round(now - last)} ms; rss ${Math.round(rss / MIB)} MiB ` +
         `(peak ${Math.round(peak / MIB)}), heap ${Math.round(heapUsed / MIB)}, external ${Math.round(external / MIB)}`,

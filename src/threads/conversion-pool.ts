@@ -1,97 +1,23 @@
-import type { ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { Logger, type ILogger } from '@gltf-transform/core';
-import type { ExportModelOptions } from '../exports/export-model.ts';
-import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
-import type { ConversionResult } from '../pipeline/types.ts';
-import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
-import {
-  abortError,
-  failureOf,
-  outOfMemoryError,
-  processExitError,
-  stallError,
-  timeoutError,
-} from './pool-errors.ts';
+import type { ConversionStage } from '../pipeline/convert-model.ts';
+import type { MaterialOverride } from '../render/render-thumbnail.ts';
+import { abortError, failureOf, outOfMemoryError, stallError, timeoutError } from './pool-errors.ts';
 import { CONVERSION_POOL_DEFAULTS, shouldRecycle, type ConversionPoolOptions } from './pool-options.ts';
-import { startProcess } from './start-process.ts';
+import type {
+  ConversionPool,
+  PoolConversionRequest,
+  PooledConversion,
+  PooledFileConversion,
+} from './pool-types.ts';
 import { startThread } from './start-thread.ts';
+import { startTaskProcess, type TaskProcess } from './task-process.ts';
 import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
-import type { FileConversionResult, ParentMessage, ThreadMessage } from './thread-protocol.ts';
+import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
-
-/** One conversion for the pool: the pipeline's options plus what the caller wants back. */
-export interface PoolConversionRequest extends Pick<
-  ConvertModelOptions,
-  'modelId' | 'source' | 'lods' | 'compressLods' | 'maxTriangles'
-> {
-  logger?: ILogger;
-  onProgress?: (percent: number, stage: ConversionStage | 'thumbnail') => void;
-  /** Aborting terminates the job's thread and rejects. */
-  signal?: AbortSignal;
-  /**
-   * When given, the thread renders the thumbnail from the LOD it already holds, with the colours this returns
-   * for the model's parts.
-   */
-  thumbnailColours?: (groupIds: string[]) => Promise<ReadonlyMap<string, MaterialOverride>>;
-}
-
-/** A conversion whose LODs the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
-export interface PoolFileConversionRequest extends PoolConversionRequest {
-  lodDir: string;
-}
-
-/** The thumbnail of a conversion when one was asked for, or why it could not be rendered. */
-export interface PooledThumbnail {
-  thumbnail: Buffer | null;
-  thumbnailError: string | null;
-}
-
-/** A conversion's result, with its thumbnail. */
-export interface PooledConversion extends ConversionResult, PooledThumbnail {}
-
-/** A conversion's result with its LODs in files, with its thumbnail. */
-export interface PooledFileConversion extends FileConversionResult, PooledThumbnail {
-  /** Peak resident memory of the process the conversion ran in, in MiB, when it had one of its own. */
-  processPeakRssMb?: number;
-}
-
-/** What the pool is doing, for tests, health and benchmarks. */
-export interface PoolStats {
-  /** Threads alive now. */
-  threads: number;
-  /** Threads started since the pool was created (recycled and crashed ones are replaced). */
-  started: number;
-  /** Tasks waiting for a free thread. */
-  queued: number;
-  /** Conversions running in a process of their own now. */
-  processes: number;
-}
-
-/** Long-lived conversion threads that run conversions and thumbnail renders, one task per thread at a time. */
-export interface ConversionPool {
-  /**
-   * Converts a model in a warm thread; rejects with a message fit for the user on any failure. With `lodDir` the
-   * LODs come back as files in that folder, otherwise as bytes.
-   */
-  convert(request: PoolFileConversionRequest): Promise<PooledFileConversion>;
-  convert(request: PoolConversionRequest): Promise<PooledConversion>;
-  /** Renders a thumbnail of a GLB in a warm thread; the renderer's warnings go to `logger`. */
-  render(
-    glb: Uint8Array,
-    options?: Partial<RenderOptions>,
-    signal?: AbortSignal,
-    logger?: ILogger,
-  ): Promise<Buffer>;
-  /** Writes an export in a warm thread under the conversion's time limit; rejects with the export's error. */
-  exportModel(glb: Uint8Array, options: ExportModelOptions, signal?: AbortSignal): Promise<Uint8Array>;
-  stats(): PoolStats;
-  /** Rejects queued tasks, terminates every thread. */
-  close(): Promise<void>;
-}
 
 interface Task {
   id: number;
@@ -123,7 +49,7 @@ interface Thread {
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
   feed?: (busyMs?: number) => void;
   /** The process running the thread's task in its stead, while it runs an isolated one. */
-  child?: ChildProcess;
+  child?: TaskProcess;
 }
 
 /**
@@ -238,31 +164,17 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     else thread.worker.postMessage(task.message);
   }
 
-  /** Starts the process that runs `task` for `thread`, and sends it the task once it is ready. */
+  /** Starts the process that runs `task` for `thread`. */
   function startChild(thread: Thread, task: Task): void {
-    const child = startProcess(import.meta.url, 'conversion-process', options.maxMemoryMb);
-    thread.child = child;
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4096)));
-    child.on('message', (message: ThreadMessage) => {
-      if (thread.child !== child) return;
-      if (message.type === 'ready') child.send(task.message);
-      else onMessage(thread, message);
-    });
-    child.on('error', (error) => {
-      if (thread.child === child)
-        endIsolated(thread, new Error(`Conversion process failed: ${error.message}`));
-    });
-    // `close`, not `exit`: its standard error has been read to the end by then.
-    child.on('close', (code, signal) => {
-      if (thread.child === child)
-        endIsolated(thread, processExitError(code, signal, stderr, options.maxMemoryMb));
+    thread.child = startTaskProcess(task.message, options.maxMemoryMb, {
+      onMessage: (message) => onMessage(thread, message),
+      onEnd: (error) => endIsolated(thread, error),
     });
   }
 
   /** Kills the process running the thread's isolated task, if any. */
   function stopChild(thread: Thread): void {
-    thread.child?.kill('SIGKILL');
+    thread.child?.stop();
     thread.child = undefined;
   }
 

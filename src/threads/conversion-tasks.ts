@@ -8,6 +8,7 @@ import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { runtimeLoads } from '../pipeline/runtime-loads.ts';
+import { peakRssBytes } from '../pipeline/peak-rss.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
@@ -70,7 +71,7 @@ function memory(start: TaskStart, peakMb = 0): ThreadMemory {
     retainedMb,
     grewMb: Math.max(0, Math.max(peakMb, retainedMb) - start.mb),
     loadedRuntime: runtimeLoads() > start.runtimes,
-    ...(port.ownProcess && { processPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }),
+    ...(port.ownProcess && { processPeakRssMb: Math.round(peakRssBytes() / MIB) }),
   };
 }
 
