@@ -35,8 +35,10 @@ interface Task {
   reject(error: Error): void;
 }
 
+/** A place in the pool: a warm thread, or a process running one isolated task in a thread's stead. */
 interface Thread {
-  worker: Worker;
+  /** The thread; absent in a place held by a process. */
+  worker?: Worker;
   ready: boolean;
   jobs: number;
   task?: Task;
@@ -48,7 +50,7 @@ interface Thread {
   disarm?: () => void;
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
   feed?: (busyMs?: number) => void;
-  /** The process running the thread's task in its stead, while it runs an isolated one. */
+  /** The process running this place's isolated task. */
   child?: TaskProcess;
 }
 
@@ -59,8 +61,9 @@ interface Thread {
  * `recycleAboveRssGrowthMb` larger (`recycleAboveFirstJobRssGrowthMb` for its first job), and whenever a job is
  * terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the queue goes on with the next job
  * on a fresh thread. A conversion of an input above `isolateAboveBytes` runs in a process of its own, started for
- * it and killed once it answers, while the thread whose turn it was waits: the thread stays warm, and the memory
- * of the big job leaves with the process.
+ * it and killed once it answers, in the place of the thread whose turn it was: that thread ends as the process
+ * starts, giving back what it held (about 150 MiB once warm) while the big job runs, and a fresh thread takes the
+ * place after it. All the memory the job touched leaves with the process.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
   giveNewThreadsRoomyHeaps();
@@ -73,17 +76,14 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
   let startFailures = 0;
 
   function spawn(): void {
-    const thread: Thread = {
-      worker: startThread(import.meta.url, 'conversion-thread', {
-        resourceLimits: { maxOldGenerationSizeMb: options.maxMemoryMb },
-      }),
-      ready: false,
-      jobs: 0,
-    };
+    const worker = startThread(import.meta.url, 'conversion-thread', {
+      resourceLimits: { maxOldGenerationSizeMb: options.maxMemoryMb },
+    });
+    const thread: Thread = { worker, ready: false, jobs: 0 };
     started++;
     threads.add(thread);
-    thread.worker.on('message', (message: ThreadMessage) => onMessage(thread, message));
-    thread.worker.on('error', (error: Error & { code?: string }) => {
+    worker.on('message', (message: ThreadMessage) => onMessage(thread, message));
+    worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory =
         error.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(error.message);
       retire(
@@ -93,7 +93,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           : new Error(`Conversion crashed: ${error.message}`),
       );
     });
-    thread.worker.on('exit', (code) =>
+    worker.on('exit', (code) =>
       retire(thread, new Error(`Conversion stopped unexpectedly (exit code ${code})`)),
     );
   }
@@ -105,7 +105,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     thread.task = undefined;
     thread.disarm?.();
     stopChild(thread);
-    void thread.worker.terminate();
+    void thread.worker?.terminate();
     if (task && error) task.reject(error);
     if (closed) return;
     // A thread that dies before it is ready would die again: after a few in a row, the queue fails instead of
@@ -129,7 +129,8 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     }
   }
 
-  function run(thread: Thread, task: Task): void {
+  function run(idle: Thread, task: Task): void {
+    const thread = task.isolated ? handToProcess(idle) : idle;
     thread.task = task;
     if (!task.isolated) {
       thread.jobs++;
@@ -142,8 +143,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
         other.alone = thread.alone = false;
     }
     let silenceMs = options.stallMs;
-    // An isolated task's failure costs its process only: the thread did not run it.
-    const fail = (error: Error) => (task.isolated ? endIsolated(thread, error) : retire(thread, error));
+    const fail = (error: Error) => retire(thread, error);
     const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
     let watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
     const onAbort = () => fail(abortError());
@@ -161,14 +161,26 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
     };
     if (task.isolated) startChild(thread, task);
-    else thread.worker.postMessage(task.message);
+    else thread.worker!.postMessage(task.message);
+  }
+
+  /**
+   * Ends an idle thread and gives its place to a process for an isolated task: its events no longer count once it
+   * has left the pool.
+   */
+  function handToProcess(idle: Thread): Thread {
+    threads.delete(idle);
+    void idle.worker?.terminate();
+    const place: Thread = { ready: true, jobs: 0 };
+    threads.add(place);
+    return place;
   }
 
   /** Starts the process that runs `task` for `thread`. */
   function startChild(thread: Thread, task: Task): void {
     thread.child = startTaskProcess(task.message, options.maxMemoryMb, {
       onMessage: (message) => onMessage(thread, message),
-      onEnd: (error) => endIsolated(thread, error),
+      onEnd: (error) => retire(thread, error),
     });
   }
 
@@ -178,20 +190,10 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     thread.child = undefined;
   }
 
-  /** Ends the thread's isolated task (failing it with `error` when given): its process goes, the thread stays. */
-  function endIsolated(thread: Thread, error?: Error): void {
-    const task = thread.task;
-    thread.task = undefined;
-    thread.disarm?.();
-    stopChild(thread);
-    if (task && error) task.reject(error);
-    dispatch();
-  }
-
   /** Posts to whatever runs the thread's task: its process when the task is isolated, else the thread. */
   function send(thread: Thread, message: ParentMessage): void {
     if (thread.child) thread.child.send(message);
-    else thread.worker.postMessage(message);
+    else thread.worker?.postMessage(message);
   }
 
   function onMessage(thread: Thread, message: ThreadMessage): void {
@@ -222,20 +224,17 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           });
         return;
       default: {
-        if (task.isolated) {
-          endIsolated(thread);
-          if (message.type === 'failed') task.reject(failureOf(message.name, message.message));
-          else task.resolve(message);
-          return;
-        }
         thread.disarm?.();
         thread.task = undefined;
-        const recycle = shouldRecycle(options, {
-          jobs: thread.jobs,
-          memory: message.memory,
-          alone: thread.alone === true,
-          rssGrowth: process.memoryUsage.rss() - (thread.rssAtStart ?? 0),
-        });
+        // A process's place always goes back to a fresh thread.
+        const recycle =
+          task.isolated ||
+          shouldRecycle(options, {
+            jobs: thread.jobs,
+            memory: message.memory,
+            alone: thread.alone === true,
+            rssGrowth: process.memoryUsage.rss() - (thread.rssAtStart ?? 0),
+          });
         if (message.type === 'failed') {
           task.reject(failureOf(message.name, message.message));
         } else {
@@ -358,7 +357,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     async close() {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('The conversion pool is closed'));
-      const workers = [...threads].map((thread) => thread.worker);
+      const workers = [...threads].flatMap((thread) => thread.worker ?? []);
       for (const thread of [...threads]) retire(thread, abortError());
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
