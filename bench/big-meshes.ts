@@ -11,6 +11,7 @@ import {
   closeSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -30,8 +31,8 @@ const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
 interface ChildReport {
   ms: number;
   /**
-   * RSS before the conversion, and the process's peak RSS; a pool job in a process of its own adds that process's
-   * whole peak RSS to its parent's, as growth.
+   * RSS before the conversion, and the process's peak RSS; for a pool job, the higher of that and the highest sum of
+   * this process's RSS and its conversion process's memory other than mapped files, sampled every 10 ms.
    */
   idle: number;
   peak: number;
@@ -47,6 +48,27 @@ interface ChildReport {
   thumbnailBytes?: number;
   /** Pool runs: validator errors per LOD. */
   validationErrors?: number[];
+}
+
+/**
+ * Resident memory of this process's children other than mapped files, in bytes: what a conversion process adds to
+ * the machine (its mapped files are Node's own code, which this process maps too). Linux only; 0 elsewhere.
+ */
+function childrenPrivateRss(): number {
+  let bytes = 0;
+  try {
+    for (const task of readdirSync('/proc/self/task')) {
+      const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+      for (const pid of children ? children.split(' ') : []) {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        for (const field of ['RssAnon', 'RssShmem'])
+          bytes += Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      }
+    }
+  } catch {
+    // A child that ended between two reads, or not Linux.
+  }
+  return bytes;
 }
 
 /** Sets this process's peak resident memory (`VmHWM`) to its present size, where Linux allows it (`clear_refs`). */
@@ -108,8 +130,13 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     await pool.convert({ modelId: 'warm', source: { ...source, file: tiny, format: 'stl' } });
     await sleep(1_000);
     const idle = process.memoryUsage().rss;
-    // The peak from here on: Linux resets the process's high-water mark to its present size.
+    // The peak from here on: Linux resets the process's high-water mark to its present size. A conversion process's
+    // memory is sampled with this process's every 10 ms, their sum's highest value kept.
     resetPeakRss();
+    let sampledPeak = 0;
+    const sampler = setInterval(() => {
+      sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss() + childrenPrivateRss());
+    }, 10);
     const started = performance.now();
     last = started;
     // As the conversion job does: the thread writes the LODs into the job's folder.
@@ -121,11 +148,12 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
       lodDir: path.join(path.dirname(file), 'lods'),
     });
     const ms = performance.now() - started;
+    clearInterval(sampler);
     const glbs = result.lods.map((lod) => lod.file);
     report = {
       ms,
       idle,
-      peak: peakRssBytes() + (result.processPeakRssMb ?? 0) * 1024 * 1024,
+      peak: Math.max(peakRssBytes(), sampledPeak),
       triangles: result.triangle_count,
       lods: result.lods.map((l) => l.triangle_count),
       maxGapMs,
