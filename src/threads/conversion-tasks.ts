@@ -7,8 +7,8 @@ import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../catalog/thumbnails.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
-import { runtimeLoads } from '../pipeline/runtime-loads.ts';
 import { peakRssBytes } from '../pipeline/peak-rss.ts';
+import { runtimeLoads } from '../pipeline/runtime-loads.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
