@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { Logger, type ILogger } from '@gltf-transform/core';
 import type { ConversionStage } from '../pipeline/convert-model.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
+import { inputBytes } from './input-bytes.ts';
 import { abortError, failureOf, outOfMemoryError, stallError, timeoutError } from './pool-errors.ts';
 import { CONVERSION_POOL_DEFAULTS, shouldRecycle, type ConversionPoolOptions } from './pool-options.ts';
 import type {
@@ -284,7 +284,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
   ): Promise<PooledConversion | PooledFileConversion> {
     const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
     const isolated =
-      request.lodDir !== undefined && (await sizeOf(request.source.file)) > options.isolateAboveBytes;
+      request.lodDir !== undefined && (await inputBytes(request.source)) > options.isolateAboveBytes;
     const reply = await submit(
       (id) => ({
         type: 'convert',
@@ -362,14 +362,6 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
-}
-
-/** Size of a file in bytes; 0 when it cannot be read (the conversion then says why). */
-async function sizeOf(file: string): Promise<number> {
-  return stat(file).then(
-    (stats) => stats.size,
-    () => 0,
-  );
 }
 
 function verbosityOf(logger: ILogger): number {

@@ -37,8 +37,8 @@ export interface ConversionPoolOptions {
    */
   recycleAboveFirstJobRssGrowthMb: number;
   /**
-   * Size of an input file above which its conversion runs in a process of its own instead of a thread, in bytes
-   * (only for conversions that write their LODs to files). The process is gone when the job ends, and with it all
+   * Size of an input (its file; a .gltf with its buffers) above which its conversion runs in a process of its own,
+   * in bytes (only for conversions that write their LODs to files). The process is gone when the job ends, and with it all
    * the memory the job touched: a thread gives back its heaps when it is replaced, but the C allocator keeps what
    * it freed in its arenas, tens of megabytes after a big job. The idle thread whose turn it was ends as the
    * process starts, giving back what it held, and a fresh thread takes the place after the job.

@@ -5,7 +5,8 @@ import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createConversionPool } from '../../src/threads/conversion-pool.ts';
 import type { PooledFileConversion } from '../../src/threads/pool-types.ts';
-import { quietLogger, tempDir } from '../pipeline/documents.ts';
+import type { ImportSource } from '../../src/pipeline/types.ts';
+import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
 import { torus, writeBinaryStl } from '../pipeline/torus.ts';
 import { truck, writeTinyStl } from './pool-fixtures.ts';
 
@@ -161,6 +162,25 @@ void it('an isolated job over its time limit, or cancelled, has its process kill
     await noConversionProcessLeft();
     // The first thread, and a fresh one after each of the two processes.
     assert.deepEqual(pool.stats(), { threads: 1, started: 3, queued: 0, processes: 0 });
+  } finally {
+    await pool.close();
+  }
+});
+
+void it('a .gltf is measured with the buffer files it names, not by its JSON alone', async () => {
+  const dir = path.join(MODELS, 'gltf/BoxTextured');
+  const box: ImportSource = { file: path.join(dir, 'BoxTextured.gltf'), dir, format: 'gltf' };
+  // The JSON is 3,695 bytes and its buffer 840: together they are over the bound, the JSON alone is not.
+  const pool = createConversionPool({ size: 1, isolateAboveBytes: 4_000 });
+  try {
+    const result = await pool.convert({
+      modelId: 'box',
+      source: box,
+      logger: quietLogger,
+      lodDir: path.join(scratch.dir, 'box'),
+    });
+    assert.ok(result.processPeakRssMb! > 0, 'converted in a process of its own');
+    assert.equal(result.triangle_count, 12);
   } finally {
     await pool.close();
   }
