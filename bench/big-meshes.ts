@@ -11,7 +11,6 @@ import {
   closeSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -22,7 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { peakRssBytes } from '../src/pipeline/peak-rss.ts';
+import { childPids } from '../test/helpers/child-pids.ts';
 import { torus as torusGrid, type TriangleMesh } from '../test/pipeline/torus.ts';
+import { writeTinyStl } from '../test/threads/pool-fixtures.ts';
 
 const sizes = (process.env.BIG_MESH_TRIANGLES ?? '1000000,4000000').split(',').map(Number);
 const formats = (process.env.BIG_MESH_FORMATS ?? 'stl,ply,obj').split(',');
@@ -57,13 +58,10 @@ interface ChildReport {
 function childrenPrivateRss(): number {
   let bytes = 0;
   try {
-    for (const task of readdirSync('/proc/self/task')) {
-      const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
-      for (const pid of children ? children.split(' ') : []) {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        for (const field of ['RssAnon', 'RssShmem'])
-          bytes += Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) * 1024;
-      }
+    for (const pid of childPids()) {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      for (const field of [/^RssAnon:\s+(\d+) kB$/m, /^RssShmem:\s+(\d+) kB$/m])
+        bytes += Number(field.exec(status)?.[1] ?? 0) * 1024;
     }
   } catch {
     // A child that ended between two reads, or not Linux.
@@ -122,12 +120,7 @@ if (process.argv[2] === '--convert' || process.argv[2] === '--pool') {
     const isolateAboveBytes = process.argv[4] === 'process' ? 0 : Infinity;
     const pool = createConversionPool({ size: 1, isolateAboveBytes });
     // A warm thread, as a running service has, before measuring where the process idles.
-    const tiny = path.join(path.dirname(file), 'tiny.stl');
-    writeFileSync(
-      tiny,
-      'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n',
-    );
-    await pool.convert({ modelId: 'warm', source: { ...source, file: tiny, format: 'stl' } });
+    await pool.convert({ modelId: 'warm', source: await writeTinyStl(path.dirname(file), 'tiny.stl') });
     await sleep(1_000);
     const idle = process.memoryUsage().rss;
     // The peak from here on: Linux resets the process's high-water mark to its present size. A conversion process's

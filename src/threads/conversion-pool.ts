@@ -132,15 +132,14 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
   function run(idle: Thread, task: Task): void {
     const thread = task.isolated ? handToProcess(idle) : idle;
     thread.task = task;
+    // What recycling needs to know of a thread's job; a task in its own process shares none of this process's memory.
     if (!task.isolated) {
       thread.jobs++;
       thread.rssAtStart = process.memoryUsage.rss();
-    }
-    thread.alone = true;
-    // A task in its own process does not share this one's memory.
-    for (const other of threads) {
-      if (other !== thread && other.task && !other.task.isolated && !task.isolated)
-        other.alone = thread.alone = false;
+      thread.alone = true;
+      for (const other of threads) {
+        if (other !== thread && other.task && !other.task.isolated) other.alone = thread.alone = false;
+      }
     }
     let silenceMs = options.stallMs;
     const fail = (error: Error) => retire(thread, error);

@@ -43,7 +43,7 @@ export interface PooledFileConversion extends FileConversionResult, PooledThumbn
 
 /** What the pool is doing, for tests, health and benchmarks. */
 export interface PoolStats {
-  /** Threads alive now. */
+  /** Places in the pool now: threads, and processes each running a conversion in a thread's place. */
   threads: number;
   /** Threads started since the pool was created (recycled and crashed ones are replaced). */
   started: number;

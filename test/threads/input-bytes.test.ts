@@ -34,6 +34,20 @@ void it('counts the buffer files a .gltf names beside it, once each, and nothing
   assert.equal(bytes, Buffer.byteLength(json) + 103 * MIB);
 });
 
+void it('counts a .gltf over 4 MiB by its own size, without parsing it on the event loop', async () => {
+  await truncate(await touch('big.bin'), 100 * MIB);
+  const json = JSON.stringify({
+    asset: { version: '2.0' },
+    buffers: [{ uri: 'big.bin', byteLength: 100 * MIB }],
+  });
+  const file = path.join(scratch.dir, 'large.gltf');
+  await writeFile(file, json + ' '.repeat(5 * MIB));
+  assert.equal(
+    await inputBytes({ file, dir: scratch.dir, format: 'gltf' }),
+    Buffer.byteLength(json) + 5 * MIB,
+  );
+});
+
 void it('is the file size for other formats, for a .gltf that is not JSON, and 0 for a missing file', async () => {
   const stl = await touch('a.stl');
   await truncate(stl, 70 * MIB);

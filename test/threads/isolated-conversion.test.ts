@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createConversionPool } from '../../src/threads/conversion-pool.ts';
 import type { PooledFileConversion } from '../../src/threads/pool-types.ts';
 import type { ImportSource } from '../../src/pipeline/types.ts';
+import { childPids } from '../helpers/child-pids.ts';
 import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
 import { torus, writeBinaryStl } from '../pipeline/torus.ts';
 import { truck, writeTinyStl } from './pool-fixtures.ts';
@@ -16,21 +17,13 @@ after(() => scratch.remove());
 
 /** Conversion processes this process has running now (zombies have no command line and do not count). */
 function conversionProcesses(): number[] {
-  const pids: number[] = [];
-  for (const task of readdirSync('/proc/self/task')) {
-    const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
-    for (const pid of children ? children.split(' ').map(Number) : []) {
-      const command = (() => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        } catch {
-          return ''; // Gone between the two reads.
-        }
-      })();
-      if (command.includes('conversion-process')) pids.push(pid);
+  return childPids().filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conversion-process');
+    } catch {
+      return false; // Gone since the list was read.
     }
-  }
-  return pids;
+  });
 }
 
 /** Waits up to two seconds for every conversion process to be gone; fails naming those left. */
