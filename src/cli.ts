@@ -3,6 +3,7 @@ import { loadEnvFile } from './env-file.ts';
 import { startupMessage } from './startup-error.ts';
 import { createDb } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { untilNpmParentExits } from './parent-exit.ts';
 
 const USAGE = `Usage: vitrine <command>
 
@@ -59,10 +60,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * Resolves on the first SIGTERM or SIGINT; another one more than a second later exits at once. Ctrl-C under
- * `npm start` delivers SIGINT twice (from the terminal, and again forwarded by npm): that pair counts as one.
+ * Resolves on the first SIGTERM or SIGINT, or when npm, having started this process, exits (see parent-exit.ts);
+ * another signal more than a second later exits at once. Ctrl-C under `npm start` delivers SIGINT twice (from the
+ * terminal, and again forwarded by npm): that pair counts as one.
  */
-function untilSignal(): Promise<NodeJS.Signals> {
+function untilSignal(): Promise<NodeJS.Signals | 'parent exited'> {
+  const parentExited = untilNpmParentExits().then(() => 'parent exited' as const);
+  return Promise.race([parentExited, untilFirstSignal()]);
+}
+
+/** Resolves on the first SIGTERM or SIGINT; another one more than a second later exits at once. */
+function untilFirstSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     let first = 0;
     const onSignal = (signal: NodeJS.Signals) => {
