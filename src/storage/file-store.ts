@@ -32,28 +32,61 @@ export function createFileStore(root: string): BlobStore {
     if (!file.startsWith(resolved + path.sep)) throw new Error(`Blob key outside the store: ${key}`);
     return file;
   };
-  const ensureDir = (file: string) => fsp.mkdir(path.dirname(file), { recursive: true });
+  /**
+   * Makes the file's folder and writes into it. A delete elsewhere in the store may remove that folder in the
+   * moment between the two when it found it empty, so a write that finds its folder gone makes it again.
+   */
+  const writeInto = async (file: string, write: () => Promise<void>): Promise<void> => {
+    for (let attempt = 1; ; attempt += 1) {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      try {
+        return await write();
+      } catch (error) {
+        const folderGone =
+          (error as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(path.dirname(file));
+        if (!folderGone || attempt === 3) throw error;
+      }
+    }
+  };
+  /**
+   * Removes the folders above a deleted key that it left empty, up to the store's root (kept), so deleting a model's
+   * files, or an export finishing after its model went, leaves no empty folders behind.
+   */
+  const removeEmptyFolders = async (file: string): Promise<void> => {
+    for (
+      let folder = path.dirname(file);
+      folder.startsWith(resolved + path.sep);
+      folder = path.dirname(folder)
+    ) {
+      try {
+        await fsp.rmdir(folder);
+      } catch (error) {
+        // Gone already (a concurrent delete): its parent may still be empty. Anything else (not empty): stop.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      }
+    }
+  };
 
   return {
     localRoot: resolved,
     async putFile(key, localPath) {
       const file = fileFor(key);
-      await ensureDir(file);
-      try {
-        await fsp.rename(localPath, file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        // Copied beside and renamed, so a full disk leaves no half file under the real name.
-        await writeThroughPartial(file, (partial) => fsp.copyFile(localPath, partial));
-        await fsp.rm(localPath, { force: true });
-      }
+      await writeInto(file, async () => {
+        try {
+          await fsp.rename(localPath, file);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+          // Copied beside and renamed, so a full disk leaves no half file under the real name.
+          await writeThroughPartial(file, (partial) => fsp.copyFile(localPath, partial));
+          await fsp.rm(localPath, { force: true });
+        }
+      });
       return { size: (await fsp.stat(file)).size };
     },
     async putBytes(key, bytes) {
       const file = fileFor(key);
-      await ensureDir(file);
       // Written beside and renamed so a reader never sees half a file.
-      await writeThroughPartial(file, (partial) => fsp.writeFile(partial, bytes));
+      await writeInto(file, () => writeThroughPartial(file, (partial) => fsp.writeFile(partial, bytes)));
       return { size: bytes.byteLength };
     },
     async read(key): Promise<Readable> {
@@ -79,10 +112,14 @@ export function createFileStore(root: string): BlobStore {
       );
     },
     async delete(key) {
-      await fsp.rm(fileFor(key), { force: true });
+      const file = fileFor(key);
+      await fsp.rm(file, { force: true });
+      await removeEmptyFolders(file);
     },
     async deletePrefix(prefix) {
-      await fsp.rm(fileFor(prefix), { recursive: true, force: true });
+      const folder = fileFor(prefix);
+      await fsp.rm(folder, { recursive: true, force: true });
+      await removeEmptyFolders(folder);
     },
     publicUrl: filesRouteUrl,
   };
