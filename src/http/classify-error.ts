@@ -41,12 +41,29 @@ export function classifyError(error: unknown, internalMessage: string): Classifi
       known ?? (error instanceof SyntaxError ? FASTIFY_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
     return { statusCode: status, message: message ?? fastifyError.message ?? 'bad request', expected: true };
   }
-  // Checked first: the store's network errors carry the same socket codes as the database's.
+  // Checked first: the queue's error quotes Redis's wording ("Connection is closed."), which reads like the
+  // database driver's, and the store's network errors carry the same socket codes as the database's.
+  if (error instanceof QueueUnavailableError || isRedisOutage(error))
+    return { statusCode: 503, message: QUEUE_UNAVAILABLE, expected: false };
   if (error instanceof StorageUnavailableError)
     return { statusCode: 503, message: STORAGE_UNAVAILABLE, expected: false };
   if (isDatabaseUnavailable(error))
     return { statusCode: 503, message: DATABASE_UNAVAILABLE, expected: false };
-  if (error instanceof QueueUnavailableError)
-    return { statusCode: 503, message: QUEUE_UNAVAILABLE, expected: false };
   return { statusCode: 500, message: internalMessage, expected: false };
+}
+
+// What ioredis says when a command meets a connection that is down, slow or not accepting commands; an S3 or
+// database client never words its failures so.
+const REDIS_OUTAGE_WORDING =
+  /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request|Command timed out/;
+
+/**
+ * True for a store failure caused by Redis being away (the holds on finished uploads live in Redis, beside the
+ * job queue): the client is told the queue's server is down, not the bucket.
+ */
+function isRedisOutage(error: unknown): boolean {
+  if (!(error instanceof StorageUnavailableError)) return false;
+  const cause = error.cause as { name?: unknown; message?: unknown } | undefined;
+  if (cause?.name === 'MaxRetriesPerRequestError') return true;
+  return typeof cause?.message === 'string' && REDIS_OUTAGE_WORDING.test(cause.message);
 }
