@@ -8,6 +8,14 @@ export const READ_ONLY_MESSAGE = 'token is read-only';
 /** Message of a 403 for a scoped token on token management. */
 export const ADMIN_ONLY_MESSAGE = 'token management needs the admin token';
 
+/** Message of a 403 for a read token listing share links: each link's URL is its secret, a write-level capability. */
+export const SHARES_NEED_WRITE_MESSAGE = 'share links need a write token';
+/** Message of a 403 for a read token asking for an export that is not made yet, which would start a job. */
+export const EXPORT_NEEDS_WRITE_MESSAGE = 'starting an export needs a write token';
+
+// Reads that hand out a capability a read token must not get: the share links' URLs carry their secrets.
+const WRITE_LEVEL_READS = new Map([['/api/models/:id/shares', SHARES_NEED_WRITE_MESSAGE]]);
+
 // A POST that only reads: the bulk material lookup takes its ids in a body because they do not fit a URL.
 const READING_POSTS = new Set(['/api/v1/groups/materials']);
 
@@ -20,5 +28,6 @@ export function accessDenied(scope: TokenScope, method: string, url: string | un
   if (url === TOKEN_ROUTES_PREFIX || url.startsWith(`${TOKEN_ROUTES_PREFIX}/`)) return ADMIN_ONLY_MESSAGE;
   if (scope === 'write') return undefined;
   const reads = method === 'GET' || method === 'HEAD' || (method === 'POST' && READING_POSTS.has(url));
-  return reads ? undefined : READ_ONLY_MESSAGE;
+  if (!reads) return READ_ONLY_MESSAGE;
+  return WRITE_LEVEL_READS.get(url);
 }

@@ -79,7 +79,8 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
       schema: {
         operationId: 'listShares',
         tags,
-        summary: "The model's public links, oldest first",
+        summary:
+          "The model's public links, oldest first (a read token is refused: each URL holds the link's secret)",
         params: ModelIdParams,
         response: { 200: catalogEnvelope(Type.Array(ShareSchema)), ...errors },
       },

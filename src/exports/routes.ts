@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scopeOf } from '../access/request-scope.ts';
+import { EXPORT_NEEDS_WRITE_MESSAGE } from '../access/route-access.ts';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -90,6 +92,7 @@ export function registerExportRoutes(
           202: catalogEnvelope(ExportSchema),
           302: STORED_FILE_REDIRECT,
           ...CATALOG_ERRORS,
+          403: CatalogErrorSchema,
           422: CatalogErrorSchema,
         },
       },
@@ -146,6 +149,8 @@ export function registerExportRoutes(
         jobId !== null &&
         Date.now() - Date.parse(toIso(current.updated_at)) < EXPORT_JOB_QUIET_MS;
       if (!waiting) {
+        // Reading a made export is a read; making one costs a job, which a read token may not start.
+        if (scopeOf(request) === 'read') throw new ApiError(403, EXPORT_NEEDS_WRITE_MESSAGE);
         if (!current || current.status === 'ready') {
           if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
         }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rememberScope } from '../access/request-scope.ts';
 import { accessDenied } from '../access/route-access.ts';
 import { noteRejection } from './access-log.ts';
 import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
@@ -42,6 +43,7 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
       if (result === 'missing' || result === 'invalid') return void send(reply, 401, TOKEN_MESSAGES[result]);
       const denied = accessDenied(result, request.method, request.routeOptions.url);
       if (denied) return void send(reply, 403, denied);
+      rememberScope(request, result);
       done();
     };
     const presented = options.presentedToken?.(request) ?? request.headers[TOKEN_HEADER];

@@ -15,6 +15,14 @@ import { waitForStatus } from '../helpers/wait-for-status.ts';
 
 /** The routes a read token may call besides every GET. */
 const READING_POSTS = ['POST /api/v1/groups/materials'];
+/**
+ * GETs a read token is refused, and why: share links' URLs carry their secrets, and an export not made yet would
+ * start a job.
+ */
+const WRITE_LEVEL_GETS = new Map([
+  ['GET /api/models/{id}/shares', 'share links need a write token'],
+  ['GET /api/models/{id}/export', 'starting an export needs a write token'],
+]);
 
 for (const dialect of testDialects()) {
   void describe(`scoped tokens (${dialect})`, () => {
@@ -110,7 +118,8 @@ for (const dialect of testDialects()) {
       });
     };
     const isRead = (route: DocumentedRoute) =>
-      route.method === 'GET' || READING_POSTS.includes(`${route.method} ${route.path}`);
+      (route.method === 'GET' && !WRITE_LEVEL_GETS.has(`${route.method} ${route.path}`)) ||
+      READING_POSTS.includes(`${route.method} ${route.path}`);
     const isTokenManagement = (route: DocumentedRoute) => route.path.startsWith('/api/tokens');
     const refusal = (route: DocumentedRoute, status: number, message: string) =>
       route.path.startsWith('/api/v1/') ? errorText(status, message) : catalogError(message);
@@ -142,9 +151,13 @@ for (const dialect of testDialects()) {
       for (const route of routes) {
         const answer = await send(route.method, urlOf(route), token, bodyFor(route), route.streams);
         const label = `${route.method} ${route.path}: ${answer.text.slice(0, 200)}`;
+        const writeLevel = WRITE_LEVEL_GETS.get(`${route.method} ${route.path}`);
         if (isTokenManagement(route)) {
           assert.equal(answer.status, 403, label);
           assert.equal(answer.text, catalogError('token management needs the admin token'), label);
+        } else if (writeLevel !== undefined) {
+          assert.equal(answer.status, 403, label);
+          assert.equal(answer.text, catalogError(writeLevel), label);
         } else if (isRead(route)) {
           assert.ok(answer.status >= 200 && answer.status < 300, label);
           reads += 1;
@@ -257,6 +270,39 @@ for (const dialect of testDialects()) {
       const elsewhere = await send('GET', '/api/tokens/nope/nothing', admin);
       assert.equal(elsewhere.status, 404);
       assert.equal(elsewhere.text, catalogError('Not found'));
+    });
+
+    void it('never shows a read token a share secret, nor lets it start an export; a made export it may fetch', async () => {
+      const { token: reader } = await createToken({ name: 'looker', scope: 'read' });
+      const { token: writer } = await createToken({ name: 'maker', scope: 'write' });
+      const shareList = `/api/models/${ids.model}/shares`;
+      const made = await send('POST', shareList, writer);
+      assert.equal(made.status, 201, made.text);
+      const secretUrl = made.json.data.url as string;
+      const listed = await send('GET', shareList, reader);
+      assert.equal(listed.status, 403);
+      assert.equal(listed.text, catalogError('share links need a write token'));
+      assert.ok(!listed.text.includes(secretUrl.split('/s/')[1]!));
+      assert.equal((await send('GET', shareList, writer)).json.data[0].url, secretUrl);
+
+      const jobs = async () =>
+        (await testApp.database.db.selectFrom('model_exports').select('model_id').execute()).length;
+      const exportUrl = `/api/models/${ids.model}/export?format=stl`;
+      const refused = await send('GET', exportUrl, reader);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.text, catalogError('starting an export needs a write token'));
+      assert.equal(await jobs(), 0, 'no export was asked for');
+      // A write token starts it; once made, the read token downloads it.
+      const started = await send('GET', exportUrl, writer);
+      assert.equal(started.status, 202, started.text);
+      const deadline = Date.now() + 60_000;
+      let fetched = await send('GET', exportUrl, reader);
+      while (fetched.status === 202 && Date.now() < deadline) {
+        await sleep(50);
+        fetched = await send('GET', exportUrl, reader);
+      }
+      assert.equal(fetched.status, 200, fetched.text);
+      assert.match(fetched.text, /^solid|^[\s\S]{80}/);
     });
 
     void it('sends a read token on an unknown route to its 404, not a 403', async () => {
