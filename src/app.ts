@@ -107,7 +107,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 
   const tokens = createTokenRepository(database);
   const checkToken = createTokenChecker(apiToken, tokens.findByHash);
-  await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken });
+  const streams = createEventStreams({
+    recheckMs: config.eventStreamTokenCheckMs,
+    onRecheckError: (error) => logger.warn({ err: error }, 'could not recheck the tokens of event streams'),
+  });
+  // A revocation here ends its streams at once; the periodic recheck catches those of other processes.
+  await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken, onRevoked: streams.recheck });
   const materials = createMaterialRepository(database, {
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
@@ -148,7 +153,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   const eventLog = createEventLog(database);
   const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
-  const streams = createEventStreams();
   // Open streams never end on their own; a closing app ends them so it does not wait for their clients.
   app.addHook('preClose', async () => streams.endAll());
   app.addHook('onClose', async () => hub.close());

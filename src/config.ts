@@ -55,6 +55,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** A connection on which nothing moves for this long is closed. */
   idleTimeoutMs: number;
+  /** How often an open event stream's token is checked again, so a revoked or expired token's streams end. */
+  eventStreamTokenCheckMs: number;
   /** Opening a database connection (SQLite: waiting for the write lock) before answering 503. */
   connectTimeoutMs: number;
   /** One database statement before it is cancelled and the request answered 503. */
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    eventStreamTokenCheckMs: int('EVENT_STREAM_TOKEN_CHECK_SECONDS', 30, 1, 30) * 1000,
     connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 600) * 1000,
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_SECONDS', 30, 1, 86_400) * 1000,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),

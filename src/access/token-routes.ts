@@ -18,6 +18,8 @@ import {
 export interface TokenRoutesOptions {
   tokens: TokenRepository;
   checkToken: TokenChecker;
+  /** Runs after a token is revoked, before the answer: this process ends what the token had opened (event streams). */
+  onRevoked?: () => Promise<void>;
 }
 
 const tags = ['tokens'];
@@ -29,7 +31,7 @@ const errors = { 400: CatalogErrorSchema, 401: CatalogErrorSchema, 403: CatalogE
  */
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
   fastify,
-  { tokens, checkToken },
+  { tokens, checkToken, onRevoked },
 ) => {
   installApiFamily(fastify, {
     checkToken,
@@ -94,6 +96,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     },
     async (request) => {
       if (!(await tokens.delete(request.params.id))) throw new ApiError(404, 'Token not found');
+      await onRevoked?.();
       return { success: true as const, message: 'Token revoked' };
     },
   );

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { CatalogErrorSchema } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
@@ -18,6 +18,21 @@ export interface EventRoutesOptions {
   streams: EventStreams;
   /** The connection idle timeout; heartbeats come well within it. */
   idleTimeoutMs: number;
+}
+
+/**
+ * How a stream learns that its token was revoked, deleted or expired: the same check a new request gets. The admin
+ * token is fixed for the life of the process, so its streams are not rechecked.
+ */
+function stillAllowedCheck(
+  checkToken: TokenChecker,
+  presented: string | string[] | undefined,
+): (() => Promise<boolean>) | undefined {
+  if (checkToken(presented) === 'admin') return undefined;
+  return async () => {
+    const result = await checkToken(presented);
+    return result !== 'missing' && result !== 'invalid';
+  };
 }
 
 /** Query of `GET /api/events`. */
@@ -48,14 +63,15 @@ const STREAM_DESCRIPTION = `Server-sent events, one per change: ${EVENT_TYPES.jo
 
 /** `GET /api/events`: the live stream of model changes, in the catalog's error envelope. */
 export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (fastify, options) => {
+  // EventSource cannot send headers; this route alone also takes the token from the query.
+  const presentedToken = (request: FastifyRequest) =>
+    request.headers[TOKEN_HEADER] ?? (request.query as { token?: string } | undefined)?.token;
   installApiFamily(fastify, {
     checkToken: options.checkToken,
     errorBody: (_status, error) => ({ success: false, error }),
     internalMessage: 'Internal server error',
     notFoundMessage: 'Not found',
-    // EventSource cannot send headers; this route alone also takes the token from the query.
-    presentedToken: (request) =>
-      request.headers[TOKEN_HEADER] ?? (request.query as { token?: string } | undefined)?.token,
+    presentedToken,
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const heartbeatMs = Math.min(15_000, Math.floor(options.idleTimeoutMs / 2));
@@ -95,6 +111,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (fastif
         modelId: request.query.model_id,
         lastEventId,
         heartbeatMs,
+        stillAllowed: stillAllowedCheck(options.checkToken, presentedToken(request)),
       });
     },
   );
