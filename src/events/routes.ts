@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { scopeOf } from '../access/request-scope.ts';
 import { CatalogErrorSchema } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
@@ -25,10 +26,11 @@ export interface EventRoutesOptions {
  * token is fixed for the life of the process, so its streams are not rechecked.
  */
 function stillAllowedCheck(
+  request: FastifyRequest,
   checkToken: TokenChecker,
   presented: string | string[] | undefined,
 ): (() => Promise<boolean>) | undefined {
-  if (checkToken(presented) === 'admin') return undefined;
+  if (scopeOf(request) === 'admin') return undefined;
   return async () => {
     const result = await checkToken(presented);
     return result !== 'missing' && result !== 'invalid';
@@ -111,7 +113,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (fastif
         modelId: request.query.model_id,
         lastEventId,
         heartbeatMs,
-        stillAllowed: stillAllowedCheck(options.checkToken, presentedToken(request)),
+        stillAllowed: stillAllowedCheck(request, options.checkToken, presentedToken(request)),
       });
     },
   );
