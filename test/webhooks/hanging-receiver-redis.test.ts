@@ -19,5 +19,7 @@ void describe('a webhook receiver that never answers, BullMQ queue', () => {
     await removeRedisKeys(url, prefix);
   });
 
-  void it('holds up no conversion and no other receiver', () => checkHangingReceiverStallsNothing(testApp));
+  void it('holds up no conversion and no other receiver', async (t) => {
+    t.diagnostic(JSON.stringify(await checkHangingReceiverStallsNothing(testApp)));
+  });
 });

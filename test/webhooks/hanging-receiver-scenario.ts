@@ -17,7 +17,9 @@ export const HANGING_RECEIVER_ENV = { WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'false' 
  * type) beside a healthy one, and checks the second batch takes less than twice the first, that the hanging
  * receiver never holds more than its share of attempts, and that the healthy receiver still gets its deliveries.
  */
-export async function checkHangingReceiverStallsNothing(testApp: TestApp): Promise<void> {
+export async function checkHangingReceiverStallsNothing(
+  testApp: TestApp,
+): Promise<{ withoutWebhooksMs: number; withHangingReceiverMs: number; attemptsAtOnce: number }> {
   const api = catalogApi(testApp.app, testApp.auth);
   testApp.startJobRunner(async () => Buffer.from('not rendered'));
   let batch = 0;
@@ -64,6 +66,11 @@ export async function checkHangingReceiverStallsNothing(testApp: TestApp): Promi
       hanging.mostAtOnce <= testApp.config.webhookReceiverConcurrency,
       `${hanging.mostAtOnce} at once`,
     );
+    return {
+      withoutWebhooksMs: withoutWebhooks,
+      withHangingReceiverMs: withHangingReceiver,
+      attemptsAtOnce: hanging.mostAtOnce,
+    };
   } finally {
     await hanging.close();
     await healthy.close();

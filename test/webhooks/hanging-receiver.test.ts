@@ -11,6 +11,8 @@ for (const dialect of testDialects()) {
     });
     after(() => testApp.close());
 
-    void it('holds up no conversion and no other receiver', () => checkHangingReceiverStallsNothing(testApp));
+    void it('holds up no conversion and no other receiver', async (t) => {
+      t.diagnostic(JSON.stringify(await checkHangingReceiverStallsNothing(testApp)));
+    });
   });
 }
