@@ -29,4 +29,14 @@ void describe('createReceiverSlots', () => {
     const deferral = slots.deferMs('http://slow.example');
     assert.ok(deferral >= 300 && deferral <= 400, `${deferral}: its last attempt's time, capped`);
   });
+
+  void it('puts off longer while an attempt in flight has been waiting longer than the last one took', async () => {
+    const slots = createReceiverSlots(1, 5_000);
+    slots.take('http://hanging.example')!();
+    assert.equal(slots.deferMs('http://hanging.example'), 250);
+    slots.take('http://hanging.example');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const deferral = slots.deferMs('http://hanging.example');
+    assert.ok(deferral >= 600 && deferral <= 1_000, `${deferral}: at least as long as it has been waiting`);
+  });
 });
