@@ -41,6 +41,7 @@ import type { EventPublisher } from './events/event-publisher.ts';
 import { createEventStreams } from './events/event-stream.ts';
 import { eventRoutes } from './events/routes.ts';
 import type { EventWakeUp } from './events/wake-up.ts';
+import { createAddressGuard } from './webhooks/address-guard.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** The service's version, as package.json has it (the same relative path from src/ and from dist/). */
@@ -169,7 +170,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     db: database.db,
     queue,
     checkToken,
-    refusePrivate: config.webhookRefusePrivateAddresses,
+    guard: createAddressGuard({
+      refusePrivate: config.webhookRefusePrivateAddresses,
+      allowedRanges: config.webhookAllowedPrivateRanges,
+    }),
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
   await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });

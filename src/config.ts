@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseStorageSettings, type StorageSettings } from './storage/storage-settings.ts';
+import { parseAddressRange } from './webhooks/address-guard.ts';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -65,10 +66,20 @@ export interface Config {
   webDistDir: string;
   /** Origins whose pages may call `/api/` (CORS); `*` for any, empty for none. */
   corsOrigins: string[];
-  /** Refuse webhook receivers at private, loopback or link-local addresses. */
+  /** Refuse webhook receivers at private, loopback, link-local and similar addresses (the default). */
   webhookRefusePrivateAddresses: boolean;
-  /** How long a webhook receiver has to answer. */
+  /** Addresses or CIDR ranges webhooks may reach although they are private. */
+  webhookAllowedPrivateRanges: string[];
+  /** How long a webhook receiver has to answer one attempt. */
   webhookTimeoutMs: number;
+  /** Webhook deliveries one worker process runs at once, beside (never in place of) its conversions. */
+  webhookConcurrency: number;
+  /** Of those, how many may go to one receiver (scheme, host and port) at once. */
+  webhookReceiverConcurrency: number;
+  /** Newest deliveries kept in each webhook's delivery log. */
+  webhookDeliveryLogKeep: number;
+  /** Settled deliveries older than this leave the delivery log. */
+  webhookDeliveryLogMaxAgeMs: number;
 }
 
 /** Thrown when an environment variable holds a value the service cannot use; names the variable. */
@@ -78,6 +89,7 @@ export class ConfigError extends Error {
 
 const GIB = 1024 ** 3;
 const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the configuration from an environment (defaults from DECISIONS.md §1). */
@@ -145,6 +157,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else if (glbCompression !== 'none' && glbCompression !== 'meshopt') {
     problems.push(`GLB_COMPRESSION must be none or meshopt (got "${glbCompression}")`);
   }
+  const webhookAllowedPrivateRanges = (text('WEBHOOK_ALLOWED_PRIVATE_RANGES') ?? '')
+    .split(',')
+    .map((range) => range.trim())
+    .filter((range) => range !== '');
+  for (const range of webhookAllowedPrivateRanges) {
+    if (!parseAddressRange(range)) {
+      problems.push(
+        `WEBHOOK_ALLOWED_PRIVATE_RANGES must list IP addresses or CIDR ranges like 10.0.5.7 or fd00::/8 (got "${range}")`,
+      );
+    }
+  }
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -180,8 +203,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_SECONDS', 30, 1, 86_400) * 1000,
     webDistDir: path.resolve(text('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '..', 'web', 'dist')),
     corsOrigins,
-    webhookRefusePrivateAddresses: bool('WEBHOOK_REFUSE_PRIVATE_ADDRESSES', false),
+    webhookRefusePrivateAddresses: bool('WEBHOOK_REFUSE_PRIVATE_ADDRESSES', true),
+    webhookAllowedPrivateRanges,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 4, 1, 256),
+    webhookReceiverConcurrency: int('WEBHOOK_RECEIVER_CONCURRENCY', 2, 1, 256),
+    webhookDeliveryLogKeep: int('WEBHOOK_DELIVERY_LOG_KEEP', 1000, 1, 1_000_000),
+    webhookDeliveryLogMaxAgeMs: int('WEBHOOK_DELIVERY_LOG_DAYS', 30, 1, 3650) * DAY_MS,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -10,6 +10,7 @@ import { createModelRepository } from './catalog/repository.ts';
 import type { RenderThumbnail } from './catalog/thumbnails.ts';
 import type { Config } from './config.ts';
 import {
+  JobLane,
   JobName,
   type FailureHandler,
   type Job,
@@ -21,13 +22,16 @@ import { createMaterialRepository } from './materials/repository.ts';
 import type { Services } from './services.ts';
 import { createConversionPool } from './threads/conversion-pool.ts';
 import { emptyScratch, scratchDir } from './storage/sweep-leftovers.ts';
+import { createAddressGuard } from './webhooks/address-guard.ts';
 import { createDeliverWebhookJob } from './webhooks/deliver-webhook-job.ts';
+import { createReceiverSlots } from './webhooks/receiver-slots.ts';
 import { createWebhookRepository } from './webhooks/repository.ts';
 
 /**
- * Starts claiming conversion, thumbnail, export and webhook delivery jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
- * that stops with the worker; imports no HTTP code so it can run as its own process. `render` replaces the
- * pool's thumbnail renderer for regeneration jobs.
+ * Starts claiming conversion, thumbnail and export jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion
+ * threads that stops with the worker, and webhook deliveries beside them (`WEBHOOK_CONCURRENCY` at once, never in
+ * a conversion's slot); imports no HTTP code so it can run as its own process. `render` replaces the pool's
+ * thumbnail renderer for regeneration jobs.
  */
 export function startJobRunner(
   config: Config,
@@ -76,24 +80,36 @@ export function startJobRunner(
     [JobName.DeliverWebhook]: createDeliverWebhookJob({
       webhooks: createWebhookRepository(services.database),
       logger,
-      refusePrivate: config.webhookRefusePrivateAddresses,
+      guard: createAddressGuard({
+        refusePrivate: config.webhookRefusePrivateAddresses,
+        allowedRanges: config.webhookAllowedPrivateRanges,
+      }),
       timeoutMs: config.webhookTimeoutMs,
+      slots: createReceiverSlots(config.webhookReceiverConcurrency, config.webhookTimeoutMs),
+      retention: {
+        keepPerWebhook: config.webhookDeliveryLogKeep,
+        maxAgeMs: config.webhookDeliveryLogMaxAgeMs,
+      },
     }),
   };
-  const consumer = services.queue.startConsumer(sweepWhenIdle(handlers, jobsDir, logger), {
-    concurrency: config.jobConcurrency,
-  });
+  const wrapped = sweepWhenIdle(handlers, jobsDir, logger);
+  // Deliveries have slots of their own: a receiver that never answers cannot hold up a conversion.
+  const consumers = [
+    services.queue.startConsumer(wrapped, { concurrency: config.jobConcurrency, lane: JobLane.Work }),
+    services.queue.startConsumer(wrapped, { concurrency: config.webhookConcurrency, lane: JobLane.Webhooks }),
+  ];
   return {
     async stop() {
-      await consumer.stop();
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
       await pool.close();
     },
   };
 }
 
 /**
- * Wraps every handler so that when the last running job of this process ends, its scratch folder is emptied:
- * whatever a job left there (a thread killed mid-write, a failed clean-up) goes before the next job starts.
+ * Wraps the conversion, thumbnail and export handlers so that when the last running one of this process ends, its
+ * scratch folder is emptied: whatever a job left there (a thread killed mid-write, a failed clean-up) goes before
+ * the next job starts.
  */
 export function sweepWhenIdle(handlers: JobHandlers, jobsDir: string, logger: AppLogger): JobHandlers {
   let running = 0;
@@ -119,6 +135,7 @@ export function sweepWhenIdle(handlers: JobHandlers, jobsDir: string, logger: Ap
     [JobName.ConvertModel]: wrap<typeof JobName.ConvertModel>(handlers[JobName.ConvertModel]),
     [JobName.RenderThumbnail]: wrap<typeof JobName.RenderThumbnail>(handlers[JobName.RenderThumbnail]),
     [JobName.ExportModel]: wrap<typeof JobName.ExportModel>(handlers[JobName.ExportModel]),
-    [JobName.DeliverWebhook]: wrap<typeof JobName.DeliverWebhook>(handlers[JobName.DeliverWebhook]),
+    // Deliveries leave nothing in the scratch folder, and one waiting on a slow receiver must not delay its sweep.
+    [JobName.DeliverWebhook]: handlers[JobName.DeliverWebhook],
   };
 }

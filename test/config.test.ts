@@ -33,21 +33,36 @@ void describe('loadConfig', () => {
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.logLevel, 'info');
     assert.deepEqual(config.corsOrigins, []);
-    assert.equal(config.webhookRefusePrivateAddresses, false);
+    assert.equal(config.webhookRefusePrivateAddresses, true);
+    assert.deepEqual(config.webhookAllowedPrivateRanges, []);
     assert.equal(config.webhookTimeoutMs, 10_000);
+    assert.equal(config.webhookConcurrency, 4);
+    assert.equal(config.webhookReceiverConcurrency, 2);
+    assert.equal(config.webhookDeliveryLogKeep, 1000);
+    assert.equal(config.webhookDeliveryLogMaxAgeMs, 30 * 24 * 3_600_000);
   });
 
   void it('reads the event, webhook and CORS settings', () => {
     const config = loadConfig({
       REDIS_URL: 'redis://127.0.0.1:6379',
       CORS_ORIGINS: 'https://viewer.example.com, http://localhost:5173/',
-      WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'false',
+      WEBHOOK_ALLOWED_PRIVATE_RANGES: '10.0.5.7, fd00::/8,192.168.0.0/16',
       WEBHOOK_TIMEOUT_SECONDS: '3',
+      WEBHOOK_CONCURRENCY: '16',
+      WEBHOOK_RECEIVER_CONCURRENCY: '1',
+      WEBHOOK_DELIVERY_LOG_KEEP: '50',
+      WEBHOOK_DELIVERY_LOG_DAYS: '7',
     });
     assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
     assert.deepEqual(config.corsOrigins, ['https://viewer.example.com', 'http://localhost:5173']);
-    assert.equal(config.webhookRefusePrivateAddresses, true);
+    assert.equal(config.webhookRefusePrivateAddresses, false);
+    assert.deepEqual(config.webhookAllowedPrivateRanges, ['10.0.5.7', 'fd00::/8', '192.168.0.0/16']);
     assert.equal(config.webhookTimeoutMs, 3_000);
+    assert.equal(config.webhookConcurrency, 16);
+    assert.equal(config.webhookReceiverConcurrency, 1);
+    assert.equal(config.webhookDeliveryLogKeep, 50);
+    assert.equal(config.webhookDeliveryLogMaxAgeMs, 7 * 24 * 3_600_000);
   });
 
   void it('treats empty and blank values as unset', () => {
@@ -107,6 +122,12 @@ void describe('loadConfig', () => {
     refuses({ CORS_ORIGINS: 'viewer.example.com' }, 'CORS_ORIGINS');
     refuses({ WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'maybe' }, 'WEBHOOK_REFUSE_PRIVATE_ADDRESSES');
     refuses({ WEBHOOK_TIMEOUT_SECONDS: '0' }, 'WEBHOOK_TIMEOUT_SECONDS');
+    refuses({ WEBHOOK_ALLOWED_PRIVATE_RANGES: '10.0.0.0/33' }, 'WEBHOOK_ALLOWED_PRIVATE_RANGES');
+    refuses({ WEBHOOK_ALLOWED_PRIVATE_RANGES: 'intranet.local' }, 'WEBHOOK_ALLOWED_PRIVATE_RANGES');
+    refuses({ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY');
+    refuses({ WEBHOOK_RECEIVER_CONCURRENCY: 'many' }, 'WEBHOOK_RECEIVER_CONCURRENCY');
+    refuses({ WEBHOOK_DELIVERY_LOG_KEEP: '0' }, 'WEBHOOK_DELIVERY_LOG_KEEP');
+    refuses({ WEBHOOK_DELIVERY_LOG_DAYS: '-1' }, 'WEBHOOK_DELIVERY_LOG_DAYS');
     refuses({ CONVERSION_TIMEOUT_SECONDS: '0' }, 'CONVERSION_TIMEOUT_SECONDS');
     refuses({ WORKER_CONCURRENCY: 'many' }, 'WORKER_CONCURRENCY');
   });

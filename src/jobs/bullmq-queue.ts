@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { JobOutboxRow } from '../db/database.ts';
 import { createJobOutbox, type OutboxJob } from './job-outbox.ts';
-import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
+import {
+  DeferJobError,
+  JOB_LANE,
+  JobLane,
+  JobName,
+  PermanentJobError,
+  type Job,
+  type JobHandlers,
+} from './job-types.ts';
 import type { EnqueueResult, JobQueue, QueueConsumer } from './queue.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
 import { isRedisUnavailable, openRedis, untilReachable } from './redis-connection.ts';
@@ -40,8 +48,14 @@ export const BULLMQ_QUEUE_DEFAULTS: Omit<BullmqQueueOptions, 'redisUrl'> = {
   logger: console,
 };
 
-/** The BullMQ queue every job goes through; job names tell the jobs apart. */
+/** The BullMQ queue of the `work` lane (every job but webhook deliveries); job names tell the jobs apart. */
 export const BULLMQ_QUEUE_NAME = 'jobs';
+
+/** The BullMQ queue of each lane: a worker takes every job of its queue, so each lane has a queue of its own. */
+export const BULLMQ_LANE_QUEUES: Record<JobLane, string> = {
+  [JobLane.Work]: BULLMQ_QUEUE_NAME,
+  [JobLane.Webhooks]: 'webhook-deliveries',
+};
 
 const BACKOFF_TYPE = 'times-four';
 // Completed job ids stay known this long, so relaying an outbox row a second time (a relay that died between adding
@@ -92,13 +106,29 @@ export async function openBullmqQueue(
     redis.disconnect();
     throw error;
   }
-  const queue = new Queue<StoredJob>(BULLMQ_QUEUE_NAME, { connection: redis, prefix: settings.prefix });
-  // Connection failures reach the command that meets them; the queue's own copy of each would only be noise.
-  queue.on('error', () => {});
-  await queue.waitUntilReady();
-  const keyPrefix = `${queue.qualifiedName}:`;
+  const queues = new Map<JobLane, Queue<StoredJob>>();
+  for (const lane of Object.values(JobLane)) {
+    const laneQueue = new Queue<StoredJob>(BULLMQ_LANE_QUEUES[lane], {
+      connection: redis,
+      prefix: settings.prefix,
+    });
+    // Connection failures reach the command that meets them; the queue's own copy of each would only be noise.
+    laneQueue.on('error', () => {});
+    await laneQueue.waitUntilReady();
+    queues.set(lane, laneQueue);
+  }
+  const queueOf = (name: string) => queues.get(JOB_LANE[name as JobName] ?? JobLane.Work)!;
+  /** A job by id, in whichever lane's queue it is. */
+  const findJob = async (id: string): Promise<BullJob<StoredJob> | undefined> => {
+    for (const laneQueue of queues.values()) {
+      const job = await laneQueue.getJob(id);
+      if (job) return job;
+    }
+    return undefined;
+  };
+  // Subjects are indexed under the work queue's keys whatever the lane, so one cancel finds all their jobs.
+  const keyPrefix = `${queues.get(JobLane.Work)!.qualifiedName}:`;
   const subjectKey = (subject: string) => `${keyPrefix}subject:${subject}`;
-  const dedupeKeyOf = (key: string) => `${keyPrefix}de:${key}`;
   const outbox = createJobOutbox(database.db);
   const consumers = new Set<QueueConsumer>();
   let closed: Promise<void> | undefined;
@@ -115,7 +145,7 @@ export async function openBullmqQueue(
   async function addToRedis(job: NewJob): Promise<EnqueueResult> {
     // Indexed before it is added: a member whose job never came is dropped by the next cancel.
     if (job.subject) await redis.sadd(subjectKey(job.subject), job.id);
-    const added = await queue.add(
+    const added = await queueOf(job.name).add(
       job.name,
       { payload: job.payload, subject: job.subject },
       {
@@ -176,8 +206,15 @@ export async function openBullmqQueue(
   void relayNow();
 
   /** Takes the dedupe key for a job that goes back to waiting; false when a queued copy holds it. */
-  async function claimDedupeKey(key: string, jobId: string): Promise<boolean> {
-    const taken = await redis.eval(CLAIM_DEDUPE_KEY, 1, dedupeKeyOf(key), jobId, keyPrefix);
+  async function claimDedupeKey(job: BullJob<StoredJob>): Promise<boolean> {
+    const prefix = `${job.queueQualifiedName}:`;
+    const taken = await redis.eval(
+      CLAIM_DEDUPE_KEY,
+      1,
+      `${prefix}de:${job.deduplicationId}`,
+      job.id!,
+      prefix,
+    );
     return taken === 1;
   }
 
@@ -185,7 +222,7 @@ export async function openBullmqQueue(
     const key = subjectKey(subject);
     let removed = 0;
     for (const id of await redis.smembers(key)) {
-      const job = await queue.getJob(id);
+      const job = await findJob(id);
       const state = job ? await job.getState() : 'unknown';
       if (state === 'active') continue;
       if (job && state !== 'completed' && state !== 'unknown') {
@@ -236,7 +273,7 @@ export async function openBullmqQueue(
         return;
       }
       await onRedis(async () => {
-        const job = await queue.getJob(id);
+        const job = await findJob(id);
         if (!job || !(await job.isDelayed())) return;
         // It may have become due between the two reads; then there is nothing to promote.
         await job.promote().catch(async (error: unknown) => {
@@ -262,7 +299,7 @@ export async function openBullmqQueue(
 
       async function handBack(job: BullJob<StoredJob>, token: string | undefined): Promise<void> {
         // A copy queued meanwhile already covers this work: this job ends here instead of waiting beside it.
-        if (job.deduplicationId && !(await claimDedupeKey(job.deduplicationId, job.id!))) return;
+        if (job.deduplicationId && !(await claimDedupeKey(job))) return;
         // Back to waiting without counting the attempt (moveToWait leaves attemptsMade and the stall count as
         // they were), for another worker or the next start; WaitingError tells BullMQ the move is done.
         await job.moveToWait(token);
@@ -299,6 +336,11 @@ export async function openBullmqQueue(
           // The lock went to another worker after a long pause: the job is theirs, BullMQ refuses our outcome.
           if (entry.lockLost) throw error;
           if (signal.aborted) return handBack(job, token);
+          if (error instanceof DeferJobError) {
+            // Back to delayed without counting the attempt (moveToDelayed skips it); DelayedError says it is done.
+            await job.moveToDelayed(Date.now() + error.delayMs, token);
+            throw new DelayedError();
+          }
           const final = error instanceof PermanentJobError || attempt >= maxAttempts;
           logger.warn(
             { job_id: view.id, subject: job.data.subject, name, attempt, err: error.message, final },
@@ -313,7 +355,7 @@ export async function openBullmqQueue(
             }
             throw new UnrecoverableError(error.message);
           }
-          if (job.deduplicationId && !(await claimDedupeKey(job.deduplicationId, view.id))) {
+          if (job.deduplicationId && !(await claimDedupeKey(job))) {
             // A copy queued while this one ran covers the retry.
             return;
           }
@@ -326,7 +368,7 @@ export async function openBullmqQueue(
         commandTimeoutMs: settings.connectTimeoutMs,
       });
       const worker = new Worker<StoredJob>(
-        BULLMQ_QUEUE_NAME,
+        BULLMQ_LANE_QUEUES[consumerOptions.lane ?? JobLane.Work],
         async (job, token) => {
           const entry = { controller: new AbortController(), lockLost: false };
           // Fetched while stopping: handed straight back.
@@ -411,7 +453,7 @@ export async function openBullmqQueue(
         clearInterval(relayTimer);
         await Promise.all([...consumers].map((consumer) => consumer.stop()));
         await relaying;
-        await queue.close();
+        await Promise.all([...queues.values()].map((laneQueue) => laneQueue.close()));
         redis.disconnect();
       })();
       return closed;

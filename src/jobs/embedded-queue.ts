@@ -4,7 +4,15 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { JobRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
-import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
+import {
+  DeferJobError,
+  JobLane,
+  JobName,
+  jobsInLane,
+  PermanentJobError,
+  type Job,
+  type JobHandlers,
+} from './job-types.ts';
 import type { JobQueue, QueueConsumer } from './queue.ts';
 
 /** Tuning of the embedded queue. */
@@ -44,7 +52,7 @@ export function createEmbeddedQueue(
   const { db, dialect } = handle;
   const wakeUp = new EventEmitter();
 
-  async function claim(workerId: string): Promise<JobRow | undefined> {
+  async function claim(workerId: string, names: readonly JobName[]): Promise<JobRow | undefined> {
     const now = nowIso();
     const leaseUntil = new Date(Date.now() + settings.leaseMs).toISOString();
     // PostgreSQL lets competing workers skip a row another is claiming; SQLite has one writer at a time anyway.
@@ -54,7 +62,8 @@ export function createEmbeddedQueue(
         locked_by = ${workerId}, updated_at = ${now}
       where id = (
         select id from jobs
-        where (status = 'queued' and run_at <= ${now}) or (status = 'running' and lease_until < ${now})
+        where ((status = 'queued' and run_at <= ${now}) or (status = 'running' and lease_until < ${now}))
+          and name in (${sql.join(names)})
         order by run_at, id limit 1 ${lock}
       )
       returning *`.execute(db);
@@ -161,6 +170,7 @@ export function createEmbeddedQueue(
         if (!handlers[name]) throw new Error(`No handler for job "${name}"`);
       }
       const workerId = `${process.pid}-${randomUUID()}`;
+      const names = jobsInLane(workerOptions.lane ?? JobLane.Work);
       const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
       let stopped = false;
       let timer: NodeJS.Timeout | undefined;
@@ -184,7 +194,7 @@ export function createEmbeddedQueue(
       async function fill(): Promise<void> {
         try {
           while (!stopped && running.size < workerOptions.concurrency) {
-            const row = await claim(workerId);
+            const row = await claim(workerId, names);
             if (!row) break;
             // Started even when stop() came during the claim: stop() waits for this pass, then aborts and hands it back.
             start(row);
@@ -252,6 +262,11 @@ export function createEmbeddedQueue(
           if (signal.aborted) {
             // Handed back on shutdown: this attempt does not count.
             await requeue(row, workerId, { attempts: row.attempts - 1, run_at: nowIso() });
+            return;
+          }
+          if (error instanceof DeferJobError) {
+            const runAt = new Date(Date.now() + error.delayMs).toISOString();
+            await requeue(row, workerId, { attempts: row.attempts - 1, run_at: runAt });
             return;
           }
           const final = error instanceof PermanentJobError || row.attempts >= row.max_attempts;

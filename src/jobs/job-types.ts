@@ -11,6 +11,31 @@ export const JobName = {
 /** One of {@link JobName}. */
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
+/**
+ * Groups of jobs with consumers (and slots) of their own: webhook deliveries wait on receivers outside the
+ * service's control, so a receiver that never answers must not hold the slots conversions run in.
+ */
+export const JobLane = {
+  Work: 'work',
+  Webhooks: 'webhooks',
+} as const;
+
+/** One of {@link JobLane}. */
+export type JobLane = (typeof JobLane)[keyof typeof JobLane];
+
+/** The lane each job runs in. */
+export const JOB_LANE: Record<JobName, JobLane> = {
+  [JobName.ConvertModel]: JobLane.Work,
+  [JobName.RenderThumbnail]: JobLane.Work,
+  [JobName.ExportModel]: JobLane.Work,
+  [JobName.DeliverWebhook]: JobLane.Webhooks,
+};
+
+/** The job names of a lane. */
+export function jobsInLane(lane: JobLane): JobName[] {
+  return Object.values(JobName).filter((name) => JOB_LANE[name] === lane);
+}
+
 /** The payload each job carries. */
 export interface JobPayloads {
   [JobName.ConvertModel]: { model_id: string };
@@ -43,4 +68,19 @@ export type JobHandlers = {
 /** An error that retrying cannot fix (a corrupt upload): the job fails at once instead of using its other attempts. */
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
+}
+
+/**
+ * Thrown by a handler whose job cannot run yet (its webhook receiver has as many attempts in flight as allowed):
+ * the job goes back to the queue for `delayMs` and the attempt does not count.
+ */
+export class DeferJobError extends Error {
+  override readonly name = 'DeferJobError';
+
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
 }

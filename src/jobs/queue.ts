@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import type { JobHandlers, JobName, JobPayloads } from './job-types.ts';
+import type { JobHandlers, JobLane, JobName, JobPayloads } from './job-types.ts';
 
 /** Where a queue write goes: the caller's open transaction, so the job commits (or not) with the caller's rows. */
 export interface InTransaction {
@@ -33,6 +33,8 @@ export interface EnqueueResult {
 export interface ConsumerOptions {
   /** Jobs run at the same time. */
   concurrency: number;
+  /** The lane whose jobs this consumer claims (default `work`: every job but webhook deliveries). */
+  lane?: JobLane;
 }
 
 /** A running queue consumer. */

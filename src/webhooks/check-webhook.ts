@@ -1,16 +1,19 @@
+import net from 'node:net';
 import { ApiError } from '../http/api-error.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../events/event-types.ts';
-import { isPrivateAddress } from './private-address.ts';
-import { PRIVATE_ADDRESS_MESSAGE } from './post-webhook.ts';
+import type { AddressGuard } from './address-guard.ts';
+import { PRIVATE_ADDRESS_MESSAGE } from './guarded-lookup.ts';
+import { hostAddress, isLocalhostName } from './private-address.ts';
 
 /**
- * Checks a webhook's URL and event names, answering a 400 that names the bad one. With `refusePrivate`, a URL
- * whose host is a private address is refused here already; a name that resolves to one is refused on delivery.
+ * Checks a webhook's URL and event names, answering a 400 that names the bad one. A URL whose host is an address
+ * the guard refuses (in any spelling: the WHATWG parser turns `0177.0.0.1`, `2130706433` or `127.1` into
+ * `127.0.0.1`), or `localhost`, is refused here already; a host name is judged by its addresses on each delivery.
  */
 export function checkWebhook(
   url: string,
   events: readonly string[],
-  refusePrivate: boolean,
+  guard: AddressGuard,
 ): { url: string; events: EventType[] } {
   let parsed: URL;
   try {
@@ -21,10 +24,10 @@ export function checkWebhook(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ApiError(400, `url "${url}" must be an http:// or https:// URL`);
   }
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (refusePrivate && (isPrivateAddress(host) || host === 'localhost')) {
-    throw new ApiError(400, `url "${url}" is refused: ${PRIVATE_ADDRESS_MESSAGE}`);
-  }
+  const host = hostAddress(parsed.hostname);
+  const refused =
+    net.isIP(host) !== 0 ? guard.refuses(host) : isLocalhostName(host) && guard.refuses('127.0.0.1');
+  if (refused) throw new ApiError(400, `url "${url}" is refused: ${PRIVATE_ADDRESS_MESSAGE}`);
   const wanted = new Set<EventType>();
   events.forEach((name, index) => {
     if (!isEventType(name)) {

@@ -48,9 +48,12 @@ export function createWebhookFanOut(queue: JobQueue): EventFanOut {
       });
       jobIds.push(jobId);
     }
-    // Jobs written in a transaction wait for the commit; promoting them wakes this process's workers at once.
+    // Jobs written in a transaction wait for the commit; promoting them wakes the workers at once. The promotion is
+    // not awaited: the publisher may be a conversion announcing its progress, which must not wait on deliveries
+    // (with Redis, each promote relays a job). A promote that fails costs only time: committed jobs are claimed
+    // by the embedded queue's polling, and relayed from the outbox by the BullMQ queue's relay.
     return async () => {
-      await Promise.all(jobIds.map((id) => queue.promote(id)));
+      void Promise.all(jobIds.map((id) => queue.promote(id))).catch(() => {});
     };
   };
 }

@@ -12,6 +12,14 @@ export interface WebhookWithSecret extends Webhook {
   secret: string;
 }
 
+/** How much of the delivery log is kept: pending deliveries always, settled ones within both limits. */
+export interface DeliveryRetention {
+  /** Newest deliveries kept per webhook (`WEBHOOK_DELIVERY_LOG_KEEP`). */
+  keepPerWebhook: number;
+  /** Settled deliveries older than this go (`WEBHOOK_DELIVERY_LOG_DAYS`). */
+  maxAgeMs: number;
+}
+
 /** What a delivery attempt records. */
 export interface AttemptOutcome {
   status: Delivery['status'];
@@ -137,6 +145,41 @@ export function createWebhookRepository({ db }: { db: Db }) {
         .set((eb) => ({ ...outcome, attempts: eb('attempts', '+', 1), updated_at: nowIso() }))
         .where('id', '=', id)
         .execute();
+    },
+
+    /**
+     * Deletes settled (delivered or failed) deliveries that are older than the retention's age or outside the
+     * newest `keepPerWebhook` of their webhook; a pending one stays, its job still needs it. Returns how many.
+     */
+    async prune(retention: DeliveryRetention): Promise<number> {
+      const cutoff = new Date(Date.now() - retention.maxAgeMs).toISOString();
+      const old = await db
+        .deleteFrom('webhook_deliveries')
+        .where('status', '<>', 'pending')
+        .where('created_at', '<', cutoff)
+        .executeTakeFirst();
+      let removed = Number(old.numDeletedRows);
+      const hooks = await db.selectFrom('webhooks').select('id').execute();
+      for (const { id } of hooks) {
+        // The newest delivery past the kept ones: it and everything older may go.
+        const boundary = await db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('webhook_id', '=', id)
+          .orderBy('id', 'desc')
+          .limit(1)
+          .offset(retention.keepPerWebhook)
+          .executeTakeFirst();
+        if (!boundary) continue;
+        const beyond = await db
+          .deleteFrom('webhook_deliveries')
+          .where('webhook_id', '=', id)
+          .where('id', '<=', boundary.id)
+          .where('status', '<>', 'pending')
+          .executeTakeFirst();
+        removed += Number(beyond.numDeletedRows);
+      }
+      return removed;
     },
 
     /** Marks a delivery failed for good, keeping its last outcome. */

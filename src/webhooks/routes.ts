@@ -8,6 +8,7 @@ import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { AddressGuard } from './address-guard.ts';
 import { checkWebhook } from './check-webhook.ts';
 import { queueDelivery, webhookSubject } from './fan-out.ts';
 import { createWebhookRepository } from './repository.ts';
@@ -26,8 +27,8 @@ export interface WebhookRoutesOptions {
   db: Db;
   queue: JobQueue;
   checkToken: TokenChecker;
-  /** `WEBHOOK_REFUSE_PRIVATE_ADDRESSES`. */
-  refusePrivate: boolean;
+  /** Which receiver addresses are refused at creation. */
+  guard: AddressGuard;
 }
 
 const tags = ['webhooks'];
@@ -71,7 +72,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (fa
       },
     },
     async (request, reply) => {
-      const { url, events } = checkWebhook(request.body.url, request.body.events, options.refusePrivate);
+      const { url, events } = checkWebhook(request.body.url, request.body.events, options.guard);
       const secret = request.body.secret ?? newSecret('whsec_');
       const created = await webhooks.create({ url, events, secret });
       return reply.code(201).send({ success: true as const, data: created });

@@ -13,7 +13,8 @@ import { RedisUnreachableError } from '../../src/jobs/redis-connection.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
 import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
-import { queueContract, type HeldState } from './queue-contract.ts';
+import { laneContract } from './lane-contract.ts';
+import { queueContract, type HeldState, type QueueImplementation } from './queue-contract.ts';
 import { FAST, gate, handlers, recordingLogger, sleep, waitFor } from './queue-test-kit.ts';
 
 const BULL_STATES: Record<string, HeldState | undefined> = {
@@ -55,7 +56,7 @@ async function inspectorOn(url: string, prefix: string, handle: DatabaseHandle) 
   };
 }
 
-queueContract({
+const BULLMQ: QueueImplementation = {
   name: 'BullMQ',
   async createStore(dialect, logger) {
     const url = testRedisUrl();
@@ -86,7 +87,9 @@ queueContract({
       },
     };
   },
-});
+};
+queueContract(BULLMQ);
+laneContract(BULLMQ);
 
 // What only the Redis queue has: its outbox, worker processes that die, and Redis going away.
 for (const dialect of testDialects()) {

@@ -6,10 +6,11 @@ import { createEmbeddedQueue, type EmbeddedQueueOptions } from '../../src/jobs/e
 import { JobName, type Job, type JobHandlers } from '../../src/jobs/job-types.ts';
 import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
-import { queueContract, type HeldState } from './queue-contract.ts';
+import { laneContract } from './lane-contract.ts';
+import { queueContract, type HeldState, type QueueImplementation } from './queue-contract.ts';
 import { FAST, handlers, recordingLogger, sleep, untilAborted, waitFor } from './queue-test-kit.ts';
 
-queueContract({
+const EMBEDDED: QueueImplementation = {
   name: 'embedded',
   async createStore(dialect, logger) {
     const database = await createTestDatabase(dialect);
@@ -38,7 +39,9 @@ queueContract({
       },
     };
   },
-});
+};
+queueContract(EMBEDDED);
+laneContract(EMBEDDED);
 
 // What only the embedded queue shows: its rows, leases and heartbeats.
 for (const dialect of testDialects()) {

@@ -45,3 +45,42 @@ export async function startReceiver(statuses: number[] = [200]): Promise<Receive
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A receiver that takes requests and never answers them, as a stalled or malicious endpoint does. */
+export interface HangingReceiver {
+  url: string;
+  /** Requests that arrived. */
+  readonly requests: number;
+  /** Most requests open at the same time. */
+  readonly mostAtOnce: number;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on 127.0.0.1 that never answers. */
+export async function startHangingReceiver(): Promise<HangingReceiver> {
+  let requests = 0;
+  let open = 0;
+  let mostAtOnce = 0;
+  const server = http.createServer((request) => {
+    requests++;
+    mostAtOnce = Math.max(mostAtOnce, ++open);
+    request.socket.once('close', () => open--);
+    request.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hang`,
+    get requests() {
+      return requests;
+    },
+    get mostAtOnce() {
+      return mostAtOnce;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -49,7 +49,8 @@ for (const dialect of testDialects()) {
     };
 
     before(async () => {
-      testApp = await createTestApp(dialect);
+      // The receivers listen on loopback, which webhooks may reach only when private addresses are allowed.
+      testApp = await createTestApp(dialect, { WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'false' });
       api = catalogApi(testApp.app, testApp.auth);
       testApp.startJobRunner(async () => Buffer.from('not rendered'));
     });
@@ -202,28 +203,162 @@ for (const dialect of testDialects()) {
   });
 }
 
-void describe('webhooks with WEBHOOK_REFUSE_PRIVATE_ADDRESSES', () => {
-  let testApp: TestApp;
-  before(async () => {
-    testApp = await createTestApp('sqlite', { WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'true' });
-  });
-  after(() => testApp.close());
+/** Receiver URLs at addresses refused by default, in the spellings a URL may give them. */
+const REFUSED_URLS = [
+  // Loopback, and the spellings the WHATWG parser turns into 127.0.0.1.
+  'http://127.0.0.1/hook',
+  'https://127.0.0.1:8443/hook',
+  'http://user:password@127.0.0.1/hook',
+  'http://127.0.0.1.:8080/hook',
+  'http://127.1/hook',
+  'http://127.255.255.254/hook',
+  'http://2130706433/hook',
+  'http://0177.0.0.1/hook',
+  'http://0x7f.1/hook',
+  'http://0x7f000001/hook',
+  'http://017700000001/hook',
+  'http://localhost/hook',
+  'http://LOCALHOST./hook',
+  'http://api.localhost:3000/hook',
+  // Unspecified, private, CGNAT, link-local (cloud metadata), benchmarking, multicast, reserved, broadcast.
+  'http://0.0.0.0/hook',
+  'http://0/hook',
+  'http://10.0.0.1/hook',
+  'http://10.255.255.255/hook',
+  'http://172.16.0.1/hook',
+  'http://172.31.255.254/hook',
+  'http://192.168.1.1/hook',
+  'http://0xc0a80101/hook',
+  'http://100.64.0.1/hook',
+  'http://100.127.255.254/hook',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://198.18.0.1/hook',
+  'http://224.0.0.1/hook',
+  'http://239.255.255.250/hook',
+  'http://240.0.0.1/hook',
+  'http://255.255.255.255/hook',
+  // IPv6 loopback, unspecified, unique local, link-local, site-local, multicast.
+  'http://[::1]/hook',
+  'http://[0:0:0:0:0:0:0:1]/hook',
+  'http://[::]/hook',
+  'http://[fc00::1]/hook',
+  'http://[fd12:3456:789a::1]/hook',
+  'http://[fe80::1]/hook',
+  'http://[febf::1]/hook',
+  'http://[fec0::1]/hook',
+  'http://[ff02::1]/hook',
+  // IPv4 inside IPv6: mapped, compatible, translated, NAT64, 6to4, Teredo.
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://[::ffff:7f00:1]/hook',
+  'http://[::ffff:10.0.0.1]/hook',
+  'http://[0::ffff:192.168.0.1]/hook',
+  'http://[::ffff:169.254.169.254]/hook',
+  'http://[::127.0.0.1]/hook',
+  'http://[::10.0.0.1]/hook',
+  'http://[::8.8.8.8]/hook',
+  'http://[::ffff:0:127.0.0.1]/hook',
+  'http://[64:ff9b::127.0.0.1]/hook',
+  'http://[64:ff9b::a9fe:a9fe]/hook',
+  'http://[64:ff9b:1::1]/hook',
+  'http://[2002:7f00:1::]/hook',
+  'http://[2002:a00:1::1]/hook',
+  'http://[2001::1]/hook',
+  'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook',
+];
 
-  void it('refuses receivers at loopback and private addresses', async () => {
-    for (const url of [
-      'http://127.0.0.1:9/hook',
-      'http://localhost/hook',
-      'http://10.1.2.3/',
-      'http://[::1]/',
-    ]) {
-      const answer = await testApp.app.inject({
+/** Receiver URLs that pass creation: public addresses (in IPv6 forms too) and host names, judged on delivery. */
+const ACCEPTED_URLS = [
+  'https://93.184.216.34/hook',
+  'http://172.32.0.1/hook',
+  'http://[2606:4700::1111]/hook',
+  'http://[::ffff:8.8.8.8]/hook',
+  'http://[64:ff9b::808:808]/hook',
+  'http://[2002:808:808::1]/hook',
+  'https://hooks.example.com/hook',
+];
+
+for (const dialect of testDialects()) {
+  void describe(`webhook receivers refused by default (${dialect})`, () => {
+    let testApp: TestApp;
+    const create = (url: string, app = testApp) =>
+      app.app.inject({
         method: 'POST',
         url: '/api/webhooks',
-        headers: testApp.auth,
-        payload: { url, events: ['model.created'] },
+        headers: app.auth,
+        payload: { url, events: ['model.deleted'] },
       });
-      assert.equal(answer.statusCode, 400, url);
-      assert.match(answer.json().error, /private address, which WEBHOOK_REFUSE_PRIVATE_ADDRESSES refuses/);
-    }
+    before(async () => {
+      testApp = await createTestApp(dialect);
+    });
+    after(() => testApp.close());
+
+    void it(`answers 400 to ${REFUSED_URLS.length} private, loopback and link-local forms, checked without connecting`, async () => {
+      assert.ok(REFUSED_URLS.length >= 40);
+      for (const url of REFUSED_URLS) {
+        const answer = await create(url);
+        assert.equal(answer.statusCode, 400, `${url}: ${answer.body}`);
+        assert.equal(
+          answer.body,
+          JSON.stringify({
+            success: false,
+            error: `url "${url}" is refused: the receiver has a private address, which WEBHOOK_REFUSE_PRIVATE_ADDRESSES refuses`,
+          }),
+        );
+      }
+      const listed = await testApp.app.inject({ method: 'GET', url: '/api/webhooks', headers: testApp.auth });
+      assert.deepEqual(listed.json().data, [], 'nothing was stored');
+    });
+
+    void it('accepts public addresses and host names', async () => {
+      for (const url of ACCEPTED_URLS) {
+        const answer = await create(url);
+        assert.equal(answer.statusCode, 201, `${url}: ${answer.body}`);
+      }
+    });
+
+    void it('accepts a private address WEBHOOK_ALLOWED_PRIVATE_RANGES lists, and no other', async () => {
+      const allowing = await createTestApp(dialect, { WEBHOOK_ALLOWED_PRIVATE_RANGES: '10.0.5.0/24,::1' });
+      try {
+        for (const url of [
+          'http://10.0.5.7/hook',
+          'http://[::1]:8080/hook',
+          'http://[::ffff:10.0.5.9]/hook',
+        ]) {
+          assert.equal((await create(url, allowing)).statusCode, 201, url);
+        }
+        for (const url of ['http://10.0.6.1/hook', 'http://127.0.0.1/hook', 'http://localhost/hook']) {
+          assert.equal((await create(url, allowing)).statusCode, 400, url);
+        }
+      } finally {
+        await allowing.close();
+      }
+    });
+
+    void it('delivers to a host name with the guard on when its addresses are allowed', async () => {
+      // localhost resolves (through the system resolver) to loopback addresses, which this app allows explicitly.
+      const allowing = await createTestApp(dialect, { WEBHOOK_ALLOWED_PRIVATE_RANGES: '127.0.0.1,::1' });
+      const target = await startReceiver();
+      try {
+        allowing.startJobRunner(async () => Buffer.from('not rendered'));
+        const url = target.url.replace('127.0.0.1', 'localhost');
+        const created = await allowing.app.inject({
+          method: 'POST',
+          url: '/api/webhooks',
+          headers: allowing.auth,
+          payload: { url, events: ['model.completed'] },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        const answer = await catalogApi(allowing.app, allowing.auth).upload(
+          'named.glb',
+          await twoPartGlb('shared-named'),
+        );
+        assert.equal(answer.status, 201, answer.text);
+        const [request] = await target.waitFor(1, TIMEOUT_MS);
+        assert.equal(JSON.parse(request!.body).data.model_id, answer.json.data.id);
+      } finally {
+        await allowing.close();
+        await target.close();
+      }
+    });
   });
-});
+}
