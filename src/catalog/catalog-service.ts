@@ -8,7 +8,7 @@ import { ApiError } from '../http/api-error.ts';
 import { JobName } from '../jobs/job-types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { AppLogger } from '../logger.ts';
-import { detectModelFormat } from '../pipeline/detect-format.ts';
+import type { DetectedFormat } from '../pipeline/detect-format.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
 import type { ThumbnailType } from './image-type.ts';
@@ -18,6 +18,7 @@ import { modelEventData } from './model-events.ts';
 import { createModelRepository, type ModelMetadata } from './repository.ts';
 import { checkThumbnailImage } from './thumbnail-image.ts';
 import { thumbnailKey } from './thumbnails.ts';
+import { judgeLoneFile } from './upload-bundle.ts';
 
 /** What the catalog service works with. */
 export interface CatalogServiceDependencies {
@@ -47,6 +48,13 @@ export interface NewUpload {
   /** Declared unit and up axis of a file that states none (form fields `unit`, `up`). */
   unit?: string;
   up?: string;
+  /**
+   * What the file was already judged to be (several files packed into a zip by `prepareBundle`); absent, the file
+   * is judged here as a lone upload.
+   */
+  detected?: DetectedFormat;
+  /** The model's `original_filename` when it is not the file's own name (the model file of a packed upload). */
+  originalFilename?: string;
 }
 
 /** Answer to a reprocess of a model that is pending or processing. */
@@ -92,9 +100,9 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
     async upload(upload: NewUpload): Promise<ModelRow> {
       const { file } = upload;
       try {
-        const detected = await detectModelFormat(file.path, file.filename);
-        if (!detected) throw new ApiError(400, 'Unsupported model format');
-        const name = (upload.name ?? '').trim() || path.parse(file.filename).name || file.filename;
+        const detected = upload.detected ?? (await judgeLoneFile(file));
+        const originalFilename = upload.originalFilename ?? file.filename;
+        const name = (upload.name ?? '').trim() || path.parse(originalFilename).name || originalFilename;
         const description = upload.description ?? '';
         if (name.length > 255) throw new ApiError(400, 'name must be a string of 1 to 255 characters');
         if (description.length > 10_000)
@@ -110,7 +118,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
               id,
               name,
               description,
-              original_filename: file.filename,
+              original_filename: originalFilename,
               format: detected.format,
               file_size: file.size,
               status: 'pending',

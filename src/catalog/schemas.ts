@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import { MaterialSchema } from '../materials/schemas.ts';
+import { MAX_UPLOAD_FILES } from './upload-bundle.ts';
 
 /** The four states of a model. */
 export const MODEL_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -189,17 +190,37 @@ export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), m
 
 /** The form of `POST /api/models`, for the OpenAPI document (the route streams the file itself). */
 export const UploadModelForm = Type.Object({
-  file: Type.String({ format: 'binary', description: 'The model, or a zip of a model and its files.' }),
-  name: Type.Optional(Type.String({ maxLength: 255, description: 'Defaults to the file name.' })),
-  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  file: Type.Array(Type.String({ format: 'binary' }), {
+    minItems: 1,
+    maxItems: MAX_UPLOAD_FILES,
+    description:
+      'The model, or a zip of a model and its files. Or the model with its files as one `file` field each ' +
+      '(a .gltf with its .bin and images, an .obj with its .mtl and textures; at most ' +
+      `${MAX_UPLOAD_FILES}, folders kept in the file names, sizes counted together): exactly one must be a model ` +
+      'file. A .gltf or .obj whose files are missing is refused (400) naming them.',
+  }),
+  // Swagger UI fills a form with example values and sends them; empty examples leave optional fields unsent.
+  name: Type.Optional(
+    Type.String({ maxLength: 255, description: 'Defaults to the model file name.', example: '' }),
+  ),
+  description: Type.Optional(Type.String({ maxLength: 10_000, example: '' })),
   unit: Type.Optional(
     Type.String({
-      enum: Object.keys(LENGTH_UNITS),
-      description: 'Length unit of a file that declares none (STL, OBJ, PLY); default m.',
+      enum: ['', ...Object.keys(LENGTH_UNITS)],
+      default: 'm',
+      example: '',
+      description:
+        'Length unit of a file that declares none (STL, OBJ, PLY): mm, cm, m, in or ft; absent or blank: m. ' +
+        'Files that declare their unit keep it.',
     }),
   ),
   up: Type.Optional(
-    Type.String({ enum: [...UP_AXES], description: 'Up axis of a file that declares none; default y.' }),
+    Type.String({
+      enum: ['', ...UP_AXES],
+      default: 'y',
+      example: '',
+      description: 'Up axis of a file that declares none: y or z; absent or blank: y.',
+    }),
   ),
 });
 

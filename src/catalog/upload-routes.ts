@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
@@ -13,6 +14,7 @@ import {
   ModelSchema,
   UploadModelForm,
 } from './schemas.ts';
+import { MAX_UPLOAD_FILES, prepareBundle } from './upload-bundle.ts';
 
 /** `POST /` (a multipart upload or a finished resumable one, queued for conversion) and `POST /:id/reprocess`. */
 export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteContext): void {
@@ -51,21 +53,31 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     },
   );
 
-  /** The multipart upload: the file streamed to a temporary file, then handed to the catalog service. */
+  /**
+   * The multipart upload: the files streamed to temporary files, several packed into one (see `prepareBundle`),
+   * then handed to the catalog service.
+   */
   const uploadFromForm = async (request: FastifyRequest) => {
-    const { file, fields } = await receiveForm(request, {
+    const { files, fields } = await receiveForm(request, {
       fileField: 'file',
       maxBytes: context.maxUploadBytes,
       tmpDir: context.tmpDir,
+      maxFiles: MAX_UPLOAD_FILES,
     });
-    if (!file) throw new ApiError(400, 'No model file provided');
-    return catalog.upload({
-      file,
-      name: fields.name,
-      description: fields.description,
-      unit: fields.unit,
-      up: fields.up,
-    });
+    if (files.length === 0) throw new ApiError(400, 'No model file provided');
+    try {
+      const declared = {
+        name: fields.name,
+        description: fields.description,
+        unit: fields.unit,
+        up: fields.up,
+      };
+      if (files.length === 1) return await catalog.upload({ file: files[0], ...declared });
+      return await catalog.upload({ ...(await prepareBundle(files, context.tmpDir)), ...declared });
+    } finally {
+      // The catalog removed the file it was handed; the received ones of a packed upload are still here.
+      if (files.length > 1) await Promise.all(files.map((file) => fsp.rm(file.path, { force: true })));
+    }
   };
 
   /**

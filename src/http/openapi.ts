@@ -62,13 +62,14 @@ function documentedUrl(url: string): string {
 }
 
 /**
- * The route's schema as documented: a multipart body's fields become its request body, next to a JSON body the
- * route also takes (declared per content type).
+ * The route's schema as documented: a multipart body's fields become its request body, before a JSON body the
+ * route also takes (declared per content type). Swagger UI offers the first content type first, and an upload is
+ * tried as a form far more often than as a finished resumable upload's JSON.
  */
 function documentedSchema(schema: FastifySchema): FastifySchema {
   if (!schema?.multipartBody) return schema;
   const { multipartBody, ...rest } = schema;
   const content = (rest.body as { content?: Record<string, unknown> } | undefined)?.content;
-  if (!content) return { ...rest, body: multipartBody };
-  return { ...rest, body: { content: { ...content, 'multipart/form-data': { schema: multipartBody } } } };
+  if (!content) return { ...rest, body: { content: { 'multipart/form-data': { schema: multipartBody } } } };
+  return { ...rest, body: { content: { 'multipart/form-data': { schema: multipartBody }, ...content } } };
 }

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.ts';
@@ -15,12 +16,19 @@ export interface ReceivedFile {
   path: string;
   /** The name the client gave, without folders. */
   filename: string;
+  /** The name the client gave with its folders (`/`-separated, no empty, `.` or `..` segment), e.g. `textures/a.png`. */
+  relativeName: string;
   size: number;
+  /** CRC-32 of the bytes, counted as they arrived, so the file can be packed into a zip without reading it again. */
+  crc32: number;
 }
 
-/** What a multipart request carried: the one file (if any) and the text fields. */
+/** What a multipart request carried: its files of the file field (in order) and the text fields. */
 export interface ReceivedForm {
+  /** The first file, or undefined when there was none. */
   file: ReceivedFile | undefined;
+  /** Every file of the file field, at most `maxFiles`. */
+  files: ReceivedFile[];
   fields: Record<string, string>;
 }
 
@@ -28,10 +36,20 @@ export interface ReceivedForm {
 export interface ReceiveFormOptions {
   /** Form field that carries the file. */
   fileField: string;
-  /** Largest file accepted; beyond it the request fails with 413 `File too large`. */
+  /** Most bytes accepted, all files together; beyond it the request fails with 413 `File too large`. */
   maxBytes: number;
-  /** Folder for the temporary file. */
+  /** Folder for the temporary files. */
   tmpDir: string;
+  /**
+   * Most files the file field may carry (default 1). With 1, later files of the field are read and dropped, as
+   * they always were; above 1, one more file fails the request with 413 {@link tooManyFiles}.
+   */
+  maxFiles?: number;
+}
+
+/** The answer to a form with more files than {@link ReceiveFormOptions.maxFiles}. */
+export function tooManyFiles(maxFiles: number): string {
+  return `Too many files: at most ${maxFiles} per upload; zip the model with its files and upload the zip instead`;
 }
 
 // Text fields (name, description) are small; this bounds what a hostile form can make the server hold.
@@ -54,20 +72,33 @@ function isMalformedBody(error: unknown): boolean {
 }
 
 /**
- * Streams one file field of a multipart request straight to a temporary file (never the whole file in memory),
- * counting its bytes as it goes, and collects the text fields. Other file fields are read and dropped.
+ * Streams the files of one file field of a multipart request straight to temporary files (never a whole file in
+ * memory), counting their bytes and CRC-32 as they go, and collects the text fields. Other file fields are read
+ * and dropped.
  */
 export async function receiveForm(
   request: FastifyRequest,
   options: ReceiveFormOptions,
 ): Promise<ReceivedForm> {
   const fields: Record<string, string> = {};
-  let file: ReceivedFile | undefined;
-  if (!request.isMultipart()) return { file, fields };
+  const files: ReceivedFile[] = [];
+  const maxFiles = options.maxFiles ?? 1;
+  if (!request.isMultipart()) return { file: undefined, files, fields };
   await fsp.mkdir(options.tmpDir, { recursive: true });
+  let total = 0;
   try {
     const parts = request.parts({
-      limits: { fileSize: options.maxBytes, fieldSize: MAX_FIELD_BYTES, fields: 20, files: 5, parts: 30 },
+      // Folders are kept in the names (busboy would cut them off) so a model's `textures/a.png` stays apart
+      // from another folder's `a.png`; relativeFileName judges them.
+      preservePath: true,
+      limits: {
+        fileSize: options.maxBytes,
+        fieldSize: MAX_FIELD_BYTES,
+        fields: 20,
+        // One more than allowed, so the extra file reaches the loop and gets a clear answer.
+        files: Math.max(5, maxFiles + 1),
+        parts: 30 + maxFiles,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -77,16 +108,22 @@ export async function receiveForm(
         continue;
       }
       if (part.filename.includes('\0')) throw new ApiError(400, nulMessage(`${part.fieldname} name`));
-      if (part.fieldname !== options.fileField || file) {
+      if (part.fieldname !== options.fileField || (maxFiles === 1 && files.length === 1)) {
         part.file.resume();
         continue;
       }
+      if (files.length === maxFiles) throw new ApiError(413, tooManyFiles(maxFiles));
+      const relativeName = relativeFileName(part.filename);
       const target = path.join(options.tmpDir, `${randomUUID()}.upload`);
       let size = 0;
+      let crc = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
-          callback(null, chunk);
+          total += chunk.length;
+          crc = crc32(chunk, crc);
+          if (total > options.maxBytes) callback(new ApiError(413, 'File too large'));
+          else callback(null, chunk);
         },
       });
       // When the whole body arrived at once, busboy may have destroyed the stream already, and pipeline would
@@ -102,16 +139,32 @@ export async function receiveForm(
         await fsp.rm(target, { force: true });
         throw new ApiError(413, 'File too large');
       }
-      file = {
+      files.push({
         path: target,
-        filename: path.basename(part.filename || 'upload'),
+        filename: path.posix.basename(relativeName),
+        relativeName,
         size,
-      };
+        crc32: crc,
+      });
     }
   } catch (error) {
-    if (file) await fsp.rm(file.path, { force: true });
+    await Promise.all(files.map((file) => fsp.rm(file.path, { force: true })));
     if (!(error instanceof ApiError) && isMalformedBody(error)) throw new ApiError(400, MALFORMED_MULTIPART);
     throw error;
   }
-  return { file, fields };
+  return { file: files[0], files, fields };
+}
+
+/**
+ * The client's file name as a relative path that stays inside the upload: `\` read as `/` (Windows), a drive or
+ * leading `/` ignored, empty, `.` and `..` segments dropped (a lone file always kept only its base name, so
+ * `../../etc/truck.glb` was never refused). An empty name becomes `upload`, as before.
+ */
+function relativeFileName(raw: string): string {
+  const segments = raw
+    .replace(/\\/g, '/')
+    .replace(/^[a-zA-Z]:\//, '')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  return segments.join('/') || 'upload';
 }

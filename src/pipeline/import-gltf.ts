@@ -1,7 +1,9 @@
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Document, GLTF } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { createNodeIO } from './create-io.ts';
+import { gltfResourceUris, missingResourcesMessage } from './model-resources.ts';
 import { ConversionError } from './types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from './types.ts';
 
@@ -36,6 +38,13 @@ export const importGltf: Importer = {
       document = await io.readJSON(json);
     } catch (error) {
       if (error instanceof ConversionError) throw error;
+      if (source.format === 'gltf' && /ENOENT/.test(String(error))) {
+        const missing = await missingFiles(source.file);
+        if (missing.length > 0)
+          throw new ConversionError(
+            `${label}: ${missingResourcesMessage(path.basename(source.file), missing)}`,
+          );
+      }
       throw new ConversionError(`${label}: ${describe(error)}`);
     }
     context.onProgress?.(1);
@@ -122,6 +131,26 @@ async function readMagic(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/** The resources a .gltf names that are not beside it, as it names them. */
+async function missingFiles(file: string): Promise<string[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const dir = path.dirname(file);
+  const missing: string[] = [];
+  for (const uri of gltfResourceUris(json)) {
+    const found = await stat(path.resolve(dir, uri)).then(
+      (stats) => stats.isFile(),
+      () => false,
+    );
+    if (!found) missing.push(uri);
+  }
+  return missing;
 }
 
 /** A short, user-facing description of a parse failure. */

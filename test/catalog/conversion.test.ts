@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { QueueConsumer } from '../../src/jobs/queue.ts';
-import { makeTraversalZip, makeZipBomb } from '../fixtures/make-zip.ts';
+import { makeTraversalZip, makeZip, makeZipBomb } from '../fixtures/make-zip.ts';
 import { boxTexturedZip, catalogApi, catalogError, pathOf, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
@@ -340,8 +340,12 @@ for (const dialect of testDialects()) {
         ['empty.glb', Buffer.alloc(0), /empty/i],
         ['traversal.zip', makeTraversalZip(), /outside the archive/],
         ['bomb.zip', await makeZipBomb(64 * 1024 * 1024, 'bomb.obj'), /zip bomb/],
-        // A .gltf uploaded without the .bin and texture it points at.
-        ['BoxTextured.gltf', sample('gltf/BoxTextured/BoxTextured.gltf'), /missing resource/],
+        // A .gltf zipped without the .bin and texture it points at (alone, it is refused at upload).
+        [
+          'BoxTextured.zip',
+          makeZip([{ name: 'BoxTextured.gltf', data: sample('gltf/BoxTextured/BoxTextured.gltf') }]),
+          /not uploaded with it: "BoxTextured0\.bin", "CesiumLogoFlat\.png"/,
+        ],
       ];
       const ids: string[] = [];
       for (const [filename, data] of hostile) ids.push((await api.create(filename, data)).id);

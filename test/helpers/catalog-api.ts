@@ -61,7 +61,7 @@ export function catalogApi(app: FastifyInstance, auth: Record<string, string>) {
   const postForm = async (
     url: string,
     fields: Record<string, string>,
-    file?: MultipartFile,
+    file?: MultipartFile | readonly MultipartFile[],
   ): Promise<CatalogAnswer> => {
     const form = multipartForm(fields, file);
     const response = await app.inject({
@@ -78,6 +78,11 @@ export function catalogApi(app: FastifyInstance, auth: Record<string, string>) {
     /** Uploads a model file (field `file`) with optional `name`/`description` fields. */
     upload(filename: string, data: Uint8Array | string, fields: Record<string, string> = {}) {
       return postForm('', fields, { field: 'file', filename, data });
+    },
+    /** Uploads several files in one request, each as a `file` field named by its key (folders allowed). */
+    uploadFiles(files: Record<string, Uint8Array | string>, fields: Record<string, string> = {}) {
+      const parts = Object.entries(files).map(([filename, data]) => ({ field: 'file', filename, data }));
+      return postForm('', fields, parts);
     },
     /** Uploads and returns the created model, failing loudly when the catalog refuses. */
     async create(

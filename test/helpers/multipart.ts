@@ -11,12 +11,13 @@ export interface MultipartFile {
 }
 
 /**
- * Builds a `multipart/form-data` body with text fields and at most one file, ready for `app.inject`:
+ * Builds a `multipart/form-data` body with text fields and files (none, one, or several in order), ready for
+ * `app.inject`:
  * `app.inject({ method: 'POST', url, headers: { ...auth, ...form.headers }, payload: form.payload })`.
  */
 export function multipartForm(
   fields: Record<string, string>,
-  file?: MultipartFile,
+  file?: MultipartFile | readonly MultipartFile[],
 ): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----vitrine-test-${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
@@ -25,13 +26,13 @@ export function multipartForm(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
     );
   }
-  if (file) {
+  for (const one of file === undefined ? [] : Array.isArray(file) ? file : [file as MultipartFile]) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\n` +
-          `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${one.field}"; filename="${one.filename}"\r\n` +
+          `Content-Type: ${one.contentType ?? 'application/octet-stream'}\r\n\r\n`,
       ),
-      Buffer.from(file.data),
+      Buffer.from(one.data),
       Buffer.from('\r\n'),
     );
   }

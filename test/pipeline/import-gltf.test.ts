@@ -74,7 +74,10 @@ void test('refuses a .gltf whose buffer is missing, naming it', async () => {
   const json = JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'gone.bin', byteLength: 12 }] });
   await assert.rejects(importGltf.read(await source('lonely.gltf', json), recordingContext()), {
     name: 'ConversionError',
-    message: 'Invalid glTF: missing resource gone.bin',
+    message:
+      'Invalid glTF: lonely.gltf refers to a file that was not uploaded with it: "gone.bin". Send the model and ' +
+      'its files in one request (one "file" field each; in the viewer, choose or drop them together, or their ' +
+      'folder), or upload them in one zip',
   });
 });
 

@@ -1,7 +1,9 @@
 /**
- * Model upload through the resumable upload endpoint (tus): the file goes in chunks that are retried after a
+ * Model upload. One file goes through the resumable upload endpoint (tus): in chunks that are retried after a
  * dropped connection, and an upload cut by a page reload continues where it stopped when the same file is
- * chosen again (tus-js-client keeps its address in localStorage under the file's fingerprint).
+ * chosen again (tus-js-client keeps its address in localStorage under the file's fingerprint). A model with its
+ * resources (a .gltf with its .bin and images, an .obj with its .mtl and textures) goes as several `file` fields
+ * of one multipart request, which the server keeps together.
  */
 import { DetailedError, Upload } from 'tus-js-client';
 import { ApiError, errorFromBody } from './api-error.ts';
@@ -9,10 +11,20 @@ import { request } from './http.ts';
 import { getToken } from './token.ts';
 import type { Model } from './types.ts';
 
-/** What the person typed next to the file; both optional. */
+/** What the person typed or chose next to the file; all optional (blank: the server's default). */
 export interface UploadFields {
   name?: string;
   description?: string;
+  /** Length unit of a file that states none. */
+  unit?: string;
+  /** Up axis of a file that states none. */
+  up?: string;
+}
+
+/** A file of a several-file upload, with the path it had in a chosen or dropped folder (`Box/textures/a.png`). */
+export interface UploadPart {
+  file: File;
+  relativePath: string;
 }
 
 /** Progress reports of {@link uploadModel}. */
@@ -41,10 +53,50 @@ export async function uploadModel(
       upload_id: uploadId,
       name: fields.name || undefined,
       description: fields.description || undefined,
+      unit: fields.unit || undefined,
+      up: fields.up || undefined,
     },
   })) as { data: Model };
   progress.onProgress(1);
   return answer.data;
+}
+
+/**
+ * Uploads a model with its resources in one multipart request, each file a `file` field named with its folder,
+ * reporting the bytes sent (XMLHttpRequest: fetch reports no upload progress).
+ */
+export function uploadModelFiles(
+  parts: readonly UploadPart[],
+  fields: UploadFields,
+  progress: UploadProgress,
+): Promise<Model> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) if (value) form.append(key, value);
+  for (const part of parts) form.append('file', part.file, part.relativePath);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/models');
+    xhr.setRequestHeader('X-API-Token', getToken() ?? '');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) progress.onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status === 201 && body) {
+        progress.onProgress(1);
+        resolve((body as { data: Model }).data);
+      } else {
+        reject(errorFromBody(xhr.status, body, `Upload failed (HTTP ${xhr.status})`));
+      }
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, 'Upload failed: cannot reach the server')));
+    xhr.send(form);
+  });
 }
 
 /** Sends the file's bytes (continuing an earlier upload of it when there is one); resolves with the upload id. */

@@ -1,17 +1,23 @@
 /**
- * Upload by picking or dropping a file: byte progress first, then the conversion's own progress. An upload cut
- * short (a reload, a lost network) continues from where it stopped when the same file is chosen again.
+ * Upload by picking or dropping files or a folder: byte progress first, then the conversion's own progress. A
+ * lone file goes resumably: cut short (a reload, a lost network), it continues from where it stopped when the
+ * same file is chosen again. A model with its resources (.gltf + .bin + images, .obj + .mtl + textures), chosen
+ * or dropped together or as their folder, goes in one request and becomes one model.
  */
 import { reprocessModel } from '../api/catalog-api.ts';
 import type { Model } from '../api/types.ts';
-import { uploadModel } from '../api/upload-model.ts';
+import { uploadModel, uploadModelFiles, type UploadFields, type UploadPart } from '../api/upload-model.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
+import { DEFAULT_UNIT, DEFAULT_UP, UNIT_CHOICES, UP_CHOICES, type FrameChoice } from '../ui/frame-choices.ts';
 import { notifyError } from '../ui/notify.ts';
 import { followModel } from './follow-model.ts';
 
-/** File types offered by the picker; the server decides what it accepts. */
-const ACCEPT = '.glb,.gltf,.obj,.fbx,.stl,.ply,.dae,.3ds,.step,.stp,.iges,.igs,.ifc,.zip';
+/** Model files and zips: each of these alone makes a model. */
+const MODEL_EXTENSIONS = /\.(glb|gltf|obj|fbx|stl|ply|dae|3ds|step|stp|iges|igs|ifc|zip)$/i;
+/** Resources a model names, offered by the picker next to the models; the server decides what it accepts. */
+const RESOURCE_EXTENSIONS = '.bin,.mtl,.png,.jpg,.jpeg,.webp,.ktx2,.tga,.bmp,.gif,.tif,.tiff';
+const ACCEPT = `.glb,.gltf,.obj,.fbx,.stl,.ply,.dae,.3ds,.step,.stp,.iges,.igs,.ifc,.zip,${RESOURCE_EXTENSIONS}`;
 
 /** The panel and a function stopping its polls when the page is left. */
 export interface UploadPanel {
@@ -25,6 +31,9 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
   const nameId = uid('upload-name');
   const descriptionId = uid('upload-description');
   const fileId = uid('upload-file');
+  const folderId = uid('upload-folder');
+  const unitId = uid('upload-unit');
+  const upId = uid('upload-up');
   const nameInput = h('input', {
     id: nameId,
     type: 'text',
@@ -32,24 +41,55 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
     placeholder: 'Defaults to the file name',
   });
   const descriptionInput = h('input', { id: descriptionId, type: 'text', maxlength: 10000 });
-  const fileInput = h('input', { id: fileId, type: 'file', accept: ACCEPT, class: 'visually-hidden' });
+  const unitSelect = choiceSelect(unitId, UNIT_CHOICES, DEFAULT_UNIT);
+  const upSelect = choiceSelect(upId, UP_CHOICES, DEFAULT_UP);
+  const fileInput = h('input', {
+    id: fileId,
+    type: 'file',
+    accept: ACCEPT,
+    multiple: true,
+    class: 'visually-hidden',
+  });
   const dropZone = h(
     'label',
     { for: fileId, class: 'drop-zone' },
-    h('strong', {}, 'Choose a model file'),
-    h('span', {}, ' or drop it here'),
-    h('small', {}, 'glTF/GLB, OBJ, FBX, STL, PLY, DAE, 3DS, STEP, IGES, IFC or a .zip'),
+    h('strong', {}, 'Choose model files'),
+    h('span', {}, ' or drop them or their folder here'),
+    h(
+      'small',
+      {},
+      'glTF/GLB, OBJ, FBX, STL, PLY, DAE, 3DS, STEP, IGES, IFC or a .zip; a .gltf or .obj with its .bin, .mtl and textures',
+    ),
+  );
+  // The folder picker is made on demand: one file input in the panel keeps "the" picker unambiguous.
+  const folderButton = h(
+    'button',
+    { type: 'button', id: folderId, class: 'file-button', onclick: () => chooseFolder() },
+    'Choose a folder',
   );
   const list = h('ul', { class: 'upload-list', 'aria-label': 'Uploads' });
 
-  const start = (file: File): void => {
-    const item = createUploadItem(file, stops, onModelChanged);
+  /** The form's fields; the unit and up axis only when they differ from what the server assumes anyway. */
+  const fields = (): UploadFields => ({
+    name: nameInput.value.trim(),
+    description: descriptionInput.value.trim(),
+    unit: unitSelect.value === DEFAULT_UNIT ? undefined : unitSelect.value,
+    up: upSelect.value === DEFAULT_UP ? undefined : upSelect.value,
+  });
+
+  /** Uploads one model: a lone file resumably, a model with its resources in one request. */
+  const start = (parts: UploadPart[]): void => {
+    const main = parts.find((part) => MODEL_EXTENSIONS.test(part.file.name)) ?? parts[0];
+    const title = parts.length === 1 ? main.file.name : `${main.file.name} + ${parts.length - 1} files`;
+    const bytes = parts.reduce((sum, part) => sum + part.file.size, 0);
+    const item = createUploadItem(title, bytes, stops, onModelChanged);
     list.prepend(item.element);
-    uploadModel(
-      file,
-      { name: nameInput.value.trim(), description: descriptionInput.value.trim() },
-      { onProgress: item.uploading, onResuming: item.resuming },
-    )
+    const progress = { onProgress: item.uploading, onResuming: item.resuming };
+    const upload =
+      parts.length === 1
+        ? uploadModel(main.file, fields(), progress)
+        : uploadModelFiles(parts, fields(), progress);
+    upload
       .then((model) => {
         nameInput.value = '';
         descriptionInput.value = '';
@@ -58,15 +98,42 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
       })
       .catch((error: unknown) => {
         item.uploadFailed(error);
-        notifyError(error, `Upload of ${file.name}`);
+        notifyError(error, `Upload of ${title}`);
       });
   };
 
+  /**
+   * Files chosen or dropped together: when every one is a model or a zip, each is its own upload (several models
+   * at once); otherwise they are one model with its resources, and the server says if that is not so.
+   */
+  const startAll = (chosen: UploadPart[]): void => {
+    const parts = chosen.filter((part) => !isHidden(part.relativePath));
+    if (parts.length === 0) return;
+    if (parts.every((part) => MODEL_EXTENSIONS.test(part.file.name))) {
+      for (const part of parts) start([part]);
+    } else {
+      start(parts);
+    }
+  };
+
   fileInput.addEventListener('change', () => {
-    const file = fileInput.files?.[0];
-    if (file) start(file);
+    startAll(Array.from(fileInput.files ?? [], (file) => ({ file, relativePath: file.name })));
     fileInput.value = '';
   });
+  /** Opens the browser's folder picker; every file of the chosen folder is one model with its resources. */
+  const chooseFolder = (): void => {
+    const folderInput = h('input', { type: 'file', class: 'visually-hidden' });
+    folderInput.webkitdirectory = true;
+    folderInput.addEventListener('change', () => {
+      const parts = Array.from(folderInput.files ?? [], (file) => ({
+        file,
+        relativePath: file.webkitRelativePath || file.name,
+      })).filter((part) => !isHidden(part.relativePath));
+      if (parts.length > 0) start(parts);
+    });
+    folderInput.click();
+  };
+
   dropZone.addEventListener('dragover', (event) => {
     event.preventDefault();
     dropZone.classList.add('drag-over');
@@ -75,7 +142,22 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
   dropZone.addEventListener('drop', (event) => {
     event.preventDefault();
     dropZone.classList.remove('drag-over');
-    for (const file of Array.from(event.dataTransfer?.files ?? [])) start(file);
+    const transfer = event.dataTransfer;
+    if (!transfer) return;
+    const entries = Array.from(transfer.items, (item) => item.webkitGetAsEntry()).filter(
+      (entry): entry is FileSystemEntry => entry !== null,
+    );
+    if (!entries.some((entry) => entry.isDirectory)) {
+      startAll(Array.from(transfer.files, (file) => ({ file, relativePath: file.name })));
+      return;
+    }
+    // A dropped folder is read entry by entry, after the event (its entries stay readable).
+    filesOfEntries(entries)
+      .then((parts) => {
+        const visible = parts.filter((part) => !isHidden(part.relativePath));
+        if (visible.length > 0) start(visible);
+      })
+      .catch((error: unknown) => notifyError(error, 'Reading the dropped folder'));
   });
 
   const element = h(
@@ -92,8 +174,11 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
         h('label', { for: descriptionId }, 'Description (optional)'),
         descriptionInput,
       ),
+      h('div', { class: 'field' }, h('label', { for: unitId }, 'Unit, if the file has none'), unitSelect),
+      h('div', { class: 'field' }, h('label', { for: upId }, 'Up axis, if the file has none'), upSelect),
       fileInput,
       dropZone,
+      folderButton,
     ),
     list,
   );
@@ -114,15 +199,62 @@ interface UploadItem {
   follow: (model: Model) => void;
 }
 
-function createUploadItem(file: File, stops: Set<() => void>, onModelChanged: () => void): UploadItem {
+/** A select of frame choices with the server's default chosen. */
+function choiceSelect(id: string, choices: readonly FrameChoice[], chosen: string): HTMLSelectElement {
+  return h(
+    'select',
+    { id },
+    choices.map((choice) =>
+      h('option', { value: choice.value, selected: choice.value === chosen }, choice.label),
+    ),
+  );
+}
+
+/** Files a folder carries that are no part of a model: hidden ones (.DS_Store, .git/…) and macOS's __MACOSX copies. */
+function isHidden(relativePath: string): boolean {
+  const segments = relativePath.split('/');
+  return segments[0] === '__MACOSX' || segments.some((segment) => segment.startsWith('.'));
+}
+
+/** Every file under dropped entries, with its path from the dropped item (`Box/textures/a.png`). */
+async function filesOfEntries(entries: FileSystemEntry[]): Promise<UploadPart[]> {
+  const parts: UploadPart[] = [];
+  const visit = async (entry: FileSystemEntry): Promise<void> => {
+    if (entry.isFile) {
+      const file = await new Promise<File>((resolve, reject) =>
+        (entry as FileSystemFileEntry).file(resolve, reject),
+      );
+      parts.push({ file, relativePath: entry.fullPath.replace(/^\/+/, '') });
+      return;
+    }
+    const reader = (entry as FileSystemDirectoryEntry).createReader();
+    // readEntries hands out a folder in batches (100 in Chromium) until it returns none.
+    for (;;) {
+      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
+        reader.readEntries(resolve, reject),
+      );
+      if (batch.length === 0) break;
+      for (const child of batch) await visit(child);
+    }
+  };
+  for (const entry of entries) await visit(entry);
+  return parts;
+}
+
+function createUploadItem(
+  title: string,
+  bytes: number,
+  stops: Set<() => void>,
+  onModelChanged: () => void,
+): UploadItem {
   const progressId = uid('upload-progress');
   const label = h('span', { class: 'upload-state' }, 'Uploading 0 %');
   const bar = h('progress', { id: progressId, max: 100, value: 0 });
   const actions = h('div', { class: 'upload-actions' });
   const element = h(
     'li',
-    { class: 'upload-item', 'data-file': file.name },
-    h('label', { for: progressId }, h('strong', {}, file.name), ` (${formatBytes(file.size)})`),
+    { class: 'upload-item', 'data-file': title },
+    h('label', { for: progressId }, h('strong', {}, title), ` (${formatBytes(bytes)})`),
     bar,
     label,
     actions,
@@ -166,7 +298,7 @@ function createUploadItem(file: File, stops: Set<() => void>, onModelChanged: ()
       (error) => {
         stops.delete(stop);
         label.textContent = 'Lost track of the conversion';
-        notifyError(error, `Conversion of ${file.name}`);
+        notifyError(error, `Conversion of ${title}`);
       },
     );
     stops.add(stop);
