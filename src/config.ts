@@ -67,6 +67,11 @@ export interface Config {
   webhookRefusePrivateAddresses: boolean;
   /** How long a webhook receiver has to answer. */
   webhookTimeoutMs: number;
+  /**
+   * How long after a material binding change the affected models' thumbnails are rendered again; the changes
+   * within that window share one render per model.
+   */
+  thumbnailRefreshDelayMs: number;
 }
 
 /** Thrown when an environment variable holds a value the service cannot use; names the variable. */
@@ -179,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins,
     webhookRefusePrivateAddresses: bool('WEBHOOK_REFUSE_PRIVATE_ADDRESSES', false),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    thumbnailRefreshDelayMs: int('THUMBNAIL_REFRESH_DELAY_MS', 2000, 0, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;
