@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { createModelRepository } from '../../src/catalog/repository.ts';
 import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
@@ -164,6 +165,25 @@ for (const dialect of testDialects()) {
           (await api.call('GET', `/${model.id}`)).json.data.thumbnail_url,
           rendered.model.thumbnail_url,
         );
+      });
+
+      void it('a render waits while another render holds the model, then runs once it is free', async () => {
+        const { model, groupId } = await convertedBox();
+        const models = createModelRepository(testApp.database);
+        // Another worker's render under way on this model.
+        assert.equal(await models.claimThumbnailRender(model.id, 60_000), true);
+        assert.equal(await models.claimThumbnailRender(model.id, 60_000), false);
+        const events = await thumbnailEvents(model.id);
+        const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
+        await materials.bind(red.id, [groupId]);
+        await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
+        assert.equal(await thumbnailEvents(model.id), events, 'no render alongside the one under way');
+
+        const freedAt = Date.now();
+        await models.releaseThumbnailRender(model.id);
+        const rendered = await newThumbnail(model.id, model.thumbnail_url, freedAt);
+        assert.ok((await shareOf(rendered.png, 'red')) > 0.05);
+        assert.equal(await thumbnailEvents(model.id), events + 1);
       });
 
       void it('an uploaded thumbnail is kept through binding changes; Regenerate still replaces it', async () => {
