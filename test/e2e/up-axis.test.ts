@@ -93,6 +93,8 @@ void describe('up axis in the details form end to end', { timeout: 5 * 60_000 },
     // Read Y-up, the 14-unit height runs along the depth and the house is wider than tall on screen.
     assert.ok(lying.height < lying.width, `lying house drawn ${lying.width}×${lying.height}`);
 
+    const thumbnail = page.locator('.model-details .thumb img');
+    const lyingThumbnail = await thumbnail.getAttribute('src');
     const up = page.getByLabel('Up axis');
     assert.equal(await up.inputValue(), 'y');
     await up.selectOption('z');
@@ -104,7 +106,10 @@ void describe('up axis in the details form end to end', { timeout: 5 * 60_000 },
     assert.ok(upright.height > upright.width, `upright house drawn ${upright.width}×${upright.height}`);
     assert.equal(await page.getByLabel('Up axis').inputValue(), 'z');
     assert.equal(await page.getByLabel('Unit').inputValue(), 'cm');
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'details.png'), fullPage: true, timeout: 120_000 });
+    // The details show the thumbnail the new conversion rendered.
+    assert.notEqual(await thumbnail.getAttribute('src'), lyingThumbnail);
+    if (SHOTS)
+      await page.locator('.model-details').screenshot({ path: join(SHOTS, 'details.png'), timeout: 120_000 });
 
     const record = (await (await catalogClient(server.baseUrl, TOKEN).call(`/api/models/${model.id}`)).json())
       .data as { up: string; unit: string; bounds: { min: number[]; max: number[] } };

@@ -39,6 +39,8 @@ export interface ModelDetailsHandlers {
 /** The details section and a function stopping its timers. */
 export interface ModelDetails {
   element: HTMLElement;
+  /** Shows a newer state of the model (its thumbnail and facts after a conversion). */
+  update: (model: Model) => void;
   dispose: () => void;
 }
 
@@ -250,7 +252,7 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     form,
     h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete model'),
   );
-  return { element, dispose: () => clearTimeout(waitTimer) };
+  return { element, update: show, dispose: () => clearTimeout(waitTimer) };
 }
 
 /** The facts the converter recorded about the source's own frame, when it knew them. */

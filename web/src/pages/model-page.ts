@@ -109,7 +109,11 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
         cleanups.push(
           followConversion(statusBox, model, {
             onUpdate: showHeading,
-            onCompleted: (ready) => attempt('Opening the model', () => openViewer(ready)),
+            onCompleted: (ready) => {
+              // The conversion brought a new thumbnail and new facts.
+              details.update(ready);
+              attempt('Opening the model', () => openViewer(ready));
+            },
           }),
         );
       }
