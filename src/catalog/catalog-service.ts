@@ -249,7 +249,10 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
     },
 
     /** Queues a thumbnail job again under the key it came with (a render of its model was under way). */
-    async queueThumbnailRenderAgain(payload: JobPayloads['render-thumbnail'], delayMs: number): Promise<void> {
+    async queueThumbnailRenderAgain(
+      payload: JobPayloads['render-thumbnail'],
+      delayMs: number,
+    ): Promise<void> {
       const id = payload.model_id;
       await queue.enqueue(JobName.RenderThumbnail, payload, {
         subject: id,
