@@ -33,7 +33,8 @@ import { createFinishedUploads } from './uploads/finished-uploads.ts';
 import { openResumableUploads } from './uploads/tus-store.ts';
 import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
 import { materialRoutes } from './materials/routes.ts';
-import { createBindingsAnnouncer } from './catalog/model-events.ts';
+import { createBindingsAnnouncer, createMaterialEditAnnouncer } from './catalog/model-events.ts';
+import { thumbnailRefresher } from './catalog/thumbnail-refresh.ts';
 import { registerCors } from './http/cors.ts';
 import { createEventHub, type EventHubOptions } from './events/event-hub.ts';
 import { createEventLog } from './events/event-log.ts';
@@ -118,13 +119,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
   const models = createModelRepository(database);
-  const announceBindings = createBindingsAnnouncer(models, events);
+  const catalog = createCatalogService({ database, blobs, queue, logger, events });
+  const refreshThumbnails = thumbnailRefresher(catalog, config, logger);
   await app.register(materialRoutes, {
     prefix: '/api/v1',
     repository: materials,
     checkToken,
     lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
-    announceBindings,
+    announceBindings: createBindingsAnnouncer(models, events, refreshThumbnails),
+    announceMaterialEdit: createMaterialEditAnnouncer(models, refreshThumbnails),
   });
   const resumable = await openResumableUploads(config);
   app.addHook('onClose', () => resumable.close());
@@ -144,7 +147,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     materials,
     blobs,
     queue,
-    catalog: createCatalogService({ database, blobs, queue, logger, events }),
+    catalog,
     exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,

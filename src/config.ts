@@ -80,6 +80,11 @@ export interface Config {
   webhookDeliveryLogKeep: number;
   /** Settled deliveries older than this leave the delivery log. */
   webhookDeliveryLogMaxAgeMs: number;
+  /**
+   * How long after a material binding change the affected models' thumbnails are rendered again; the changes
+   * within that window share one render per model.
+   */
+  thumbnailRefreshDelayMs: number;
 }
 
 /** Thrown when an environment variable holds a value the service cannot use; names the variable. */
@@ -210,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookReceiverConcurrency: int('WEBHOOK_RECEIVER_CONCURRENCY', 2, 1, 256),
     webhookDeliveryLogKeep: int('WEBHOOK_DELIVERY_LOG_KEEP', 1000, 1, 1_000_000),
     webhookDeliveryLogMaxAgeMs: int('WEBHOOK_DELIVERY_LOG_DAYS', 30, 1, 3650) * DAY_MS,
+    thumbnailRefreshDelayMs: int('THUMBNAIL_REFRESH_DELAY_MS', 2000, 0, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   return config;

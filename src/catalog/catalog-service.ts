@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DialectName } from '../db/create-db.ts';
 import type { Db, ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { JobName } from '../jobs/job-types.ts';
+import { JobName, type JobPayloads } from '../jobs/job-types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { AppLogger } from '../logger.ts';
 import type { DetectedFormat } from '../pipeline/detect-format.ts';
@@ -15,7 +15,8 @@ import type { ThumbnailType } from './image-type.ts';
 import { modelPrefix, sourceKey } from './lod-keys.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import { modelEventData } from './model-events.ts';
-import { createModelRepository, type ModelMetadata } from './repository.ts';
+import { storedLods } from './model-rows.ts';
+import { createModelRepository, type ModelMetadata, type ThumbnailSource } from './repository.ts';
 import { checkThumbnailImage } from './thumbnail-image.ts';
 import { thumbnailKey } from './thumbnails.ts';
 import { judgeLoneFile } from './upload-bundle.ts';
@@ -216,17 +217,19 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
      */
     async uploadThumbnail(id: string, bytes: Uint8Array): Promise<ModelRow | undefined> {
       const type = await checkThumbnailImage(bytes);
-      return this.replaceThumbnail(id, bytes, type);
+      return this.replaceThumbnail(id, bytes, type, { source: 'uploaded' });
     },
 
     /**
      * Stores a thumbnail under a new content-named key, points the model at it and removes the one before (the
-     * new one when the model is gone). Undefined when the model does not exist.
+     * new one when the model is gone, or keeps an uploaded one with `keepUploaded`). Undefined when the model
+     * does not exist.
      */
     async replaceThumbnail(
       id: string,
       bytes: Uint8Array,
       type: ThumbnailType,
+      options: { source: ThumbnailSource; keepUploaded?: boolean },
     ): Promise<ModelRow | undefined> {
       const key = thumbnailKey(id, bytes, type);
       try {
@@ -234,10 +237,10 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
       } catch (error) {
         throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
       }
-      const replaced = await models.setThumbnail(id, key);
-      if (!replaced) {
-        await blobs.delete(key);
-        return undefined;
+      const replaced = await models.setThumbnail(id, key, options.source, options);
+      if (!replaced || replaced.kept) {
+        if (replaced?.previous !== key) await blobs.delete(key);
+        return replaced?.row;
       }
       if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
       await events.publish('thumbnail.updated', { model_id: id });
@@ -249,10 +252,52 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
       await queue.enqueue(
         JobName.RenderThumbnail,
         { model_id: id, model_url: modelUrl },
-        { subject: id, dedupeKey: `thumbnail:${id}` },
+        { subject: id, dedupeKey: renderKey(id, false) },
       );
     },
+
+    /** Queues a thumbnail job again under the key it came with (a render of its model was under way). */
+    async queueThumbnailRenderAgain(
+      payload: JobPayloads['render-thumbnail'],
+      delayMs: number,
+    ): Promise<void> {
+      const id = payload.model_id;
+      await queue.enqueue(JobName.RenderThumbnail, payload, {
+        subject: id,
+        dedupeKey: renderKey(id, payload.after_bindings === true),
+        delayMs,
+      });
+    },
+
+    /**
+     * Queues a render of each completed model's thumbnail `delayMs` from now, after its material bindings changed.
+     * One such render waits per model (the first change of a burst sets the time; the rest join it), and it reads
+     * the bindings when it runs, so it shows every change made before then. Uploaded thumbnails are kept.
+     */
+    async queueThumbnailRefresh(
+      modelIds: readonly string[],
+      options: { delayMs: number; baseUrl: string },
+    ): Promise<void> {
+      for (const id of modelIds) {
+        const row = await models.get(id);
+        const lod0 = row?.status === 'completed' ? storedLods(row).find((lod) => lod.level === 0) : undefined;
+        if (!lod0) continue;
+        await queue.enqueue(
+          JobName.RenderThumbnail,
+          { model_id: id, model_url: blobs.publicUrl(lod0.key, options.baseUrl), after_bindings: true },
+          { subject: id, dedupeKey: renderKey(id, true), delayMs: options.delayMs },
+        );
+      }
+    },
   };
+}
+
+/**
+ * The dedupe key of a model's thumbnail job. Renders asked for and renders after binding changes wait apart, so
+ * an explicit Regenerate neither waits out the refresh delay nor inherits a refresh's respect for an upload.
+ */
+function renderKey(modelId: string, afterBindings: boolean): string {
+  return afterBindings ? `thumbnail-refresh:${modelId}` : `thumbnail:${modelId}`;
 }
 
 /** A declared form field checked against its allowed values; blank or absent is null (the default). */

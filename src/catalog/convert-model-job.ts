@@ -195,7 +195,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       );
       return;
     }
-    await catalog.replaceThumbnail(modelId, result.thumbnail, 'png');
+    await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
   }
 
   /** Removes the LOD files of the conversion before that this one did not write again. */

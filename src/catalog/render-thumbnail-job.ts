@@ -14,33 +14,62 @@ export interface ThumbnailJobDependencies extends ThumbnailDependencies {
   blobs: BlobStore;
   catalog: CatalogService;
   logger: AppLogger;
+  /** How long one render may hold its model before another may start (the job's time limit is far below). */
+  renderLeaseMs?: number;
 }
 
-/** The handler of `render-thumbnail` jobs: renders the model's current LOD 0 with its bound materials. */
+/** Wait before trying again a render whose model another render holds. */
+export const RENDER_BUSY_RETRY_MS = 1000;
+const RENDER_LEASE_MS = 5 * 60_000;
+
+/**
+ * The handler of `render-thumbnail` jobs: renders the model's current LOD 0 with its bound materials. One render
+ * per model at a time, whichever queue and however many workers: a job that finds its model held by another
+ * render queues itself again a moment later (joining any copy already waiting) instead of rendering alongside.
+ */
 export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
   run: JobHandler<typeof JobName.RenderThumbnail>;
   failed: FailureHandler<typeof JobName.RenderThumbnail>;
 } {
   const { models, blobs, catalog, logger } = deps;
+  const leaseMs = deps.renderLeaseMs ?? RENDER_LEASE_MS;
   return {
     async run(job) {
       const modelId = job.payload.model_id;
+      const afterBindings = job.payload.after_bindings === true;
       const model = await models.get(modelId);
       // Deleted, or reprocessing since the request: the conversion renders a fresh thumbnail itself.
       if (!model || model.status !== 'completed') return;
+      // A person's own picture outlives binding changes; only Regenerate replaces it.
+      if (afterBindings && model.thumbnail_source === 'uploaded') return;
       const lods = storedLods(model);
       if (lods.length === 0) return;
-      const lod = thumbnailLevel(lods);
-      const glb = await buffer(await blobs.read(lod.key));
-      const parts = await models.parts(modelId);
-      const png = await renderWithBoundMaterials(
-        deps,
-        glb,
-        parts.map((part) => part.group_id),
-        new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
+      if (!(await models.claimThumbnailRender(modelId, leaseMs))) {
+        await catalog.queueThumbnailRenderAgain(job.payload, RENDER_BUSY_RETRY_MS);
+        logger.debug({ model_id: modelId, job_id: job.id }, 'thumbnail render waits for the one under way');
+        return;
+      }
+      try {
+        const lod = thumbnailLevel(lods);
+        const glb = await buffer(await blobs.read(lod.key));
+        const parts = await models.parts(modelId);
+        const png = await renderWithBoundMaterials(
+          deps,
+          glb,
+          parts.map((part) => part.group_id),
+          new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
+        );
+        await catalog.replaceThumbnail(modelId, png, 'png', {
+          source: 'rendered',
+          keepUploaded: afterBindings,
+        });
+      } finally {
+        await models.releaseThumbnailRender(modelId);
+      }
+      logger.info(
+        { model_id: modelId, job_id: job.id, after_bindings: afterBindings },
+        'thumbnail regenerated',
       );
-      await catalog.replaceThumbnail(modelId, png, 'png');
-      logger.info({ model_id: modelId, job_id: job.id }, 'thumbnail regenerated');
     },
     async failed(job, error) {
       logger.error(

@@ -23,6 +23,9 @@ export interface ConversionRecord extends Omit<ConversionResult, 'lods'> {
   lods: StoredLod[];
 }
 
+/** Where a model's thumbnail came from: rendered by the service or uploaded by a person. */
+export type ThumbnailSource = 'rendered' | 'uploaded';
+
 /** Filters and paging of the model list. */
 export interface ModelListQuery {
   search?: string;
@@ -220,26 +223,75 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
         .executeTakeFirst();
     },
 
-    /** Replaces the thumbnail key; returns the previous key, or undefined when the model does not exist. */
+    /**
+     * Makes `key` the model's thumbnail, recording where it came from. With `keepUploaded` an uploaded thumbnail
+     * stays and `kept` is true. Undefined when the model does not exist.
+     */
     async setThumbnail(
       id: string,
       key: string,
-    ): Promise<{ previous: string | null; row: ModelRow } | undefined> {
+      source: ThumbnailSource,
+      options: { keepUploaded?: boolean } = {},
+    ): Promise<{ previous: string | null; row: ModelRow; kept: boolean } | undefined> {
       return inTransaction(db, async (trx) => {
         const before = await trx
           .selectFrom('models')
-          .select('thumbnail_key')
+          .select(['thumbnail_key', 'thumbnail_source'])
           .where('id', '=', id)
           .executeTakeFirst();
         if (!before) return undefined;
-        const row = await trx
+        let update = trx
           .updateTable('models')
-          .set({ thumbnail_key: key, updated_at: nowIso() })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { previous: before.thumbnail_key, row };
+          .set({ thumbnail_key: key, thumbnail_source: source, updated_at: nowIso() })
+          .where('id', '=', id);
+        // Checked again in the update itself, so an upload that lands while a render runs is never overwritten.
+        if (options.keepUploaded)
+          update = update.where((eb) =>
+            eb.or([eb('thumbnail_source', 'is', null), eb('thumbnail_source', '!=', 'uploaded')]),
+          );
+        const row = await update.returningAll().executeTakeFirst();
+        if (row) return { previous: before.thumbnail_key, row, kept: false };
+        const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+        return current ? { previous: current.thumbnail_key, row: current, kept: true } : undefined;
       });
+    },
+
+    /**
+     * Takes the model for one thumbnail render for `leaseMs` unless another render holds it; false when one does
+     * (or the model is gone). The lease lapses by itself, so a worker that dies mid-render blocks nobody for long.
+     */
+    async claimThumbnailRender(id: string, leaseMs: number): Promise<boolean> {
+      const now = new Date();
+      const result = await db
+        .updateTable('models')
+        .set({ thumbnail_render_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb('thumbnail_render_until', 'is', null),
+            eb('thumbnail_render_until', '<', now.toISOString()),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives the model back after a render took it with {@link claimThumbnailRender}. */
+    async releaseThumbnailRender(id: string): Promise<void> {
+      await db.updateTable('models').set({ thumbnail_render_until: null }).where('id', '=', id).execute();
+    },
+
+    /** The distinct models with a part bound to the material, sorted. */
+    async modelIdsOfMaterial(materialId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('model_parts')
+        .innerJoin('material_bindings', 'material_bindings.group_id', 'model_parts.group_id')
+        .select('model_parts.model_id')
+        .distinct()
+        .where('material_bindings.material_id', '=', materialId)
+        .orderBy('model_parts.model_id')
+        .execute();
+      return rows.map((row) => row.model_id);
     },
 
     /**

@@ -74,6 +74,10 @@ export interface ModelsTable {
   /** JSON array of `{level, key, triangle_count, size}`. */
   lods: string;
   thumbnail_key: string | null;
+  /** `uploaded` (chosen by a person: automatic renders keep it) or `rendered`; null without a thumbnail. */
+  thumbnail_source: string | null;
+  /** ISO time until which a thumbnail render holds the model (one render per model at a time), else null. */
+  thumbnail_render_until: string | null;
   triangle_count: number | null;
   vertex_count: number | null;
   part_count: number | null;

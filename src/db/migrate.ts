@@ -10,6 +10,7 @@ import * as materialGeneration from './migrations/2026-11-25-01-material-generat
 import * as eventsAndWebhooks from './migrations/2026-11-25-02-events-and-webhooks.ts';
 import * as jobOutbox from './migrations/2026-11-25-03-job-outbox.ts';
 import * as materialChanges from './migrations/2026-11-26-01-material-changes.ts';
+import * as thumbnailSource from './migrations/2026-11-26-02-thumbnail-source.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-02-events-and-webhooks': eventsAndWebhooks,
   '2026-11-25-03-job-outbox': jobOutbox,
   '2026-11-26-01-material-changes': materialChanges,
+  '2026-11-26-02-thumbnail-source': thumbnailSource,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

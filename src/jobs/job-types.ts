@@ -39,7 +39,11 @@ export function jobsInLane(lane: JobLane): JobName[] {
 /** The payload each job carries. */
 export interface JobPayloads {
   [JobName.ConvertModel]: { model_id: string };
-  [JobName.RenderThumbnail]: { model_id: string; model_url: string };
+  /**
+   * `after_bindings`: queued by a material binding change rather than asked for, so a thumbnail a person uploaded
+   * stays (an explicit regeneration replaces it).
+   */
+  [JobName.RenderThumbnail]: { model_id: string; model_url: string; after_bindings?: true };
   [JobName.ExportModel]: ExportKey;
   [JobName.DeliverWebhook]: { delivery_id: number };
 }

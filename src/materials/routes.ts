@@ -33,6 +33,9 @@ import {
 /** Announces that groups were bound to or unbound from a material (the `bindings.changed` event). */
 export type AnnounceBindings = (materialId: number, groupIds: string[], bound: boolean) => Promise<void>;
 
+/** Announces that a material's fields (those named) were changed. */
+export type AnnounceMaterialEdit = (materialId: number, fields: string[]) => Promise<void>;
+
 /** What the material routes need from the app. */
 export interface MaterialRoutesOptions {
   repository: MaterialRepository;
@@ -40,6 +43,7 @@ export interface MaterialRoutesOptions {
   /** Bytes of bulk lookup replies kept per process for repeated requests; 0 keeps none. */
   lookupCacheBytes: number;
   announceBindings: AnnounceBindings;
+  announceMaterialEdit?: AnnounceMaterialEdit;
 }
 
 // Room for 100,000 group ids of the longest allowed length, with JSON quoting.
@@ -60,7 +64,7 @@ type LookupReply = Static<typeof LookupReply>;
 /** The material service of materials-service.md, mounted at `/api/v1`. */
 export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   fastify,
-  { repository, checkToken, lookupCacheBytes, announceBindings },
+  { repository, checkToken, lookupCacheBytes, announceBindings, announceMaterialEdit },
 ) => {
   installApiFamily(fastify, {
     checkToken,
@@ -154,7 +158,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     async (request) => {
       const body = request.body;
       const input = body.name === undefined ? body : { ...body, name: checkName(body.name) };
-      return ok(found(await repository.update(request.params.id, input)));
+      const updated = found(await repository.update(request.params.id, input));
+      await announceMaterialEdit?.(request.params.id, Object.keys(body));
+      return ok(updated);
     },
   );
 

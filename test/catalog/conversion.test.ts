@@ -217,7 +217,10 @@ for (const dialect of testDialects()) {
           JSON.stringify({ success: true, message: 'Thumbnail regeneration job queued' }),
         );
       }
-      const jobs = await queuedThumbnailJobs(truck.id);
+      // Bindings made earlier in this suite queued refreshes of their own (`after_bindings`), kept apart.
+      const jobs = (await queuedThumbnailJobs(truck.id)).filter(
+        (job) => JSON.parse(job.payload).after_bindings === undefined,
+      );
       assert.equal(jobs.length, 1);
       assert.equal(jobs[0]!.status, 'queued');
       assert.deepEqual(JSON.parse(jobs[0]!.payload), { model_id: truck.id, model_url: truck.model_url });

@@ -1,14 +1,27 @@
-/** Facts and metadata of a model: edit name/description/tags, thumbnail upload and regeneration, deletion. */
+/**
+ * Facts and metadata of a model: edit name/description/tags and, for a file that states none, its unit and up
+ * axis (a change there converts the model again); thumbnail upload and regeneration, deletion.
+ */
 import {
   deleteModel,
   getModel,
   regenerateThumbnail,
+  reprocessModel,
   updateModel,
   uploadThumbnail,
 } from '../api/catalog-api.ts';
 import type { Model, ModelPatch } from '../api/types.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes, formatCount, formatDate } from '../ui/format.ts';
+import {
+  DEFAULT_UNIT,
+  DEFAULT_UP_AXIS,
+  FRAME_HINT,
+  frameSelect,
+  takesDeclaredFrame,
+  UNIT_CHOICES,
+  UP_AXIS_CHOICES,
+} from '../ui/frame-choices.ts';
 import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
 
 /** How long to wait for a regenerated thumbnail before telling the person it is still queued. */
@@ -18,12 +31,16 @@ const REGENERATE_POLL_MS = 2000;
 /** Callbacks of {@link createModelDetails}. */
 export interface ModelDetailsHandlers {
   onUpdated: (model: Model) => void;
+  /** The model was sent back to conversion (its unit or up axis changed); the view must follow it again. */
+  onReprocessing: (model: Model) => void;
   onDeleted: () => void;
 }
 
 /** The details section and a function stopping its timers. */
 export interface ModelDetails {
   element: HTMLElement;
+  /** Shows a newer state of the model (its thumbnail and facts after a conversion). */
+  update: (model: Model) => void;
   dispose: () => void;
 }
 
@@ -34,6 +51,8 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
   const nameId = uid('model-name');
   const descriptionId = uid('model-description');
   const tagsId = uid('model-tags');
+  const unitId = uid('model-unit');
+  const upId = uid('model-up');
   const thumbId = uid('thumbnail-file');
   const nameInput = h('input', {
     id: nameId,
@@ -53,6 +72,10 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     value: model.tags.join(', '),
     'aria-describedby': `${tagsId}-hint`,
   });
+  // Offered only where the file states no frame: elsewhere the server uses the file's and ignores a declared one.
+  const framed = takesDeclaredFrame(model.format);
+  const unitSelect = frameSelect(unitId, UNIT_CHOICES, model.unit ?? DEFAULT_UNIT);
+  const upSelect = frameSelect(upId, UP_AXIS_CHOICES, model.up ?? DEFAULT_UP_AXIS);
   const facts = h('dl', { class: 'facts' });
   const thumbnail = h('div', { class: 'thumb large' });
   const thumbInput = h('input', {
@@ -75,6 +98,7 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
       ['Triangles', formatCount(model.triangle_count)],
       ['Vertices', formatCount(model.vertex_count)],
       ['Parts', formatCount(model.part_count)],
+      ...sourceFrameFacts(model),
       ['Created', formatDate(model.created_at)],
       ['Updated', formatDate(model.updated_at)],
     ];
@@ -101,6 +125,16 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
       tagsInput,
       h('small', { id: `${tagsId}-hint` }, 'Separate tags with commas.'),
     ),
+    framed && [
+      h('div', { class: 'field' }, h('label', { for: unitId }, 'Unit'), unitSelect),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: upId }, 'Up axis'),
+        upSelect,
+        h('small', {}, `${FRAME_HINT} Changing either converts the model again.`),
+      ),
+    ],
     h('button', { type: 'submit', class: 'primary' }, 'Save details'),
   );
   form.addEventListener('submit', (event) => {
@@ -115,6 +149,8 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     if (name !== model.name) patch.name = name;
     if (description !== (model.description ?? '')) patch.description = description;
     if (tags.join('\n') !== model.tags.join('\n')) patch.tags = tags;
+    const frame = framed ? changedFrame(model, unitSelect.value, upSelect.value) : {};
+    Object.assign(patch, frame);
     if (Object.keys(patch).length === 0) {
       notifyInfo('Nothing changed.');
       return;
@@ -123,7 +159,18 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
       const saved = await updateModel(model.id, patch);
       show(saved);
       handlers.onUpdated(saved);
-      notifyInfo('Details saved');
+      if (Object.keys(frame).length === 0) {
+        notifyInfo('Details saved');
+      } else if (saved.status === 'pending') {
+        // A conversion that has not started yet reads the new values when it does.
+        notifyInfo('Details saved; the waiting conversion uses the new unit and up axis');
+      } else if (saved.status === 'processing') {
+        notifyInfo('Details saved; reprocess once the current conversion ends to apply the unit and up axis');
+      } else {
+        const converting = await reprocessModel(model.id);
+        notifyInfo('Details saved; converting the model again with the new unit and up axis');
+        handlers.onReprocessing(converting);
+      }
     });
   });
 
@@ -205,5 +252,22 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     form,
     h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete model'),
   );
-  return { element, dispose: () => clearTimeout(waitTimer) };
+  return { element, update: show, dispose: () => clearTimeout(waitTimer) };
+}
+
+/** The facts the converter recorded about the source's own frame, when it knew them. */
+function sourceFrameFacts(model: Model): [string, string][] {
+  const rows: [string, string][] = [];
+  if (model.source_unit && model.source_unit !== 'unknown') rows.push(['Source unit', model.source_unit]);
+  if (model.source_up_axis && model.source_up_axis !== 'unknown')
+    rows.push(['Source up axis', model.source_up_axis]);
+  return rows;
+}
+
+/** The unit and up axis chosen in the form that differ from what the model has (null counting as the default). */
+function changedFrame(model: Model, unit: string, up: string): Pick<ModelPatch, 'unit' | 'up'> {
+  const patch: Pick<ModelPatch, 'unit' | 'up'> = {};
+  if (unit !== (model.unit ?? DEFAULT_UNIT)) patch.unit = unit as ModelPatch['unit'];
+  if (up !== (model.up ?? DEFAULT_UP_AXIS)) patch.up = up as ModelPatch['up'];
+  return patch;
 }

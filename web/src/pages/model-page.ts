@@ -17,102 +17,119 @@ import { mountModelWorkspace } from './model-workspace.ts';
 /** Builds the page of model `id`. */
 export function modelPage(id: string): Page {
   return (outlet) => {
-    let left = false;
-    const cleanups: (() => void)[] = [];
-    const title = h('h1', {}, 'Loading model…');
-    const badgeSlot = h('span', { class: 'badge-slot' });
-    const tagSlot = h('ul', { class: 'tag-list heading-tags', 'aria-label': 'Tags' });
-    const statusBox = h('div', { class: 'status-box', role: 'status' });
-    // Until the model is converted, its place in the view column holds the conversion state, not a blank.
-    const pending = h('div', { class: 'pending-view' }, statusBox);
-    const viewerColumn = h('div', { class: 'viewer-column' }, pending);
-    const sidebar = h('div', { class: 'sidebar' });
-    /** Page-level actions beside the title (export menu, share button): append a button here. */
-    const actions = h('div', { class: 'model-actions' });
-    const downloads = h('section', { class: 'card downloads' }, h('h2', {}, 'Downloads'));
-    outlet.append(
+    let leave = mountModelPage(id, outlet, remount);
+    /** Builds the page afresh, so a model sent back to conversion is followed and opened again like a new one. */
+    function remount(): void {
+      leave();
+      outlet.replaceChildren();
+      leave = mountModelPage(id, outlet, remount);
+    }
+    return () => leave();
+  };
+}
+
+/** Fills `outlet` with the page of model `id`; `remount` rebuilds it. Returns the clean-up. */
+function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): () => void {
+  let left = false;
+  const cleanups: (() => void)[] = [];
+  const title = h('h1', {}, 'Loading model…');
+  const badgeSlot = h('span', { class: 'badge-slot' });
+  const tagSlot = h('ul', { class: 'tag-list heading-tags', 'aria-label': 'Tags' });
+  const statusBox = h('div', { class: 'status-box', role: 'status' });
+  // Until the model is converted, its place in the view column holds the conversion state, not a blank.
+  const pending = h('div', { class: 'pending-view' }, statusBox);
+  const viewerColumn = h('div', { class: 'viewer-column' }, pending);
+  const sidebar = h('div', { class: 'sidebar' });
+  /** Page-level actions beside the title (export menu, share button): append a button here. */
+  const actions = h('div', { class: 'model-actions' });
+  const downloads = h('section', { class: 'card downloads' }, h('h2', {}, 'Downloads'));
+  outlet.append(
+    h(
+      'section',
+      { class: 'model-page' },
       h(
-        'section',
-        { class: 'model-page' },
-        h(
-          'div',
-          { class: 'page-heading' },
-          h('a', { href: '#/', class: 'back-link' }, '← Models'),
-          title,
-          badgeSlot,
-          tagSlot,
-          actions,
-        ),
-        h('div', { class: 'model-layout' }, viewerColumn, sidebar),
+        'div',
+        { class: 'page-heading' },
+        h('a', { href: '#/', class: 'back-link' }, '← Models'),
+        title,
+        badgeSlot,
+        tagSlot,
+        actions,
+      ),
+      h('div', { class: 'model-layout' }, viewerColumn, sidebar),
+    ),
+  );
+
+  const showHeading = (model: Model): void => {
+    title.textContent = model.name;
+    document.title = `${model.name} · Vitrine`;
+    badgeSlot.replaceChildren(statusBadge(model));
+    // Each tag opens the catalog filtered by it.
+    tagSlot.replaceChildren(
+      ...model.tags.map((tag) =>
+        h('li', {}, h('a', { class: 'tag', href: catalogHash({ ...emptyQuery(), tag }) }, tag)),
       ),
     );
+  };
 
-    const showHeading = (model: Model): void => {
-      title.textContent = model.name;
-      document.title = `${model.name} · Vitrine`;
-      badgeSlot.replaceChildren(statusBadge(model));
-      // Each tag opens the catalog filtered by it.
-      tagSlot.replaceChildren(
-        ...model.tags.map((tag) =>
-          h('li', {}, h('a', { class: 'tag', href: catalogHash({ ...emptyQuery(), tag }) }, tag)),
-        ),
-      );
-    };
+  const openViewer = async (model: Model): Promise<void> => {
+    const [parts, lods] = await Promise.all([getParts(model.id), getLods(model.id)]);
+    if (left) return;
+    showDownloads(model, lods);
+    const exportMenu = createExportMenu({ ...model, lods });
+    actions.append(exportMenu.element);
+    cleanups.push(exportMenu.dispose);
+    cleanups.push(mountModelWorkspace(model, parts, lods, { viewerColumn, sidebar }));
+  };
 
-    const openViewer = async (model: Model): Promise<void> => {
-      const [parts, lods] = await Promise.all([getParts(model.id), getLods(model.id)]);
+  const showDownloads = (model: Model, lods: Model['lods']): void => {
+    downloads.replaceChildren(h('h2', {}, 'Downloads'), createDownloads(model, lods));
+  };
+
+  getModel(id)
+    .then((model) => {
       if (left) return;
-      showDownloads(model, lods);
-      const exportMenu = createExportMenu({ ...model, lods });
-      actions.append(exportMenu.element);
-      cleanups.push(exportMenu.dispose);
-      cleanups.push(mountModelWorkspace(model, parts, lods, { viewerColumn, sidebar }));
-    };
-
-    const showDownloads = (model: Model, lods: Model['lods']): void => {
-      downloads.replaceChildren(h('h2', {}, 'Downloads'), createDownloads(model, lods));
-    };
-
-    getModel(id)
-      .then((model) => {
-        if (left) return;
-        showHeading(model);
-        const details = createModelDetails(model, {
-          onUpdated: showHeading,
-          onDeleted: () => navigate('/'),
-        });
-        cleanups.push(details.dispose);
-        sidebar.append(
-          h('section', { class: 'card' }, h('h2', {}, 'Details'), details.element),
-          downloads,
-          createSharePanel(model),
-        );
-        showDownloads(model, []);
-        if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
-        else {
-          if (model.thumbnail_url)
-            pending.prepend(h('img', { src: model.thumbnail_url, alt: '', class: 'pending-thumb' }));
-          cleanups.push(
-            followConversion(statusBox, model, {
-              onUpdate: showHeading,
-              onCompleted: (ready) => attempt('Opening the model', () => openViewer(ready)),
-            }),
-          );
-        }
-      })
-      .catch((error: unknown) => {
-        if (left) return;
-        title.textContent = 'Model not available';
-        statusBox.replaceChildren(
-          h('p', { class: 'error-text' }, error instanceof Error ? error.message : String(error)),
-          h('a', { href: '#/' }, 'Back to the catalog'),
-        );
+      showHeading(model);
+      const details = createModelDetails(model, {
+        onUpdated: showHeading,
+        onReprocessing: remount,
+        onDeleted: () => navigate('/'),
       });
+      cleanups.push(details.dispose);
+      sidebar.append(
+        h('section', { class: 'card' }, h('h2', {}, 'Details'), details.element),
+        downloads,
+        createSharePanel(model),
+      );
+      showDownloads(model, []);
+      if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
+      else {
+        if (model.thumbnail_url)
+          pending.prepend(h('img', { src: model.thumbnail_url, alt: '', class: 'pending-thumb' }));
+        cleanups.push(
+          followConversion(statusBox, model, {
+            onUpdate: showHeading,
+            onCompleted: (ready) => {
+              // The conversion brought a new thumbnail and new facts.
+              details.update(ready);
+              attempt('Opening the model', () => openViewer(ready));
+            },
+          }),
+        );
+      }
+    })
+    .catch((error: unknown) => {
+      if (left) return;
+      title.textContent = 'Model not available';
+      statusBox.replaceChildren(
+        h('p', { class: 'error-text' }, error instanceof Error ? error.message : String(error)),
+        h('a', { href: '#/' }, 'Back to the catalog'),
+      );
+    });
 
-    return () => {
-      left = true;
-      document.title = 'Vitrine';
-      for (const cleanup of cleanups) cleanup();
-    };
+  return () => {
+    left = true;
+    document.title = 'Vitrine';
+    for (const cleanup of cleanups) cleanup();
   };
 }

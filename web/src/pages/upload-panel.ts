@@ -9,7 +9,7 @@ import type { Model } from '../api/types.ts';
 import { uploadModel, uploadModelFiles, type UploadFields, type UploadPart } from '../api/upload-model.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
-import { DEFAULT_UNIT, DEFAULT_UP, UNIT_CHOICES, UP_CHOICES, type FrameChoice } from '../ui/frame-choices.ts';
+import { DEFAULT_UNIT, DEFAULT_UP_AXIS, frameSelect, UNIT_CHOICES, UP_AXIS_CHOICES } from '../ui/frame-choices.ts';
 import { notifyError } from '../ui/notify.ts';
 import { followModel } from './follow-model.ts';
 
@@ -41,8 +41,8 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
     placeholder: 'Defaults to the file name',
   });
   const descriptionInput = h('input', { id: descriptionId, type: 'text', maxlength: 10000 });
-  const unitSelect = choiceSelect(unitId, UNIT_CHOICES, DEFAULT_UNIT);
-  const upSelect = choiceSelect(upId, UP_CHOICES, DEFAULT_UP);
+  const unitSelect = frameSelect(unitId, UNIT_CHOICES, DEFAULT_UNIT);
+  const upSelect = frameSelect(upId, UP_AXIS_CHOICES, DEFAULT_UP_AXIS);
   const fileInput = h('input', {
     id: fileId,
     type: 'file',
@@ -74,7 +74,7 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
     name: nameInput.value.trim(),
     description: descriptionInput.value.trim(),
     unit: unitSelect.value === DEFAULT_UNIT ? undefined : unitSelect.value,
-    up: upSelect.value === DEFAULT_UP ? undefined : upSelect.value,
+    up: upSelect.value === DEFAULT_UP_AXIS ? undefined : upSelect.value,
   });
 
   /** Uploads one model: a lone file resumably, a model with its resources in one request. */
@@ -197,17 +197,6 @@ interface UploadItem {
   resuming: () => void;
   uploadFailed: (error: unknown) => void;
   follow: (model: Model) => void;
-}
-
-/** A select of frame choices with the server's default chosen. */
-function choiceSelect(id: string, choices: readonly FrameChoice[], chosen: string): HTMLSelectElement {
-  return h(
-    'select',
-    { id },
-    choices.map((choice) =>
-      h('option', { value: choice.value, selected: choice.value === chosen }, choice.label),
-    ),
-  );
 }
 
 /** Files a folder carries that are no part of a model: hidden ones (.DS_Store, .git/…) and macOS's __MACOSX copies. */
