@@ -6,6 +6,7 @@ import type { JobOutboxRow } from '../db/database.ts';
 import { createJobOutbox, type OutboxJob } from './job-outbox.ts';
 import { JobName, PermanentJobError, type Job, type JobHandlers } from './job-types.ts';
 import type { EnqueueResult, JobQueue, QueueConsumer } from './queue.ts';
+import { FAILURE_RETRY_DEFAULTS, recordWithRetries, type FailureRetry } from './record-failure.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
 import { isRedisUnavailable, openRedis, untilReachable } from './redis-connection.ts';
 
@@ -25,6 +26,8 @@ export interface BullmqQueueOptions {
   maxAttempts: number;
   /** Reaching Redis at start, and one command of an enqueue, before the queue counts as unavailable. */
   connectTimeoutMs: number;
+  /** How long a job's failure handler is retried while it fails (its database away, say). */
+  failureRetry: FailureRetry;
   /** Where the queue reports what it does. */
   logger: Pick<Console, 'info' | 'warn' | 'error'>;
 }
@@ -37,6 +40,7 @@ export const BULLMQ_QUEUE_DEFAULTS: Omit<BullmqQueueOptions, 'redisUrl'> = {
   backoffMs: 5_000,
   maxAttempts: 3,
   connectTimeoutMs: 5_000,
+  failureRetry: FAILURE_RETRY_DEFAULTS,
   logger: console,
 };
 
@@ -306,9 +310,17 @@ export async function openBullmqQueue(
           );
           if (final) {
             if (handler) {
-              await (handler.failed as (job: Job, error: Error) => Promise<void>)(view, error).catch(
-                (e: unknown) =>
-                  logger.error({ err: e, job_id: view.id }, 'job queue: failure handler failed'),
+              // Retried while the job is still active here: BullMQ keeps renewing its lock meanwhile.
+              await recordWithRetries(
+                () => (handler.failed as (job: Job, error: Error) => Promise<void>)(view, error),
+                settings.failureRetry,
+                signal,
+                (e, tries) => {
+                  if (tries === 1)
+                    logger.warn({ err: e, job_id: view.id }, 'job queue: failure handler failed; retrying');
+                },
+              ).catch((e: unknown) =>
+                logger.error({ err: e, job_id: view.id }, 'job queue: failure handler failed'),
               );
             }
             throw new UnrecoverableError(error.message);
