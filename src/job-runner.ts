@@ -4,6 +4,7 @@ import type { AppLogger } from './logger.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createConvertModelJob } from './catalog/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
+import { startStrandedModelSweep } from './catalog/sweep-stranded-models.ts';
 import { createExportJob } from './exports/export-job.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
@@ -25,7 +26,8 @@ import { createDeliverWebhookJob } from './webhooks/deliver-webhook-job.ts';
 import { createWebhookRepository } from './webhooks/repository.ts';
 
 /**
- * Starts claiming conversion, thumbnail, export and webhook delivery jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion threads
+ * Starts claiming conversion, thumbnail, export and webhook delivery jobs (and sweeping models stranded without
+ * a job), run in a pool of `WORKER_CONCURRENCY` warm conversion threads
  * that stops with the worker; imports no HTTP code so it can run as its own process. `render` replaces the
  * pool's thumbnail renderer for regeneration jobs.
  */
@@ -83,8 +85,17 @@ export function startJobRunner(
   const consumer = services.queue.startConsumer(sweepWhenIdle(handlers, jobsDir, logger), {
     concurrency: config.jobConcurrency,
   });
+  // Every process that runs jobs also fails the models whose job is gone, so a reprocess can start them again.
+  const strandedSweep = startStrandedModelSweep({
+    models,
+    queue: services.queue,
+    events: services.events,
+    logger,
+    intervalMs: config.strandedSweepMs,
+  });
   return {
     async stop() {
+      await strandedSweep.stop();
       await consumer.stop();
       await pool.close();
     },

@@ -57,6 +57,8 @@ const RELAY_BATCH = 100;
 // Stalls are counted as lost attempts by the queue itself, against each job's own attempts.
 const UNLIMITED_STALLS = 1_000_000;
 const LOST_WORKER = 'The worker running this job stopped responding';
+// States of a job that will still run or is running.
+const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children', 'active']);
 
 /** What a BullMQ job carries besides its name. */
 interface StoredJob {
@@ -246,6 +248,19 @@ export async function openBullmqQueue(
         await job.promote().catch(async (error: unknown) => {
           if (await job.isDelayed()) throw error;
         });
+      });
+    },
+
+    async hasLiveJob(subject, name) {
+      // The outbox first: a relay adds the job to Redis before it deletes the row, so one of the two always shows
+      // a job that is on its way.
+      if (await outbox.holds(subject, name)) return true;
+      return onRedis(async () => {
+        for (const id of await redis.smembers(subjectKey(subject))) {
+          const job = await queue.getJob(id);
+          if (job?.name === name && LIVE_STATES.has(await job.getState())) return true;
+        }
+        return false;
       });
     },
 

@@ -148,6 +148,17 @@ export function createEmbeddedQueue(
       wakeUp.emit('job');
     },
 
+    async hasLiveJob(subject, name) {
+      const live = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('subject', '=', subject)
+        .where('name', '=', name)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      return live !== undefined;
+    },
+
     async cancelQueued(subject, cancelOptions = {}) {
       const result = await (cancelOptions.transaction ?? db)
         .deleteFrom('jobs')
