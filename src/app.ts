@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import path from 'node:path';
 import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
@@ -12,6 +11,7 @@ import { createExportRepository } from './exports/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { AccessLogController } from './http/access-log.ts';
+import { registerHealth } from './http/health.ts';
 import { createTokenChecker } from './http/auth.ts';
 import { registerCompression } from './http/compression.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
@@ -93,19 +93,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await registerCompression(app);
   await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        operationId: 'getHealth',
-        tags: ['health'],
-        summary: 'Liveness check (no token)',
-        security: [],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
-      },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
+  registerHealth(app, { db: database.db, timeoutMs: config.connectTimeoutMs });
 
   const tokens = createTokenRepository(database);
   const checkToken = createTokenChecker(apiToken, tokens.findByHash);

@@ -44,6 +44,8 @@ export interface Config {
   jobConcurrency: number;
   /** How long a job stays with a worker that stopped heartbeating (a killed process) before another takes it. */
   jobLeaseMs: number;
+  /** Time between two sweeps for models left converting without a job, which also must be untouched this long. */
+  strandedSweepMs: number;
   /** Compression of LOD 1 and 2 for smaller transfers; LOD 0, the download, is never compressed. */
   glbCompression: 'none' | 'meshopt';
   /** pino log level. */
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionProcessAboveMb: int('CONVERSION_PROCESS_ABOVE_MB', 64, 0, 65_536),
     jobConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
+    strandedSweepMs: int('STRANDED_MODEL_SWEEP_SECONDS', 60, 1, 86_400) * 1000,
     glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
     logLevel,
     lookupCacheMb: int('LOOKUP_CACHE_MB', 128, 0, 65_536),

@@ -4,6 +4,7 @@ import type { AppLogger } from './logger.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createConvertModelJob } from './catalog/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
+import { startStrandedModelSweep } from './catalog/sweep-stranded-models.ts';
 import { createExportJob } from './exports/export-job.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
@@ -30,8 +31,8 @@ import { createWebhookRepository } from './webhooks/repository.ts';
 /**
  * Starts claiming conversion, thumbnail and export jobs, run in a pool of `WORKER_CONCURRENCY` warm conversion
  * threads that stops with the worker, and webhook deliveries beside them (`WEBHOOK_CONCURRENCY` at once, never in
- * a conversion's slot); imports no HTTP code so it can run as its own process. `render` replaces the pool's
- * thumbnail renderer for regeneration jobs.
+ * a conversion's slot), and sweeps models stranded without a job; imports no HTTP code so it can run as its own
+ * process. `render` replaces the pool's thumbnail renderer for regeneration jobs.
  */
 export function startJobRunner(
   config: Config,
@@ -98,8 +99,17 @@ export function startJobRunner(
     services.queue.startConsumer(wrapped, { concurrency: config.jobConcurrency, lane: JobLane.Work }),
     services.queue.startConsumer(wrapped, { concurrency: config.webhookConcurrency, lane: JobLane.Webhooks }),
   ];
+  // Every process that runs jobs also fails the models whose job is gone, so a reprocess can start them again.
+  const strandedSweep = startStrandedModelSweep({
+    models,
+    queue: services.queue,
+    events: services.events,
+    logger,
+    intervalMs: config.strandedSweepMs,
+  });
   return {
     async stop() {
+      await strandedSweep.stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await pool.close();
     },

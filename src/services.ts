@@ -28,7 +28,7 @@ export interface Services {
 
 /** Tuning both queues share; the test suites shorten it. */
 export type QueueTuning = Partial<
-  Pick<EmbeddedQueueOptions, 'leaseMs' | 'pollMs' | 'backoffMs' | 'maxAttempts' | 'logger'>
+  Pick<EmbeddedQueueOptions, 'leaseMs' | 'pollMs' | 'backoffMs' | 'maxAttempts' | 'failureRetry' | 'logger'>
 >;
 
 /**

@@ -154,6 +154,35 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** Ids of models `pending` or `processing` that nothing has written since `before`, oldest first. */
+    async untouchedInProgress(before: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('models')
+        .select('id')
+        .where('status', 'in', ['pending', 'processing'])
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    /**
+     * Fails a model that is still `pending` or `processing` and untouched since `before`, in one statement, so a
+     * conversion that moved on meanwhile, a reprocess, or another process's sweep leaves it alone. The row, or
+     * undefined when it was left alone.
+     */
+    async failUntouched(id: string, before: string, error: string): Promise<ModelRow | undefined> {
+      return db
+        .updateTable('models')
+        .set({ status: 'failed', progress: 0, error, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'processing'])
+        .where('updated_at', '<', before)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
     /** Records conversion progress while processing; never moves a model backwards or out of `processing`. */
     async setProgress(id: string, progress: number): Promise<void> {
       await db

@@ -42,7 +42,36 @@ export class AccessLogController extends LogController {
   }
 }
 
-/** The URL with the value of a `token` query parameter (the event stream's) replaced, so logs hold no secrets. */
+// A parameter anywhere in the URL: after `?`, `&` or `;` (a path parameter), up to the next delimiter.
+const PARAMETER = /([?&;])([^=&;#?]*)=([^&;#]*)/g;
+
+/**
+ * The URL with the value of every parameter whose name is or holds `token` (the event stream's `?token=`)
+ * replaced, so logs hold no secrets. Names are compared as the query parser reads them: percent-decoded (so
+ * `?tok%65n=` is caught; repeatedly, for a name encoded twice), `+` as a space, in any case; `;` counts as a
+ * delimiter too, as some clients and proxies treat it.
+ */
 export function withoutToken(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
+  return url.replace(PARAMETER, (whole, lead: string, name: string) =>
+    /token/i.test(decodedName(name)) ? `${lead}${name}=[redacted]` : whole,
+  );
+}
+
+/** A parameter name percent-decoded until it no longer changes (at most a few times). */
+function decodedName(name: string): string {
+  let decoded = name.replace(/\+/g, ' ');
+  for (let round = 0; round < 4; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      // A malformed escape: decode what can be, byte by byte.
+      next = decoded.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) =>
+        String.fromCharCode(parseInt(hex, 16)),
+      );
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded;
 }

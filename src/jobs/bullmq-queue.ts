@@ -14,6 +14,7 @@ import {
   type JobHandlers,
 } from './job-types.ts';
 import type { EnqueueResult, JobQueue, QueueConsumer } from './queue.ts';
+import { FAILURE_RETRY_DEFAULTS, recordWithRetries, type FailureRetry } from './record-failure.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
 import { isRedisUnavailable, openRedis, untilReachable } from './redis-connection.ts';
 
@@ -33,6 +34,8 @@ export interface BullmqQueueOptions {
   maxAttempts: number;
   /** Reaching Redis at start, and one command of an enqueue, before the queue counts as unavailable. */
   connectTimeoutMs: number;
+  /** How long a job's failure handler is retried while it fails (its database away, say). */
+  failureRetry: FailureRetry;
   /** Where the queue reports what it does. */
   logger: Pick<Console, 'info' | 'warn' | 'error'>;
 }
@@ -45,6 +48,7 @@ export const BULLMQ_QUEUE_DEFAULTS: Omit<BullmqQueueOptions, 'redisUrl'> = {
   backoffMs: 5_000,
   maxAttempts: 3,
   connectTimeoutMs: 5_000,
+  failureRetry: FAILURE_RETRY_DEFAULTS,
   logger: console,
 };
 
@@ -67,6 +71,8 @@ const RELAY_BATCH = 100;
 // Stalls are counted as lost attempts by the queue itself, against each job's own attempts.
 const UNLIMITED_STALLS = 1_000_000;
 const LOST_WORKER = 'The worker running this job stopped responding';
+// States of a job that will still run or is running.
+const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children', 'active']);
 
 /** What a BullMQ job carries besides its name. */
 interface StoredJob {
@@ -282,6 +288,19 @@ export async function openBullmqQueue(
       });
     },
 
+    async hasLiveJob(subject, name) {
+      // The outbox first: a relay adds the job to Redis before it deletes the row, so one of the two always shows
+      // a job that is on its way.
+      if (await outbox.holds(subject, name)) return true;
+      return onRedis(async () => {
+        for (const id of await redis.smembers(subjectKey(subject))) {
+          const job = await queueOf(name).getJob(id);
+          if (job?.name === name && LIVE_STATES.has(await job.getState())) return true;
+        }
+        return false;
+      });
+    },
+
     async cancelQueued(subject, cancelOptions = {}) {
       // The outbox rows go with the caller's transaction; jobs already in Redis are removed at once, and stay
       // removed if that transaction then rolls back.
@@ -348,9 +367,17 @@ export async function openBullmqQueue(
           );
           if (final) {
             if (handler) {
-              await (handler.failed as (job: Job, error: Error) => Promise<void>)(view, error).catch(
-                (e: unknown) =>
-                  logger.error({ err: e, job_id: view.id }, 'job queue: failure handler failed'),
+              // Retried while the job is still active here: BullMQ keeps renewing its lock meanwhile.
+              await recordWithRetries(
+                () => (handler.failed as (job: Job, error: Error) => Promise<void>)(view, error),
+                settings.failureRetry,
+                signal,
+                (e, tries) => {
+                  if (tries === 1)
+                    logger.warn({ err: e, job_id: view.id }, 'job queue: failure handler failed; retrying');
+                },
+              ).catch((e: unknown) =>
+                logger.error({ err: e, job_id: view.id }, 'job queue: failure handler failed'),
               );
             }
             throw new UnrecoverableError(error.message);

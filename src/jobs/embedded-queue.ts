@@ -14,6 +14,7 @@ import {
   type JobHandlers,
 } from './job-types.ts';
 import type { JobQueue, QueueConsumer } from './queue.ts';
+import { FAILURE_RETRY_DEFAULTS, recordWithRetries, type FailureRetry } from './record-failure.ts';
 
 /** Tuning of the embedded queue. */
 export interface EmbeddedQueueOptions {
@@ -25,6 +26,8 @@ export interface EmbeddedQueueOptions {
   backoffMs: number;
   /** Attempts a job gets unless its enqueue says otherwise. */
   maxAttempts: number;
+  /** How long a job's final failure (the job's row, then its failure handler) is retried while it cannot be written. */
+  failureRetry: FailureRetry;
   /** Where the queue reports what it does. */
   logger: Pick<Console, 'info' | 'warn' | 'error'>;
 }
@@ -35,6 +38,7 @@ export const EMBEDDED_QUEUE_DEFAULTS: EmbeddedQueueOptions = {
   pollMs: 1_000,
   backoffMs: 5_000,
   maxAttempts: 3,
+  failureRetry: FAILURE_RETRY_DEFAULTS,
   logger: console,
 };
 
@@ -151,6 +155,17 @@ export function createEmbeddedQueue(
         .where('run_at', '>', now)
         .execute();
       wakeUp.emit('job');
+    },
+
+    async hasLiveJob(subject, name) {
+      const live = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('subject', '=', subject)
+        .where('name', '=', name)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      return live !== undefined;
     },
 
     async cancelQueued(subject, cancelOptions = {}) {
@@ -275,11 +290,28 @@ export function createEmbeddedQueue(
             'job queue: attempt failed',
           );
           if (final) {
-            await settle(row, workerId, { status: 'failed', last_error: error.message });
+            // Both writes wait out a database that is briefly away; the heartbeat keeps the lease until the first.
+            const retried = (what: string) => (e: unknown, tries: number) => {
+              if (tries === 1)
+                settings.logger.warn({ err: e, job_id: job.id }, `job queue: ${what}; retrying`);
+            };
+            await recordWithRetries(
+              () => settle(row, workerId, { status: 'failed', last_error: error.message }),
+              settings.failureRetry,
+              signal,
+              retried('could not record a failed job'),
+            );
+            // The job is no longer this worker's to hold (settling cleared its lease): a heartbeat would take the
+            // cleared lease for one lost and cut the failure handler short.
+            clearInterval(heartbeat);
             if (handler) {
-              await (handler.failed as (job: Job, error: Error) => Promise<void>)(job, error).catch(
-                (e: unknown) =>
-                  settings.logger.error({ err: e, job_id: job.id }, 'job queue: failure handler failed'),
+              await recordWithRetries(
+                () => (handler.failed as (job: Job, error: Error) => Promise<void>)(job, error),
+                settings.failureRetry,
+                signal,
+                retried('failure handler failed'),
+              ).catch((e: unknown) =>
+                settings.logger.error({ err: e, job_id: job.id }, 'job queue: failure handler failed'),
               );
             }
           } else {

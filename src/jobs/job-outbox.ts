@@ -74,6 +74,17 @@ export function createJobOutbox(db: Db) {
       return db.selectFrom('job_outbox').selectAll().orderBy('created_at').orderBy('id').execute();
     },
 
+    /** Whether a job of this name about the subject waits here (due or held back). */
+    async holds(subject: string, name: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('job_outbox')
+        .select('id')
+        .where('subject', '=', subject)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Removes a relayed row. */
     async remove(id: string): Promise<void> {
       await db.deleteFrom('job_outbox').where('id', '=', id).execute();

@@ -56,6 +56,11 @@ export interface JobQueue {
   ): Promise<EnqueueResult>;
   /** Makes a held-back job due now and wakes the workers; a job already due or gone is left as it is. */
   promote(id: string): Promise<void>;
+  /**
+   * Whether a job of this name about the subject is still to run or running: waiting, held back, due for a retry
+   * or claimed. False once it completed, failed for good or was removed. Rejects when the queue cannot be asked.
+   */
+  hasLiveJob(subject: string, name: JobName): Promise<boolean>;
   /** Removes queued (not running) jobs about a subject; returns how many. */
   cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */

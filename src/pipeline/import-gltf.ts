@@ -34,6 +34,7 @@ export const importGltf: Importer = {
       // readAsJSON resolves a .gltf's relative URIs against the file's own folder.
       const json = await io.readAsJSON(source.file);
       refuseUnreadable(json.json);
+      checkBuffersHeld(json.json, json.resources, label);
       checkAccessors(json.json, label);
       document = await io.readJSON(json);
     } catch (error) {
@@ -78,6 +79,29 @@ const TYPE_COMPONENTS: Record<string, number> = {
 };
 /** Most bytes an accessor without a buffer view (zeros, or sparse values over zeros) may make. */
 const MAX_UNBACKED_ACCESSOR_BYTES = 256 * 1024 * 1024;
+
+/** Key under which glTF-Transform keeps a GLB's binary chunk among the resources it read. */
+const GLB_BINARY_CHUNK = '@glb.bin';
+
+/**
+ * Checks that every buffer holds the bytes it declares: a GLB whose buffer claims more than its binary chunk, or a
+ * .bin shorter than declared, would otherwise be read as zeros or nothing and convert to an empty model.
+ */
+function checkBuffersHeld(json: GLTF.IGLTF, resources: Record<string, Uint8Array>, label: string): void {
+  (json.buffers ?? []).forEach((buffer, index) => {
+    const data = buffer.uri === undefined ? resources[GLB_BINARY_CHUNK] : resources[buffer.uri];
+    if (buffer.uri === undefined && data === undefined && buffer.byteLength > 0) {
+      throw new ConversionError(
+        `${label}: buffer ${index} declares ${buffer.byteLength} bytes, but the file has no binary chunk`,
+      );
+    }
+    if (data !== undefined && buffer.byteLength > data.byteLength) {
+      throw new ConversionError(
+        `${label}: buffer ${index} declares ${buffer.byteLength} bytes, but the file holds ${data.byteLength}`,
+      );
+    }
+  });
+}
 
 /**
  * Checks that every accessor fits its buffer view and every view its buffer before anything is read: a file

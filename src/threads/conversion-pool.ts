@@ -50,6 +50,11 @@ interface Thread {
   disarm?: () => void;
   /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
   feed?: (busyMs?: number) => void;
+  /**
+   * Stops the task's clocks (time limit and watchdog) while the thread waits on this one: the wait is the
+   * database's or the storage's, not the task's. The function it returns starts them again.
+   */
+  holdClocks?: () => () => void;
   /** The process running this place's isolated task. */
   child?: TaskProcess;
 }
@@ -143,8 +148,13 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     }
     let silenceMs = options.stallMs;
     const fail = (error: Error) => retire(thread, error);
-    const timer = setTimeout(() => fail(timeoutError(task)), task.timeoutMs);
+    // The time limit counts the task's own time only: what is left of it, and since when it runs.
+    let timeLeftMs = task.timeoutMs;
+    let runningSince = Date.now();
+    let timer = setTimeout(() => fail(timeoutError(task)), timeLeftMs);
     let watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
+    // Waits on this thread's own work (reading bound materials) under way; the clocks stand while any is.
+    let holds = 0;
     const onAbort = () => fail(abortError());
     task.signal?.addEventListener('abort', onAbort, { once: true });
     thread.disarm = () => {
@@ -153,11 +163,30 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       task.signal?.removeEventListener('abort', onAbort);
       thread.disarm = undefined;
       thread.feed = undefined;
+      thread.holdClocks = undefined;
     };
     thread.feed = (busyMs?: number) => {
       if (busyMs !== undefined) silenceMs = Math.max(options.stallMs, busyMs);
+      if (holds > 0) return;
       clearTimeout(watchdog);
       watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
+    };
+    thread.holdClocks = () => {
+      if (holds++ === 0) {
+        clearTimeout(timer);
+        clearTimeout(watchdog);
+        timeLeftMs -= Date.now() - runningSince;
+      }
+      let released = false;
+      return () => {
+        // Released once, and only while the task still runs (disarm has not cleared the clocks for good).
+        if (released || thread.task !== task) return;
+        released = true;
+        if (--holds > 0) return;
+        runningSince = Date.now();
+        timer = setTimeout(() => fail(timeoutError(task)), Math.max(0, timeLeftMs));
+        watchdog = setTimeout(() => fail(stallError(task, silenceMs)), silenceMs);
+      };
     };
     if (task.isolated) startChild(thread, task);
     else thread.worker!.postMessage(task.message);
@@ -214,14 +243,19 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
       case 'log':
         task.logger[message.level](message.text);
         return;
-      case 'colours':
+      case 'colours': {
+        // The thread waits for the database here, which has its own time limits: a database that stalls for a
+        // while is not a wedged conversion.
+        const release = thread.holdClocks?.();
         void (task.thumbnailColours?.(message.groupIds) ?? Promise.resolve(new Map()))
           .catch(() => new Map<string, MaterialOverride>())
           .then((overrides) => {
             if (thread.task !== task) return;
+            release?.();
             send(thread, { type: 'colours', id: task.id, overrides: [...overrides] });
           });
         return;
+      }
       default: {
         thread.disarm?.();
         thread.task = undefined;

@@ -6,7 +6,13 @@ import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
-import { controlCharacterNamesGlb, deepTreeGlb, hugeAccessorGlb } from '../fixtures/hostile-gltf.ts';
+import {
+  controlCharacterNamesGlb,
+  deepTreeGlb,
+  hugeAccessorGlb,
+  overstatedBufferGlb,
+  viewPastBufferGlb,
+} from '../fixtures/hostile-gltf.ts';
 
 for (const dialect of testDialects()) {
   void describe(`input that cannot convert (${dialect})`, () => {
@@ -35,6 +41,16 @@ for (const dialect of testDialects()) {
         /accessor 0 declares 1073741824 VEC3 elements \(\d+ bytes\), but its buffer view holds 36 bytes/,
       ],
       ['a 10,000-deep node tree', () => deepTreeGlb(10_000), /too deeply nested or too large to convert/],
+      [
+        'a buffer declaring 1 MiB over a binary chunk of 36 bytes',
+        overstatedBufferGlb,
+        /^Invalid GLB: buffer 0 declares 1048576 bytes, but the file holds 36$/,
+      ],
+      [
+        'a buffer view reaching past its buffer',
+        viewPastBufferGlb,
+        /^Invalid GLB: buffer view 0 ends at byte 60, past its buffer of 36 bytes$/,
+      ],
     ];
     for (const [name, file, error] of cases) {
       void it(`fails ${name} after one attempt, with a message`, async () => {

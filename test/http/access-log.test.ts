@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { AccessLogController } from '../../src/http/access-log.ts';
+import { AccessLogController, withoutToken } from '../../src/http/access-log.ts';
 import { ApiError } from '../../src/http/api-error.ts';
 import { installApiFamily } from '../../src/http/api-family.ts';
 
@@ -62,5 +62,28 @@ void describe('access log', () => {
         { msg: 'request completed', url: '/nowhere', statusCode: 404, reason: 'not found' },
       ],
     );
+  });
+
+  void it('redacts a token parameter however its name is written or delimited', async () => {
+    const cases: [string, string][] = [
+      ['/api/events?token=s3cret', '/api/events?token=[redacted]'],
+      ['/api/events?model_id=1&token=s3cret#x', '/api/events?model_id=1&token=[redacted]#x'],
+      ['/api/events?tok%65n=s3cret', '/api/events?tok%65n=[redacted]'],
+      ['/api/events?%74%6F%6B%65%6E=s3cret&a=1', '/api/events?%74%6F%6B%65%6E=[redacted]&a=1'],
+      ['/api/events?tok%2565n=s3cret', '/api/events?tok%2565n=[redacted]'],
+      ['/api/events;token=s3cret', '/api/events;token=[redacted]'],
+      ['/api/events?a=1;token=s3cret;b=2', '/api/events?a=1;token=[redacted];b=2'],
+      ['/api/events?TOKEN=s3cret', '/api/events?TOKEN=[redacted]'],
+      ['/api/events?access_token=s3cret', '/api/events?access_token=[redacted]'],
+      ['/api/events?tok%zzen=s3cret&token%=x', '/api/events?tok%zzen=s3cret&token%=[redacted]'],
+      ['/api/models?search=token&limit=5', '/api/models?search=token&limit=5'],
+    ];
+    for (const [url, logged] of cases) assert.equal(withoutToken(url), logged, url);
+
+    const { app, lines } = appLoggingAt('info');
+    await app.inject({ url: '/thing?tok%65n=s3cret' });
+    await app.inject({ url: '/thing;token=s3cret' });
+    assert.ok(lines.length >= 2);
+    for (const line of lines) assert.ok(!JSON.stringify(line).includes('s3cret'), JSON.stringify(line));
   });
 });

@@ -204,6 +204,67 @@ export function queueContract(implementation: QueueImplementation): void {
         assert.deepEqual(await current().job(id), { state: 'failed', lastError: 'broken 3' });
       });
 
+      void it('retries a failure handler that throws (its database away) until it records the failure', async () => {
+        const queue = await current().open();
+        let tries = 0;
+        const recorded: string[] = [];
+        const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, { maxAttempts: 1 });
+        work(
+          queue,
+          handlers(
+            async () => {
+              throw new PermanentJobError('unreadable');
+            },
+            async (_job, error) => {
+              if (++tries < 4) throw new Error('database unavailable');
+              recorded.push(error.message);
+            },
+          ),
+        );
+        await waitFor('the failure was recorded', () => recorded.length === 1);
+        await waitFor('the job failed', async () => (await stateOf(id)) === 'failed');
+        await sleep(200);
+        assert.equal(tries, 4, 'three failed tries, then one that worked, and no more');
+        assert.deepEqual(recorded, ['unreadable']);
+        assert.ok(
+          logger.lines.includes('warn: job queue: failure handler failed; retrying'),
+          logger.lines.join('\n'),
+        );
+        assert.ok(!logger.lines.includes('error: job queue: failure handler failed'), 'it did not give up');
+      });
+
+      void it('gives up retrying a failure handler once its bound has passed, and logs it', async () => {
+        const queue = await current().open();
+        let tries = 0;
+        const started = Date.now();
+        const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' }, { maxAttempts: 1 });
+        work(
+          queue,
+          handlers(
+            async () => {
+              throw new PermanentJobError('unreadable');
+            },
+            async () => {
+              tries++;
+              throw new Error('database unavailable');
+            },
+          ),
+        );
+        await waitFor(
+          'the queue gave up',
+          () => logger.lines.includes('error: job queue: failure handler failed'),
+          10_000,
+        );
+        const tookMs = Date.now() - started;
+        await waitFor('the job failed', async () => (await stateOf(id)) === 'failed');
+        const triesThen = tries;
+        await sleep(300);
+        assert.equal(tries, triesThen, 'no try after giving up');
+        // Waits of 20, 40, 80, 80… ms within the 1 s bound: more than a handful of tries, and not many more.
+        assert.ok(tries >= 8 && tries <= 16, `${tries} tries`);
+        assert.ok(tookMs >= 900 && tookMs < 5_000, `gave up after ${tookMs} ms`);
+      });
+
       void it('honours a smaller max_attempts given at enqueue', async () => {
         const queue = await current().open();
         let attempts = 0;

@@ -3,7 +3,12 @@ import { JobName, type Job, type JobHandlers } from '../../src/jobs/job-types.ts
 
 // Small enough that retries, leases and polling play out in well under a second.
 /** The queue tuning every queue test uses. */
-export const FAST = { pollMs: 20, backoffMs: 50, leaseMs: 300 };
+export const FAST = {
+  pollMs: 20,
+  backoffMs: 50,
+  leaseMs: 300,
+  failureRetry: { firstDelayMs: 20, maxDelayMs: 80, forMs: 1_000 },
+};
 
 /** What the queues log to. */
 export type QueueLogger = { info: Logged; warn: Logged; error: Logged };

@@ -334,6 +334,45 @@ void it('the watchdog fails a job that stops making progress within seconds, and
   }
 });
 
+void it('counts no time against a job while it waits on the bound materials (a stalled database)', async () => {
+  // The lookup takes longer than the watchdog's silence and the time limit together: neither may fire.
+  const pool = createConversionPool({ size: 1, stallMs: 3_000, timeoutMs: 7_000 });
+  let waitedMs = 0;
+  try {
+    const result = await pool.convert({
+      modelId: 'd',
+      source: await tinyStl('d.stl'),
+      logger: quietLogger,
+      thumbnailColours: async () => {
+        const started = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 8_000));
+        waitedMs = Date.now() - started;
+        return new Map();
+      },
+    });
+    assert.ok(waitedMs >= 8_000, `the lookup took ${waitedMs} ms`);
+    assert.equal(result.triangle_count, 1);
+    assert.ok(result.thumbnail, result.thumbnailError ?? 'no thumbnail');
+    // The clocks run again once the thread has its answer: a wedged importer is still caught.
+    const fifo = path.join(scratch.dir, 'after-wait.ply');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      await assert.rejects(
+        pool.convert({
+          modelId: 'x',
+          source: { file: fifo, dir: scratch.dir, format: 'ply' },
+          logger: quietLogger,
+        }),
+        { name: 'ConversionError', message: /stopped making progress for 3 s/ },
+      );
+    } finally {
+      await unblock(fifo);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 void it('starts its threads when the process runs under the tsx command line', async () => {
   const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
   const script = fileURLToPath(new URL('./pool-from-tsx-cli.ts', import.meta.url));
