@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import { MaterialSchema } from '../materials/schemas.ts';
-import { MAX_UPLOAD_FILES } from './upload-bundle.ts';
+import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** The four states of a model. */
 export const MODEL_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;

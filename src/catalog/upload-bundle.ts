@@ -8,9 +8,7 @@ import { missingResourcesMessage } from '../pipeline/model-resources.ts';
 import type { UploadedFile } from './catalog-service.ts';
 import { missingResources, type UploadedName } from './missing-resources.ts';
 import { packFiles, PackTooLargeError } from './pack-files.ts';
-
-/** Most files one upload may carry: a model, its buffers and a generous set of textures. */
-export const MAX_UPLOAD_FILES = 256;
+import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** The answer to several files none of which is a model. */
 export const NO_MODEL_FILE =

@@ -14,7 +14,8 @@ import {
   ModelSchema,
   UploadModelForm,
 } from './schemas.ts';
-import { MAX_UPLOAD_FILES, prepareBundle } from './upload-bundle.ts';
+import { prepareBundle } from './upload-bundle.ts';
+import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** `POST /` (a multipart upload or a finished resumable one, queued for conversion) and `POST /:id/reprocess`. */
 export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteContext): void {
