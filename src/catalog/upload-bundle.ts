@@ -8,7 +8,6 @@ import { missingResourcesMessage } from '../pipeline/model-resources.ts';
 import type { UploadedFile } from './catalog-service.ts';
 import { missingResources, type UploadedName } from './missing-resources.ts';
 import { packFiles, PackTooLargeError } from './pack-files.ts';
-import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** The answer to several files none of which is a model. */
 export const NO_MODEL_FILE =

@@ -9,7 +9,13 @@ import type { Model } from '../api/types.ts';
 import { uploadModel, uploadModelFiles, type UploadFields, type UploadPart } from '../api/upload-model.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
-import { DEFAULT_UNIT, DEFAULT_UP_AXIS, frameSelect, UNIT_CHOICES, UP_AXIS_CHOICES } from '../ui/frame-choices.ts';
+import {
+  DEFAULT_UNIT,
+  DEFAULT_UP_AXIS,
+  frameSelect,
+  UNIT_CHOICES,
+  UP_AXIS_CHOICES,
+} from '../ui/frame-choices.ts';
 import { notifyError } from '../ui/notify.ts';
 import { followModel } from './follow-model.ts';
 
