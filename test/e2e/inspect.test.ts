@@ -17,10 +17,11 @@ import { countPixels, decodePng, differs, hexToRgb, pixelAt } from './support/pi
 import type { Pixels } from './support/pixels.ts';
 import { startServer } from './support/server-process.ts';
 import type { RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const MODELS = resolve(HERE, '../../../shared/models');
+const MODELS = SAMPLE_MODELS;
 const TOKEN = 'e2e-inspect-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
 const BACKGROUND = hexToRgb('#262b36');

@@ -11,10 +11,11 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium } from './support/chromium.ts';
 import { startServer, stopChild, type RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const TRUCK = resolve(HERE, '../../../shared/models/glb/CesiumMilkTruck.glb');
+const TRUCK = join(SAMPLE_MODELS, 'glb/CesiumMilkTruck.glb');
 const TOKEN = 'e2e-live-status-token-0123456789';
 const CONVERSION_TIMEOUT_MS = 240_000;
 
