@@ -211,6 +211,29 @@ for (const dialect of testDialects()) {
       assert.match(told[0].message, /stopped responding/);
     });
 
+    void it('keeps its jobs in the Redis database the URL names by its index', async () => {
+      const own = Number(new URL(url).pathname.slice(1) || 0);
+      const other = new URL(url);
+      other.pathname = `/${own === 1 ? 2 : 1}`;
+      const queue = await queueOn({ redisUrl: other.toString() });
+      try {
+        await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
+        const keysIn = async (at: string) => {
+          const redis = new Redis(at, { maxRetriesPerRequest: 1 });
+          try {
+            return (await redis.keys(`${prefix}:*`)).length;
+          } finally {
+            redis.disconnect();
+          }
+        };
+        assert.ok((await keysIn(other.toString())) > 0, `the job is in database ${other.pathname}`);
+        assert.equal(await keysIn(url), 0, 'and nothing of it in the database TEST_REDIS_URL names');
+      } finally {
+        await queue.close();
+        await removeRedisKeys(other.toString(), prefix);
+      }
+    });
+
     void it('refuses to open on an unreachable Redis with a message naming REDIS_URL', async () => {
       const { proxy, url: through } = await proxied();
       await proxy.cut();
@@ -219,7 +242,8 @@ for (const dialect of testDialects()) {
         openBullmqQueue(handle, { ...FAST, logger, redisUrl: through, prefix, connectTimeoutMs: 500 }),
         (error: unknown) =>
           error instanceof RedisUnreachableError &&
-          /^cannot reach Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+\/?\)/.test(error.message) &&
+          // The URL as given, database index included when TEST_REDIS_URL names one (redis://host:port/13).
+          /^cannot reach Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+(\/\d*)?\)/.test(error.message) &&
           !error.message.includes('\n'),
       );
       assert.ok(Date.now() - started < 3_000, 'gave up within the connect timeout');
