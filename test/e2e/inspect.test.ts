@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient } from './support/catalog-client.ts';
 import type { ModelRecord } from './support/catalog-client.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { countPixels, decodePng, differs, hexToRgb, pixelAt } from './support/pixels.ts';
 import type { Pixels } from './support/pixels.ts';
 import { startServer } from './support/server-process.ts';
@@ -131,7 +131,9 @@ async function shoot(name: string, prepare?: () => Promise<void>): Promise<void>
   await page.waitForTimeout(200);
 }
 
-void describe('viewer inspection tools end to end', { timeout: 10 * 60_000 }, () => {
+const SUITE = { timeout: 10 * 60_000, skip: skipWithoutChromium };
+
+void describe('viewer inspection tools end to end', SUITE, () => {
   before(async () => {
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-inspect-'));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import {
   countPixels,
   decodePng,
@@ -171,7 +171,7 @@ async function modelScreenshot(): Promise<void> {
   await page.getByRole('button', { name: 'Clear selection' }).click();
 }
 
-void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
+void describe('web viewer end to end', { timeout: 15 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     assert.ok(existsSync(TRUCK), `sample model missing: ${TRUCK}`);
     ensureViewerBuilt(REPO);

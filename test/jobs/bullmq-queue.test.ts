@@ -11,7 +11,7 @@ import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { QueueUnavailableError } from '../../src/jobs/queue-unavailable.ts';
 import { RedisUnreachableError } from '../../src/jobs/redis-connection.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { queueContract, type HeldState } from './queue-contract.ts';
 import { FAST, gate, handlers, recordingLogger, sleep, waitFor } from './queue-test-kit.ts';
@@ -57,6 +57,7 @@ async function inspectorOn(url: string, prefix: string, handle: DatabaseHandle) 
 
 queueContract({
   name: 'BullMQ',
+  skip: skipWithoutRedis,
   async createStore(dialect, logger) {
     const url = testRedisUrl();
     const prefix = uniqueRedisPrefix('contract');
@@ -90,7 +91,7 @@ queueContract({
 
 // What only the Redis queue has: its outbox, worker processes that die, and Redis going away.
 for (const dialect of testDialects()) {
-  void describe(`BullMQ job queue (${dialect})`, () => {
+  void describe(`BullMQ job queue (${dialect})`, { skip: skipWithoutRedis }, () => {
     let url: string;
     let prefix: string;
     let database: TestDatabase;
