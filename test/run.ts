@@ -3,7 +3,7 @@
 // without TEST_REDIS_URL, Chromium) are skipped outside CI and named in one line each. Arguments: `node --test`
 // options (`--test-name-pattern=…`) and file filters (a file, a folder, or part of a path).
 import { spawn } from 'node:child_process';
-import { skipWithoutChromium } from './e2e/support/chromium.ts';
+import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
 import { allTestFiles, filesUsing, selectTestFiles } from './runner/test-files.ts';
@@ -76,7 +76,7 @@ if (!process.env.TEST_REDIS_URL && !skipWithoutRedis && redisFiles > 0) {
 const browserFiles = filesUsing(files, 'skipWithoutChromium').length;
 if (skipWithoutChromium && browserFiles > 0) {
   notes.push(
-    `Browser suites skipped (${count(browserFiles)}): ${skipWithoutChromium}; install Debian's chromium to run them`,
+    `Browser suites skipped (${count(browserFiles)}): no Chromium at ${CHROMIUM}; apt-get install chromium (or set CHROMIUM_PATH) to run them`,
   );
 }
 
