@@ -10,7 +10,7 @@ import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { catalogApi, catalogError, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
@@ -19,7 +19,7 @@ const MODEL = 'stl/cyl_w_rect_hole.stl';
 const CONVERSION_TIMEOUT_MS = 120_000;
 
 for (const dialect of testDialects()) {
-  void describe(`the catalog on the Redis queue (${dialect})`, () => {
+  void describe(`the catalog on the Redis queue (${dialect})`, { skip: skipWithoutRedis }, () => {
     let url: string;
     let prefix: string;
     let testApp: TestApp | undefined;

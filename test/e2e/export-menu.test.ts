@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 
@@ -23,7 +23,7 @@ let page: Page;
 let model: ModelRecord;
 const pageErrors: string[] = [];
 
-void describe('export menu end to end', { timeout: 5 * 60_000 }, () => {
+void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-export-'));

@@ -12,15 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient } from './support/catalog-client.ts';
 import type { ModelRecord } from './support/catalog-client.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { countPixels, decodePng, differs, hexToRgb, pixelAt } from './support/pixels.ts';
 import type { Pixels } from './support/pixels.ts';
 import { startServer } from './support/server-process.ts';
 import type { RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const MODELS = resolve(HERE, '../../../shared/models');
+const MODELS = SAMPLE_MODELS;
 const TOKEN = 'e2e-inspect-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
 const BACKGROUND = hexToRgb('#262b36');
@@ -130,7 +131,9 @@ async function shoot(name: string, prepare?: () => Promise<void>): Promise<void>
   await page.waitForTimeout(200);
 }
 
-void describe('viewer inspection tools end to end', { timeout: 10 * 60_000 }, () => {
+const SUITE = { timeout: 10 * 60_000, skip: skipWithoutChromium };
+
+void describe('viewer inspection tools end to end', SUITE, () => {
   before(async () => {
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-inspect-'));

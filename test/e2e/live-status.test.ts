@@ -9,16 +9,17 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, stopChild, type RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const TRUCK = resolve(HERE, '../../../shared/models/glb/CesiumMilkTruck.glb');
+const TRUCK = join(SAMPLE_MODELS, 'glb/CesiumMilkTruck.glb');
 const TOKEN = 'e2e-live-status-token-0123456789';
 const CONVERSION_TIMEOUT_MS = 240_000;
 
-void describe('conversion status over the event stream (Chromium)', () => {
+void describe('conversion status over the event stream (Chromium)', { skip: skipWithoutChromium }, () => {
   let dataDir: string;
   let server: RunningServer | undefined;
   let worker: ChildProcess | undefined;

@@ -11,13 +11,14 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { startThrottledProxy, type ThrottledProxy } from './support/throttled-proxy.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const BARREL = resolve(HERE, '../../../shared/models/glb/barrel.glb');
+const BARREL = join(SAMPLE_MODELS, 'glb/barrel.glb');
 const TOKEN = 'e2e-resume-token-0123456789';
 /** 3.7 MB at this rate takes about 9 s, time enough to reload part-way. */
 const BYTES_PER_SECOND = 400 * 1024;
@@ -44,7 +45,7 @@ interface TusExchange {
   status: number;
 }
 
-void describe('resumable upload in the viewer', { timeout: 5 * 60_000 }, () => {
+void describe('resumable upload in the viewer', { timeout: 5 * 60_000, skip: skipWithoutChromium }, () => {
   let dataDir: string;
   let server: RunningServer | undefined;
   let proxy: ThrottledProxy | undefined;

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { countPixels, decodePng, isGreen, isRed, type Pixels } from './support/pixels.ts';
 import { freePort, startServer, type RunningServer } from './support/server-process.ts';
@@ -96,7 +96,7 @@ async function untilPainted(where: Page | Frame, selector: string): Promise<Pixe
   }
 }
 
-void describe('share links end to end', { timeout: 10 * 60_000 }, () => {
+void describe('share links end to end', { timeout: 10 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-share-'));

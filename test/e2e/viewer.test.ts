@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import {
   countPixels,
   decodePng,
@@ -26,10 +26,11 @@ import {
 import type { Pixels } from './support/pixels.ts';
 import { startServer } from './support/server-process.ts';
 import type { RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const MODELS = resolve(HERE, '../../../shared/models');
+const MODELS = SAMPLE_MODELS;
 const TRUCK = join(MODELS, 'glb/CesiumMilkTruck.glb');
 const TOKEN = 'e2e-viewer-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
@@ -170,7 +171,7 @@ async function modelScreenshot(): Promise<void> {
   await page.getByRole('button', { name: 'Clear selection' }).click();
 }
 
-void describe('web viewer end to end', { timeout: 15 * 60_000 }, () => {
+void describe('web viewer end to end', { timeout: 15 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     assert.ok(existsSync(TRUCK), `sample model missing: ${TRUCK}`);
     ensureViewerBuilt(REPO);

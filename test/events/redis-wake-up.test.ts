@@ -5,7 +5,7 @@ import { createWakeUp } from '../../src/events/create-wake-up.ts';
 import { createRedisWakeUp, REDIS_EVENTS_CHANNEL } from '../../src/events/redis-wake-up.ts';
 import type { EventWakeUp } from '../../src/events/wake-up.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { testRedisUrl } from '../helpers/redis.ts';
+import { skipWithoutRedis, testRedisUrl } from '../helpers/redis.ts';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
 
 const quiet = { warn: () => {} };
@@ -22,7 +22,7 @@ function heard(wakeUp: EventWakeUp, match: (id: number) => boolean): Promise<num
   });
 }
 
-void describe('Redis event wake-up', () => {
+void describe('Redis event wake-up', { skip: skipWithoutRedis }, () => {
   const opened: EventWakeUp[] = [];
   let redisUrl: string;
   let testDatabase: TestDatabase;

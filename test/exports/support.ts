@@ -12,11 +12,12 @@ import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { importerFor } from '../../src/pipeline/importers.ts';
 import { importAssimp } from '../../src/pipeline/import-assimp.ts';
 import type { ModelFormat, PartInfo } from '../../src/pipeline/types.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const quiet = { logger: new Logger(Logger.Verbosity.ERROR) };
 
-/** The shared sample models, read-only. */
-export const SAMPLES_DIR = new URL('../../../shared/models/', import.meta.url).pathname;
+/** The sample models, read-only. */
+export const SAMPLES_DIR = SAMPLE_MODELS;
 
 /** What Vitrine's pipeline makes of a file: the cleaned document (its LOD 0), its parts and triangle count. */
 export interface PipelineRead {

@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { makeZip } from '../fixtures/make-zip.ts';
 import { multipartForm, type MultipartFile } from './multipart.ts';
+import { SAMPLE_MODELS } from './sample-models.ts';
 import type { ModelJson } from './wait-for-status.ts';
-
-/** The read-only sample models shared by every suite (never copied into the repository). */
-export const SAMPLE_MODELS = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
 
 /** What one call to the catalog answered: status, headers, raw body and the parsed JSON. */
 export interface CatalogAnswer {

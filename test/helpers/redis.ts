@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { skipUnlessAvailable } from './needed-service.ts';
 
 /**
- * The Redis server the queue tests run on. There is no default: the Redis suites fail, never skip, when it is not
- * named, so a run that forgot it cannot pass for one that tested the Redis queue.
+ * The `skip` option of every Redis suite: outside CI they are skipped when TEST_REDIS_URL is not set (`npm test`
+ * says so in one line); in CI they run, and fail on {@link testRedisUrl}.
+ */
+export const skipWithoutRedis = skipUnlessAvailable(
+  Boolean(process.env.TEST_REDIS_URL),
+  'TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:6379)',
+);
+
+/**
+ * The Redis server the queue tests run on. There is no default: a Redis suite that runs without it fails, so a CI
+ * run that forgot it cannot pass for one that tested the Redis queue.
  */
 export function testRedisUrl(): string {
   const url = process.env.TEST_REDIS_URL;

@@ -9,6 +9,9 @@ import { testDialects } from '../helpers/databases.ts';
 import { multipartForm } from '../helpers/multipart.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
+/** How the viewer's page answers when web/dist has not been built. */
+const VIEWER_NOT_BUILT = 'The Vitrine web viewer is not built.';
+
 const REQUESTS = 10_000;
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 
@@ -269,7 +272,9 @@ for (const dialect of testDialects()) {
         const request = malformed(rng.pick(routes), rng, token);
         const response = await testApp.app.inject(request);
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        if (response.statusCode >= 500 && failures.length < 5) {
+        // In a fresh clone the viewer is not built: `/` then answers its documented 503, which is no failure.
+        const viewerNotBuilt = response.statusCode === 503 && response.body.startsWith(VIEWER_NOT_BUILT);
+        if (response.statusCode >= 500 && !viewerNotBuilt && failures.length < 5) {
           failures.push(
             `#${index} ${request.method} ${request.url} ${JSON.stringify(request.headers)} ` +
               `${String(request.payload ?? '').slice(0, 200)} → ${response.statusCode} ${response.body.slice(0, 200)}`,

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Document, ILogger } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import type { ValidationReport } from 'gltf-validator';
 import { createNodeIO } from '../../src/pipeline/create-io.ts';
 import { importerFor } from '../../src/pipeline/importers.ts';
 import type { ImportResult, ModelFormat, StepContext } from '../../src/pipeline/types.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
-/** The shared sample models, beside the repository. */
-export const MODELS = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
+/** The sample models, read-only. */
+export const MODELS = SAMPLE_MODELS;
 
 /** A non-glTF sample, with the triangle count SOURCES.md gives for it where it gives one. */
 export interface Sample {

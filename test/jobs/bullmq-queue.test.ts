@@ -11,7 +11,7 @@ import type { JobQueue, QueueConsumer } from '../../src/jobs/queue.ts';
 import { QueueUnavailableError } from '../../src/jobs/queue-unavailable.ts';
 import { RedisUnreachableError } from '../../src/jobs/redis-connection.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { laneContract } from './lane-contract.ts';
 import { queueContract, type HeldState, type QueueImplementation } from './queue-contract.ts';
@@ -58,6 +58,7 @@ async function inspectorOn(url: string, prefix: string, handle: DatabaseHandle) 
 
 const BULLMQ: QueueImplementation = {
   name: 'BullMQ',
+  skip: skipWithoutRedis,
   async createStore(dialect, logger) {
     const url = testRedisUrl();
     const prefix = uniqueRedisPrefix('contract');
@@ -93,7 +94,7 @@ laneContract(BULLMQ);
 
 // What only the Redis queue has: its outbox, worker processes that die, and Redis going away.
 for (const dialect of testDialects()) {
-  void describe(`BullMQ job queue (${dialect})`, () => {
+  void describe(`BullMQ job queue (${dialect})`, { skip: skipWithoutRedis }, () => {
     let url: string;
     let prefix: string;
     let database: TestDatabase;
@@ -214,6 +215,29 @@ for (const dialect of testDialects()) {
       assert.match(told[0].message, /stopped responding/);
     });
 
+    void it('keeps its jobs in the Redis database the URL names by its index', async () => {
+      const own = Number(new URL(url).pathname.slice(1) || 0);
+      const other = new URL(url);
+      other.pathname = `/${own === 1 ? 2 : 1}`;
+      const queue = await queueOn({ redisUrl: other.toString() });
+      try {
+        await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
+        const keysIn = async (at: string) => {
+          const redis = new Redis(at, { maxRetriesPerRequest: 1 });
+          try {
+            return (await redis.keys(`${prefix}:*`)).length;
+          } finally {
+            redis.disconnect();
+          }
+        };
+        assert.ok((await keysIn(other.toString())) > 0, `the job is in database ${other.pathname}`);
+        assert.equal(await keysIn(url), 0, 'and nothing of it in the database TEST_REDIS_URL names');
+      } finally {
+        await queue.close();
+        await removeRedisKeys(other.toString(), prefix);
+      }
+    });
+
     void it('refuses to open on an unreachable Redis with a message naming REDIS_URL', async () => {
       const { proxy, url: through } = await proxied();
       await proxy.cut();
@@ -222,7 +246,8 @@ for (const dialect of testDialects()) {
         openBullmqQueue(handle, { ...FAST, logger, redisUrl: through, prefix, connectTimeoutMs: 500 }),
         (error: unknown) =>
           error instanceof RedisUnreachableError &&
-          /^cannot reach Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+\/?\)/.test(error.message) &&
+          // The URL as given, database index included when TEST_REDIS_URL names one (redis://host:port/13).
+          /^cannot reach Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+(\/\d*)?\)/.test(error.message) &&
           !error.message.includes('\n'),
       );
       assert.ok(Date.now() - started < 3_000, 'gave up within the connect timeout');

@@ -37,12 +37,15 @@ export interface QueueImplementation {
   name: string;
   /** An empty store on a fresh database of the dialect; its queues log to `logger` and use the FAST tuning. */
   createStore(dialect: DialectName, logger: QueueLogger): Promise<QueueStore>;
+  /** node:test's `skip` option for the contract's suites, when the implementation needs a server that is missing. */
+  skip?: string | false;
 }
 
 /** What every {@link JobQueue} promises, run on each dialect against one implementation. */
 export function queueContract(implementation: QueueImplementation): void {
+  const suite = { skip: implementation.skip };
   for (const dialect of testDialects()) {
-    void describe(`${implementation.name} job queue contract (${dialect})`, () => {
+    void describe(`${implementation.name} job queue contract (${dialect})`, suite, () => {
       let store: QueueStore | undefined;
       let logger: ReturnType<typeof recordingLogger>;
       // Everything a test started, stopped afterwards even when it fails.

@@ -2,14 +2,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Document, Logger, Primitive } from '@gltf-transform/core';
 import type { Mesh } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
-/** The shared sample models, read-only. */
-export const MODELS = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
+/** The sample models, read-only. */
+export const MODELS = SAMPLE_MODELS;
 
 /** A logger that stays quiet unless something is wrong. */
 export const quietLogger = new Logger(Logger.Verbosity.ERROR);

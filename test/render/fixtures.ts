@@ -1,14 +1,14 @@
 // Tiny glTF documents built in code for the thumbnail tests, and a large generated mesh for the benchmark.
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Document, NodeIO } from '@gltf-transform/core';
 import type { Material, Node } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { meshopt } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
-/** The shared sample models, read-only. */
-export const MODELS_DIR = fileURLToPath(new URL('../../../shared/models/', import.meta.url));
+/** The sample models, read-only. */
+export const MODELS_DIR = SAMPLE_MODELS;
 
 /** The glTF samples every thumbnail test and benchmark covers. */
 export const GLTF_SAMPLES = [

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { writeGridGlb } from './grid-model.ts';
 import {
   MODELS,
@@ -27,7 +27,7 @@ const LEASE_SECONDS = 2;
 
 const finished = (model: ModelView) => model.status === 'completed' || model.status === 'failed';
 
-void describe('serve and two workers on PostgreSQL and Redis', () => {
+void describe('serve and two workers on PostgreSQL and Redis', { skip: skipWithoutRedis }, () => {
   let gridFile: string;
   let dataDir: string;
   let database: TestDatabase;

@@ -11,7 +11,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { VitrineEvent } from '../../src/events/event-types.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { openEventClient, type EventClient } from '../helpers/event-client.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { tusClient, uploadIdOf } from '../helpers/tus-client.ts';
 import { writeGridGlb } from './grid-model.ts';
@@ -41,7 +41,9 @@ const LEASE_SECONDS = 2;
 const modelOf = (event: VitrineEvent) => (event.data as { model_id?: string }).model_id;
 const finished = (model: ModelView) => model.status === 'completed' || model.status === 'failed';
 
-void describe('two serve and two worker processes on PostgreSQL, Redis and S3', () => {
+const SUITE = { skip: skipWithoutRedis };
+
+void describe('two serve and two worker processes on PostgreSQL, Redis and S3', SUITE, () => {
   let s3: TestS3Server;
   let database: TestDatabase;
   let redisUrl: string;

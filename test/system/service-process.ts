@@ -5,12 +5,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 /** The repository root, where `src/cli.ts` lives. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The shared sample models, read-only. */
-export const MODELS = path.resolve(REPO, '../shared/models');
+/** The sample models, read-only. */
+export const MODELS = SAMPLE_MODELS;
 
 /** How a child process ended. */
 export interface Exit {

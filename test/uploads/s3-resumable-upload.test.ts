@@ -18,7 +18,7 @@ import { openResumableUploads, type ResumableUploads } from '../../src/uploads/t
 import { writeGridGlb } from '../system/grid-model.ts';
 import { catalogApi, catalogError, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { tusClient, uploadIdOf, type TusClient } from '../helpers/tus-client.ts';
@@ -36,7 +36,7 @@ function inPieces(bytes: Buffer): Readable {
 }
 
 for (const dialect of testDialects()) {
-  void describe(`resumable uploads on S3 with Redis (${dialect})`, () => {
+  void describe(`resumable uploads on S3 with Redis (${dialect})`, { skip: skipWithoutRedis }, () => {
     const redisUrl = testRedisUrl();
     const redisPrefix = uniqueRedisPrefix('s3-tus');
     let s3: TestS3Server;

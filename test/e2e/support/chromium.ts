@@ -3,9 +3,19 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
+import { skipUnlessAvailable } from '../../helpers/needed-service.ts';
 
 /** Path of the browser; `CHROMIUM_PATH` overrides Debian's. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The `skip` option of every suite that drives Chromium: outside CI they are skipped when it is missing (`npm test`
+ * says so in one line); in CI they run, and fail with the install hint.
+ */
+export const skipWithoutChromium = skipUnlessAvailable(
+  existsSync(CHROMIUM),
+  `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+);
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',

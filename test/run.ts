@@ -1,0 +1,110 @@
+// `npm test`: every test file in one `node --test` run, on SQLite and PostgreSQL. With no TEST_DATABASE_URL it starts
+// an embedded PostgreSQL server for the run and removes it afterwards; suites needing what it cannot start (Redis
+// without TEST_REDIS_URL, Chromium) are skipped outside CI and named in one line each. Arguments: `node --test`
+// options (`--test-name-pattern=…`) and file filters (a file, a folder, or part of a path).
+import { spawn } from 'node:child_process';
+import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
+import { skipWithoutRedis } from './helpers/redis.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
+import { allTestFiles, filesUsing, selectTestFiles } from './runner/test-files.ts';
+
+/** `node --test` options that take their value as the next argument. */
+const OPTIONS_WITH_VALUE = new Set([
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-concurrency',
+  '--test-timeout',
+]);
+
+/** Splits the arguments into `node --test` options and file filters. */
+function parseArguments(args: string[]): { options: string[]; filters: string[] } {
+  const options: string[] = [];
+  const filters: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('-')) filters.push(arg);
+    else if (OPTIONS_WITH_VALUE.has(arg) && i + 1 < args.length) options.push(arg, args[++i]);
+    else options.push(arg);
+  }
+  return { options, filters };
+}
+
+/** Runs `node --test` on the files; resolves with the exit code to pass on (128 + signal number when killed). */
+function runTests(options: string[], files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...options, ...files], {
+    env,
+    stdio: 'inherit',
+  });
+  // A signal sent to the runner alone reaches the tests too; the runner stays to clean up after them.
+  const forward = (signal: NodeJS.Signals) => void child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      console.error(`could not start the tests: ${error.message}`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => {
+      const signals: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+      resolve(code ?? 128 + (signal ? (signals[signal] ?? 0) : 0));
+    });
+  });
+}
+
+const { options, filters } = parseArguments(process.argv.slice(2));
+let files = selectTestFiles(allTestFiles(), filters);
+const notes: string[] = [];
+const count = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
+
+// The browser suites take the longest; a run that must be shorter (CI's fresh-clone check) leaves them out.
+if (process.env.TEST_SKIP_E2E === '1') {
+  const e2e = files.filter((file) => file.startsWith('test/e2e/'));
+  files = files.filter((file) => !e2e.includes(file));
+  if (e2e.length > 0)
+    notes.push(`End-to-end suites left out (${count(e2e.length)} in test/e2e): TEST_SKIP_E2E=1 is set`);
+}
+const redisFiles = filesUsing(files, 'skipWithoutRedis').length;
+if (skipWithoutRedis && redisFiles > 0) {
+  notes.push(
+    `Redis suites skipped (${count(redisFiles)}): set TEST_REDIS_URL=redis://127.0.0.1:6379 to run them`,
+  );
+}
+if (!process.env.TEST_REDIS_URL && !skipWithoutRedis && redisFiles > 0) {
+  notes.push(`Redis suites failed for want of TEST_REDIS_URL (${count(redisFiles)}): CI=true runs them all`);
+}
+const browserFiles = filesUsing(files, 'skipWithoutChromium').length;
+if (skipWithoutChromium && browserFiles > 0) {
+  notes.push(
+    `Browser suites skipped (${count(browserFiles)}): no Chromium at ${CHROMIUM}; apt-get install chromium (or set CHROMIUM_PATH) to run them`,
+  );
+}
+
+const env = { ...process.env };
+let postgres: EmbeddedPostgresServer | undefined;
+if (env.TEST_DATABASE_URL) {
+  console.log(`PostgreSQL: the server of TEST_DATABASE_URL (${new URL(env.TEST_DATABASE_URL).host})`);
+} else {
+  const started = Date.now();
+  try {
+    postgres = await startEmbeddedPostgres();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+  env.TEST_DATABASE_URL = postgres.url;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `PostgreSQL: embedded server on port ${postgres.port} (started in ${seconds} s, removed after the run)`,
+  );
+}
+
+let code = 1;
+try {
+  code = await runTests(options, files, env);
+} finally {
+  await postgres?.stop();
+}
+// After the report, where they are read: what this run did not cover, and what would run it.
+for (const note of notes) console.log(note);
+process.exit(code);
