@@ -143,6 +143,8 @@ void describe('model page layout end to end', { timeout: 10 * 60_000 }, () => {
       await page.locator('.material-button[aria-pressed="true"]', { hasText: 'Layout red' }).waitFor();
       await bind.click();
       await page.locator('.viewer[data-paint="1"]').waitFor();
+      if (size.width >= 900)
+        assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page never scrolled');
       await shoot(page, 'bound');
       // Clean up for the next window size: the material goes, with its binding.
       page.once('dialog', (dialog) => void dialog.accept());
@@ -210,6 +212,8 @@ void describe('model page layout end to end', { timeout: 10 * 60_000 }, () => {
     ];
     for (const [what, locator] of tools) await assertInWindow(page, locator, what);
     assert.equal(await page.evaluate(() => window.scrollY), 0, 'nothing was scrolled');
+    const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(tall <= 800, `the page fits the window's height (${tall} px)`);
     await shoot(page, 'tools');
     assert.deepEqual(errors, []);
     await page.context().close();

@@ -10,6 +10,7 @@ import {
 import type { Material } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
 import { h, replaceChildren, uid } from '../ui/dom.ts';
+import { scrollToTop } from '../ui/keep-in-viewport.ts';
 import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
 import { bindingState } from './binding-state.ts';
 import { createMaterialForm } from './material-form.ts';
@@ -170,11 +171,8 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
       .querySelector<HTMLElement>(focusOn === 'save' ? 'button[type=submit]' : 'input')
       ?.focus({ preventScroll: true });
     // In a long sidebar the form would otherwise open out of sight, as if the button did nothing.
-    if (focusOn === 'name') {
-      // Clear of the bind box, which sticks to the top while the panel scrolls.
-      editor.style.scrollMarginTop = `${bindingBox ? bindingBox.offsetHeight + 12 : 12}px`;
-      editor.scrollIntoView({ block: 'start', behavior: 'instant' });
-    }
+    // Clear of the bind box, which sticks to the top while the panel scrolls.
+    if (focusOn === 'name') scrollToTop(editor, bindingBox ? bindingBox.offsetHeight + 12 : 12);
   };
 
   const updateBinding = (): void => {

@@ -1,4 +1,4 @@
-/** Keeps a drop-down panel inside the window, whatever the width: a menu near an edge slides back in. */
+/** Keeps drop-down panels inside the window, and scrolls a form into sight without moving the page. */
 
 /** Gap kept between a panel and the window's edge, in CSS pixels. */
 export const VIEWPORT_MARGIN = 8;
@@ -54,4 +54,19 @@ export function dropDown(details: HTMLDetailsElement, panel: HTMLElement): () =>
     window.removeEventListener('resize', place);
     document.removeEventListener('pointerdown', closeOutside);
   };
+}
+
+/**
+ * Scrolls `element`'s top to `margin` px below the top of its nearest scrolling ancestor (the window when there is
+ * none), scrolling nothing else: `scrollIntoView` would also move every outer scroller, the page included.
+ */
+export function scrollToTop(element: HTMLElement, margin: number): void {
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    const overflow = getComputedStyle(box).overflowY;
+    if ((overflow === 'auto' || overflow === 'scroll') && box.scrollHeight > box.clientHeight) {
+      box.scrollTop += element.getBoundingClientRect().top - box.getBoundingClientRect().top - margin;
+      return;
+    }
+  }
+  window.scrollBy({ top: element.getBoundingClientRect().top - margin, behavior: 'instant' });
 }
