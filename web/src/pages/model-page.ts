@@ -18,6 +18,9 @@ import { mountModelWorkspace } from './model-workspace.ts';
 export function modelPage(id: string): Page {
   return (outlet) => {
     let left = false;
+    // On wide screens the page is sized to the window (styles.css), so the view's tools are never below the fold.
+    const app = outlet.parentElement;
+    app?.classList.add('fills-window');
     const cleanups: (() => void)[] = [];
     const title = h('h1', {}, 'Loading model…');
     const badgeSlot = h('span', { class: 'badge-slot' });
@@ -111,6 +114,7 @@ export function modelPage(id: string): Page {
 
     return () => {
       left = true;
+      app?.classList.remove('fills-window');
       document.title = 'Vitrine';
       for (const cleanup of cleanups) cleanup();
     };
