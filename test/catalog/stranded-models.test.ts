@@ -8,7 +8,7 @@ import { createModelRepository } from '../../src/catalog/repository.ts';
 import { createLogger } from '../../src/logger.ts';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
@@ -21,120 +21,126 @@ type QueueKind = 'embedded' | 'redis';
 const setups: { dialect: ReturnType<typeof testDialects>[number]; queue: QueueKind }[] =
   testDialects().flatMap((dialect) => [
     { dialect, queue: 'embedded' as const },
-    ...(process.env.TEST_REDIS_URL ? [{ dialect, queue: 'redis' as const }] : []),
+    { dialect, queue: 'redis' as const },
   ]);
 
 for (const { dialect, queue } of setups) {
-  void describe(`models left converting without a job (${dialect}, ${queue} queue)`, () => {
-    let testApp: TestApp;
-    let api: ReturnType<typeof catalogApi>;
-    let prefix: string | undefined;
-    const sweeps: { stop(): Promise<void> }[] = [];
+  void describe(
+    `models left converting without a job (${dialect}, ${queue} queue)`,
+    { skip: queue === 'redis' && skipWithoutRedis },
+    () => {
+      let testApp: TestApp;
+      let api: ReturnType<typeof catalogApi>;
+      let prefix: string | undefined;
+      const sweeps: { stop(): Promise<void> }[] = [];
 
-    before(async () => {
-      prefix = queue === 'redis' ? uniqueRedisPrefix('stranded') : undefined;
-      const redis: Record<string, string> = prefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix } : {};
-      testApp = await createTestApp(dialect, { STRANDED_MODEL_SWEEP_SECONDS: '1', ...redis });
-      api = catalogApi(testApp.app, testApp.auth);
-    });
-    afterEach(async () => {
-      await Promise.all(sweeps.splice(0).map((sweep) => sweep.stop()));
-    });
-    after(async () => {
-      await testApp.close();
-      if (prefix) await removeRedisKeys(testRedisUrl(), prefix);
-    });
-
-    /** An uploaded model whose job is gone, left as a failure handler that could not write leaves it. */
-    async function stranded(name: string, updatedAt = LONG_AGO): Promise<string> {
-      const model = await api.create(`${name}.obj`, OBJ);
-      assert.equal(await testApp.queue.cancelQueued(model.id), 1, 'its job was queued, and is gone now');
-      await testApp.database.db
-        .updateTable('models')
-        .set({ status: 'processing', progress: 92, updated_at: updatedAt })
-        .where('id', '=', model.id)
-        .execute();
-      return model.id;
-    }
-
-    function sweeper() {
-      const sweep = startStrandedModelSweep({
-        models: createModelRepository(testApp.database),
-        queue: testApp.queue,
-        events: testApp.services.events,
-        logger: createLogger('silent'),
-        intervalMs: SWEEP_MS,
+      before(async () => {
+        prefix = queue === 'redis' ? uniqueRedisPrefix('stranded') : undefined;
+        const redis: Record<string, string> = prefix
+          ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix }
+          : {};
+        testApp = await createTestApp(dialect, { STRANDED_MODEL_SWEEP_SECONDS: '1', ...redis });
+        api = catalogApi(testApp.app, testApp.auth);
       });
-      sweeps.push(sweep);
-      return sweep;
-    }
+      afterEach(async () => {
+        await Promise.all(sweeps.splice(0).map((sweep) => sweep.stop()));
+      });
+      after(async () => {
+        await testApp.close();
+        if (prefix) await removeRedisKeys(testRedisUrl(), prefix);
+      });
 
-    const failedEvents = async (id: string) =>
-      (
+      /** An uploaded model whose job is gone, left as a failure handler that could not write leaves it. */
+      async function stranded(name: string, updatedAt = LONG_AGO): Promise<string> {
+        const model = await api.create(`${name}.obj`, OBJ);
+        assert.equal(await testApp.queue.cancelQueued(model.id), 1, 'its job was queued, and is gone now');
         await testApp.database.db
-          .selectFrom('events')
-          .select('id')
-          .where('type', '=', 'model.failed')
-          .where('model_id', '=', id)
-          .execute()
-      ).length;
-
-    void it('fails a model whose job is gone, leaves one whose job still waits, and lets a reprocess start it', async () => {
-      const lost = await stranded('lost');
-      const waiting = await api.create('waiting.obj', OBJ);
-      // Untouched for as long, but its job is still queued: a worker will get to it.
-      await testApp.database.db
-        .updateTable('models')
-        .set({ updated_at: LONG_AGO })
-        .where('id', '=', waiting.id)
-        .execute();
-      const refused = await api.call('POST', `/${lost}/reprocess`);
-      assert.equal(refused.status, 409, 'stranded, it refuses a reprocess');
-
-      assert.deepEqual(await sweeper().sweep(), [lost]);
-      const swept = (await api.call('GET', `/${lost}`)).json.data;
-      assert.equal(swept.status, 'failed');
-      assert.equal(swept.error, STRANDED_FAILURE);
-      assert.equal(swept.progress, 0);
-      assert.equal(await failedEvents(lost), 1, 'announced');
-      assert.equal((await api.call('GET', `/${waiting.id}`)).json.data.status, 'pending');
-
-      const reprocess = await api.call('POST', `/${lost}/reprocess`);
-      assert.equal(reprocess.status, 200, reprocess.text);
-      assert.equal(reprocess.json.data.status, 'pending');
-      const runner = testApp.startJobRunner();
-      for (const id of [lost, waiting.id]) {
-        const done = await waitForStatus(testApp.app, id, ['completed', 'failed'], 120_000);
-        assert.equal(done.status, 'completed', done.error);
+          .updateTable('models')
+          .set({ status: 'processing', progress: 92, updated_at: updatedAt })
+          .where('id', '=', model.id)
+          .execute();
+        return model.id;
       }
-      // The next tests strand models of their own, which needs their jobs to wait unclaimed.
-      await runner.stop();
-    });
 
-    void it('leaves a model written to within the sweep interval, however it looks', async () => {
-      const recent = await stranded('recent', new Date().toISOString());
-      assert.deepEqual(await sweeper().sweep(), []);
-      assert.equal((await api.call('GET', `/${recent}`)).json.data.status, 'processing');
-      // The job runner's own sweep, every second, fails it once it has been left alone that long.
-      const runner = testApp.startJobRunner();
-      try {
-        const failed = await waitForStatus(testApp.app, recent, ['failed'], 15_000);
-        assert.equal(failed.error, STRANDED_FAILURE);
-      } finally {
+      function sweeper() {
+        const sweep = startStrandedModelSweep({
+          models: createModelRepository(testApp.database),
+          queue: testApp.queue,
+          events: testApp.services.events,
+          logger: createLogger('silent'),
+          intervalMs: SWEEP_MS,
+        });
+        sweeps.push(sweep);
+        return sweep;
+      }
+
+      const failedEvents = async (id: string) =>
+        (
+          await testApp.database.db
+            .selectFrom('events')
+            .select('id')
+            .where('type', '=', 'model.failed')
+            .where('model_id', '=', id)
+            .execute()
+        ).length;
+
+      void it('fails a model whose job is gone, leaves one whose job still waits, and lets a reprocess start it', async () => {
+        const lost = await stranded('lost');
+        const waiting = await api.create('waiting.obj', OBJ);
+        // Untouched for as long, but its job is still queued: a worker will get to it.
+        await testApp.database.db
+          .updateTable('models')
+          .set({ updated_at: LONG_AGO })
+          .where('id', '=', waiting.id)
+          .execute();
+        const refused = await api.call('POST', `/${lost}/reprocess`);
+        assert.equal(refused.status, 409, 'stranded, it refuses a reprocess');
+
+        assert.deepEqual(await sweeper().sweep(), [lost]);
+        const swept = (await api.call('GET', `/${lost}`)).json.data;
+        assert.equal(swept.status, 'failed');
+        assert.equal(swept.error, STRANDED_FAILURE);
+        assert.equal(swept.progress, 0);
+        assert.equal(await failedEvents(lost), 1, 'announced');
+        assert.equal((await api.call('GET', `/${waiting.id}`)).json.data.status, 'pending');
+
+        const reprocess = await api.call('POST', `/${lost}/reprocess`);
+        assert.equal(reprocess.status, 200, reprocess.text);
+        assert.equal(reprocess.json.data.status, 'pending');
+        const runner = testApp.startJobRunner();
+        for (const id of [lost, waiting.id]) {
+          const done = await waitForStatus(testApp.app, id, ['completed', 'failed'], 120_000);
+          assert.equal(done.status, 'completed', done.error);
+        }
+        // The next tests strand models of their own, which needs their jobs to wait unclaimed.
         await runner.stop();
-      }
-    });
+      });
 
-    void it('fails a stranded model once when several processes sweep at the same time', async () => {
-      const ids = await Promise.all(['a', 'b', 'c'].map((name) => stranded(name)));
-      const results = await Promise.all([sweeper(), sweeper(), sweeper()].map((sweep) => sweep.sweep()));
-      assert.deepEqual(results.flat().sort(), [...ids].sort(), 'each model failed by exactly one sweep');
-      for (const id of ids) {
-        const model = (await api.call('GET', `/${id}`)).json.data;
-        assert.equal(model.status, 'failed');
-        assert.equal(model.error, STRANDED_FAILURE);
-        assert.equal(await failedEvents(id), 1, `${id} announced once`);
-      }
-    });
-  });
+      void it('leaves a model written to within the sweep interval, however it looks', async () => {
+        const recent = await stranded('recent', new Date().toISOString());
+        assert.deepEqual(await sweeper().sweep(), []);
+        assert.equal((await api.call('GET', `/${recent}`)).json.data.status, 'processing');
+        // The job runner's own sweep, every second, fails it once it has been left alone that long.
+        const runner = testApp.startJobRunner();
+        try {
+          const failed = await waitForStatus(testApp.app, recent, ['failed'], 15_000);
+          assert.equal(failed.error, STRANDED_FAILURE);
+        } finally {
+          await runner.stop();
+        }
+      });
+
+      void it('fails a stranded model once when several processes sweep at the same time', async () => {
+        const ids = await Promise.all(['a', 'b', 'c'].map((name) => stranded(name)));
+        const results = await Promise.all([sweeper(), sweeper(), sweeper()].map((sweep) => sweep.sweep()));
+        assert.deepEqual(results.flat().sort(), [...ids].sort(), 'each model failed by exactly one sweep');
+        for (const id of ids) {
+          const model = (await api.call('GET', `/${id}`)).json.data;
+          assert.equal(model.status, 'failed');
+          assert.equal(model.error, STRANDED_FAILURE);
+          assert.equal(await failedEvents(id), 1, `${id} announced once`);
+        }
+      });
+    },
+  );
 }

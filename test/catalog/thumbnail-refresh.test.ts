@@ -5,7 +5,7 @@ import { createModelRepository } from '../../src/catalog/repository.ts';
 import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus, type ModelJson } from '../helpers/wait-for-status.ts';
 
@@ -48,167 +48,174 @@ const QUEUES = ['embedded', 'redis'] as const;
 
 for (const dialect of testDialects()) {
   for (const queue of QUEUES) {
-    void describe(`thumbnails follow material bindings (${dialect}, ${queue} queue)`, () => {
-      let testApp: TestApp;
-      let api: ReturnType<typeof catalogApi>;
-      let materials: ReturnType<typeof materialApi>;
-      let redis: { url: string; prefix: string } | undefined;
-      before(async () => {
-        const env: Record<string, string> = { THUMBNAIL_REFRESH_DELAY_MS: String(DELAY_MS) };
-        if (queue === 'redis') {
-          redis = { url: testRedisUrl(), prefix: uniqueRedisPrefix('thumbnail-refresh') };
-          Object.assign(env, { REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix });
-        }
-        testApp = await createTestApp(dialect, env);
-        api = catalogApi(testApp.app, testApp.auth);
-        materials = materialApi(testApp.app, testApp.auth);
-        testApp.startJobRunner();
-      });
-      after(async () => {
-        await testApp.close();
-        if (redis) await removeRedisKeys(redis.url, redis.prefix);
-      });
-
-      /** A converted box and the group id of its one part. */
-      const convertedBox = async (): Promise<{ model: ModelJson; groupId: string }> => {
-        const created = await api.create('box.obj', BOX_OBJ);
-        const model = await waitForStatus(testApp.app, created.id, ['completed', 'failed'], 60_000);
-        assert.equal(model.status, 'completed', model.error);
-        const parts = await api.call('GET', `/${model.id}/parts`);
-        return { model, groupId: parts.json.data[0].group_id };
-      };
-
-      /** The model's `thumbnail.updated` events so far. */
-      const thumbnailEvents = async (modelId: string): Promise<number> => {
-        const rows = await testApp.database.db
-          .selectFrom('events')
-          .select('id')
-          .where('type', '=', 'thumbnail.updated')
-          .where('model_id', '=', modelId)
-          .execute();
-        return rows.length;
-      };
-
-      /** Waits for the model's thumbnail URL to differ from `before`; returns the model and its PNG. */
-      const newThumbnail = async (modelId: string, before: string, since: number) => {
-        for (;;) {
-          const model = (await api.call('GET', `/${modelId}`)).json.data as ModelJson;
-          if (model.thumbnail_url !== before) {
-            const png = await testApp.app.inject({ method: 'GET', url: pathOf(model.thumbnail_url) });
-            assert.equal(png.statusCode, 200);
-            return { model, png: png.rawPayload, after: Date.now() - since };
+    void describe(
+      `thumbnails follow material bindings (${dialect}, ${queue} queue)`,
+      { skip: queue === 'redis' && skipWithoutRedis },
+      () => {
+        let testApp: TestApp;
+        let api: ReturnType<typeof catalogApi>;
+        let materials: ReturnType<typeof materialApi>;
+        let redis: { url: string; prefix: string } | undefined;
+        before(async () => {
+          const env: Record<string, string> = { THUMBNAIL_REFRESH_DELAY_MS: String(DELAY_MS) };
+          if (queue === 'redis') {
+            redis = { url: testRedisUrl(), prefix: uniqueRedisPrefix('thumbnail-refresh') };
+            Object.assign(env, { REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix });
           }
-          assert.ok(Date.now() - since < FOLLOW_MS, `no new thumbnail within ${FOLLOW_MS} ms`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      };
+          testApp = await createTestApp(dialect, env);
+          api = catalogApi(testApp.app, testApp.auth);
+          materials = materialApi(testApp.app, testApp.auth);
+          testApp.startJobRunner();
+        });
+        after(async () => {
+          await testApp.close();
+          if (redis) await removeRedisKeys(redis.url, redis.prefix);
+        });
 
-      const color = (r: number, g: number, b: number) => ({ diffuse_r: r, diffuse_g: g, diffuse_b: b });
+        /** A converted box and the group id of its one part. */
+        const convertedBox = async (): Promise<{ model: ModelJson; groupId: string }> => {
+          const created = await api.create('box.obj', BOX_OBJ);
+          const model = await waitForStatus(testApp.app, created.id, ['completed', 'failed'], 60_000);
+          assert.equal(model.status, 'completed', model.error);
+          const parts = await api.call('GET', `/${model.id}/parts`);
+          return { model, groupId: parts.json.data[0].group_id };
+        };
 
-      void it('a binding, then an edit of the bound colour, each bring a new thumbnail in that colour', async () => {
-        const { model, groupId } = await convertedBox();
-        assert.ok(model.thumbnail_url, 'the conversion rendered a thumbnail');
-        assert.ok((await shareOf((await newThumbnail(model.id, '', Date.now())).png, 'red')) < 0.01);
-        const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
+        /** The model's `thumbnail.updated` events so far. */
+        const thumbnailEvents = async (modelId: string): Promise<number> => {
+          const rows = await testApp.database.db
+            .selectFrom('events')
+            .select('id')
+            .where('type', '=', 'thumbnail.updated')
+            .where('model_id', '=', modelId)
+            .execute();
+          return rows.length;
+        };
 
-        const boundAt = Date.now();
-        await materials.bind(red.id, [groupId]);
-        const first = await newThumbnail(model.id, model.thumbnail_url, boundAt);
-        assert.ok(
-          first.after >= DELAY_MS - 100,
-          `rendered ${first.after} ms after the change, before the delay`,
-        );
-        assert.ok((await shareOf(first.png, 'red')) > 0.05, 'the new thumbnail shows the bound red');
+        /** Waits for the model's thumbnail URL to differ from `before`; returns the model and its PNG. */
+        const newThumbnail = async (modelId: string, before: string, since: number) => {
+          for (;;) {
+            const model = (await api.call('GET', `/${modelId}`)).json.data as ModelJson;
+            if (model.thumbnail_url !== before) {
+              const png = await testApp.app.inject({ method: 'GET', url: pathOf(model.thumbnail_url) });
+              assert.equal(png.statusCode, 200);
+              return { model, png: png.rawPayload, after: Date.now() - since };
+            }
+            assert.ok(Date.now() - since < FOLLOW_MS, `no new thumbnail within ${FOLLOW_MS} ms`);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        };
 
-        const editedAt = Date.now();
-        const edited = await materials.call('PUT', `/materials/${red.id}`, color(0, 200, 0));
-        assert.equal(edited.status, 200, edited.text);
-        const second = await newThumbnail(model.id, first.model.thumbnail_url, editedAt);
-        assert.ok((await shareOf(second.png, 'green')) > 0.05, 'the thumbnail follows the edited colour');
-        assert.ok((await shareOf(second.png, 'red')) < 0.01);
+        const color = (r: number, g: number, b: number) => ({ diffuse_r: r, diffuse_g: g, diffuse_b: b });
 
-        // Renaming changes nothing a thumbnail shows: no render.
-        const events = await thumbnailEvents(model.id);
-        assert.equal(
-          (await materials.call('PUT', `/materials/${red.id}`, { name: 'Now green' })).status,
-          200,
-        );
-        await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
-        assert.equal(await thumbnailEvents(model.id), events);
-      });
+        void it('a binding, then an edit of the bound colour, each bring a new thumbnail in that colour', async () => {
+          const { model, groupId } = await convertedBox();
+          assert.ok(model.thumbnail_url, 'the conversion rendered a thumbnail');
+          assert.ok((await shareOf((await newThumbnail(model.id, '', Date.now())).png, 'red')) < 0.01);
+          const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
 
-      void it('five quick binding changes cause one render, showing the last', async () => {
-        const { model, groupId } = await convertedBox();
-        const palette = [
-          color(255, 0, 0),
-          color(0, 200, 0),
-          color(255, 0, 0),
-          color(0, 200, 0),
-          color(0, 0, 255),
-        ];
-        const made = [];
-        for (const [index, fields] of palette.entries())
-          made.push(await materials.create({ name: `Colour ${index}`, ...fields }));
-        const events = await thumbnailEvents(model.id);
+          const boundAt = Date.now();
+          await materials.bind(red.id, [groupId]);
+          const first = await newThumbnail(model.id, model.thumbnail_url, boundAt);
+          assert.ok(
+            first.after >= DELAY_MS - 100,
+            `rendered ${first.after} ms after the change, before the delay`,
+          );
+          assert.ok((await shareOf(first.png, 'red')) > 0.05, 'the new thumbnail shows the bound red');
 
-        const startedAt = Date.now();
-        for (const material of made) await materials.bind(material.id, [groupId]);
-        const took = Date.now() - startedAt;
-        assert.ok(took < DELAY_MS, `the five changes took ${took} ms, longer than the ${DELAY_MS} ms delay`);
+          const editedAt = Date.now();
+          const edited = await materials.call('PUT', `/materials/${red.id}`, color(0, 200, 0));
+          assert.equal(edited.status, 200, edited.text);
+          const second = await newThumbnail(model.id, first.model.thumbnail_url, editedAt);
+          assert.ok((await shareOf(second.png, 'green')) > 0.05, 'the thumbnail follows the edited colour');
+          assert.ok((await shareOf(second.png, 'red')) < 0.01);
 
-        const rendered = await newThumbnail(model.id, model.thumbnail_url, startedAt);
-        assert.ok((await shareOf(rendered.png, 'blue')) > 0.05, 'the one render shows the last binding');
-        // Anything a second render would do happens within another delay.
-        await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
-        assert.equal(await thumbnailEvents(model.id), events + 1);
-        assert.equal(
-          (await api.call('GET', `/${model.id}`)).json.data.thumbnail_url,
-          rendered.model.thumbnail_url,
-        );
-      });
+          // Renaming changes nothing a thumbnail shows: no render.
+          const events = await thumbnailEvents(model.id);
+          assert.equal(
+            (await materials.call('PUT', `/materials/${red.id}`, { name: 'Now green' })).status,
+            200,
+          );
+          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
+          assert.equal(await thumbnailEvents(model.id), events);
+        });
 
-      void it('a render waits while another render holds the model, then runs once it is free', async () => {
-        const { model, groupId } = await convertedBox();
-        const models = createModelRepository(testApp.database);
-        // Another worker's render under way on this model.
-        assert.equal(await models.claimThumbnailRender(model.id, 60_000), true);
-        assert.equal(await models.claimThumbnailRender(model.id, 60_000), false);
-        const events = await thumbnailEvents(model.id);
-        const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
-        await materials.bind(red.id, [groupId]);
-        await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
-        assert.equal(await thumbnailEvents(model.id), events, 'no render alongside the one under way');
+        void it('five quick binding changes cause one render, showing the last', async () => {
+          const { model, groupId } = await convertedBox();
+          const palette = [
+            color(255, 0, 0),
+            color(0, 200, 0),
+            color(255, 0, 0),
+            color(0, 200, 0),
+            color(0, 0, 255),
+          ];
+          const made = [];
+          for (const [index, fields] of palette.entries())
+            made.push(await materials.create({ name: `Colour ${index}`, ...fields }));
+          const events = await thumbnailEvents(model.id);
 
-        const freedAt = Date.now();
-        await models.releaseThumbnailRender(model.id);
-        const rendered = await newThumbnail(model.id, model.thumbnail_url, freedAt);
-        assert.ok((await shareOf(rendered.png, 'red')) > 0.05);
-        assert.equal(await thumbnailEvents(model.id), events + 1);
-      });
+          const startedAt = Date.now();
+          for (const material of made) await materials.bind(material.id, [groupId]);
+          const took = Date.now() - startedAt;
+          assert.ok(
+            took < DELAY_MS,
+            `the five changes took ${took} ms, longer than the ${DELAY_MS} ms delay`,
+          );
 
-      void it('an uploaded thumbnail is kept through binding changes; Regenerate still replaces it', async () => {
-        const { model, groupId } = await convertedBox();
-        const picture = await sharp({
-          create: { width: 64, height: 64, channels: 3, background: { r: 250, g: 200, b: 0 } },
-        })
-          .png()
-          .toBuffer();
-        const uploaded = await api.thumbnail(model.id, 'mine.png', picture);
-        assert.equal(uploaded.status, 200, uploaded.text);
-        const mine = uploaded.json.data.thumbnail_url as string;
-        const events = await thumbnailEvents(model.id);
+          const rendered = await newThumbnail(model.id, model.thumbnail_url, startedAt);
+          assert.ok((await shareOf(rendered.png, 'blue')) > 0.05, 'the one render shows the last binding');
+          // Anything a second render would do happens within another delay.
+          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
+          assert.equal(await thumbnailEvents(model.id), events + 1);
+          assert.equal(
+            (await api.call('GET', `/${model.id}`)).json.data.thumbnail_url,
+            rendered.model.thumbnail_url,
+          );
+        });
 
-        const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
-        await materials.bind(red.id, [groupId]);
-        await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
-        assert.equal((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url, mine);
-        assert.equal(await thumbnailEvents(model.id), events);
+        void it('a render waits while another render holds the model, then runs once it is free', async () => {
+          const { model, groupId } = await convertedBox();
+          const models = createModelRepository(testApp.database);
+          // Another worker's render under way on this model.
+          assert.equal(await models.claimThumbnailRender(model.id, 60_000), true);
+          assert.equal(await models.claimThumbnailRender(model.id, 60_000), false);
+          const events = await thumbnailEvents(model.id);
+          const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
+          await materials.bind(red.id, [groupId]);
+          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
+          assert.equal(await thumbnailEvents(model.id), events, 'no render alongside the one under way');
 
-        const askedAt = Date.now();
-        assert.equal((await api.call('POST', `/${model.id}/regenerate-thumbnail`)).status, 200);
-        const regenerated = await newThumbnail(model.id, mine, askedAt);
-        assert.ok((await shareOf(regenerated.png, 'red')) > 0.05, 'Regenerate renders the bound red');
-      });
-    });
+          const freedAt = Date.now();
+          await models.releaseThumbnailRender(model.id);
+          const rendered = await newThumbnail(model.id, model.thumbnail_url, freedAt);
+          assert.ok((await shareOf(rendered.png, 'red')) > 0.05);
+          assert.equal(await thumbnailEvents(model.id), events + 1);
+        });
+
+        void it('an uploaded thumbnail is kept through binding changes; Regenerate still replaces it', async () => {
+          const { model, groupId } = await convertedBox();
+          const picture = await sharp({
+            create: { width: 64, height: 64, channels: 3, background: { r: 250, g: 200, b: 0 } },
+          })
+            .png()
+            .toBuffer();
+          const uploaded = await api.thumbnail(model.id, 'mine.png', picture);
+          assert.equal(uploaded.status, 200, uploaded.text);
+          const mine = uploaded.json.data.thumbnail_url as string;
+          const events = await thumbnailEvents(model.id);
+
+          const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
+          await materials.bind(red.id, [groupId]);
+          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
+          assert.equal((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url, mine);
+          assert.equal(await thumbnailEvents(model.id), events);
+
+          const askedAt = Date.now();
+          assert.equal((await api.call('POST', `/${model.id}/regenerate-thumbnail`)).status, 200);
+          const regenerated = await newThumbnail(model.id, mine, askedAt);
+          assert.ok((await shareOf(regenerated.png, 'red')) > 0.05, 'Regenerate renders the bound red');
+        });
+      },
+    );
   }
 }

@@ -1,5 +1,6 @@
-// The model page's Export menu in headless Chromium against a real server: a part bound to a red material, then
-// GLB and USDZ exported from the menu; the menu waits out the job (202) and hands over the file's link.
+// The model page's Export menu in headless Chromium against a real server: the open menu inside the window at
+// 1280×800 and 390×844; a part bound to a red material, then GLB and USDZ exported from the menu; the menu waits
+// out the job (202) and hands over the file's link.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,40 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
     await server?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    void test(`at ${size.width}×${size.height} the open menu lies inside the window`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+      await page.reload();
+      // As a person would: once the model is on screen (a fresh page's first frames can be slow in software GL).
+      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
+      await page.locator('.export-menu summary').click({ timeout: 60_000 });
+      const panel = page.locator('.export-menu .menu-panel');
+      for (const box of [
+        await panel.boundingBox(),
+        ...(await Promise.all((await panel.locator('button').all()).map((button) => button.boundingBox()))),
+      ]) {
+        assert.ok(box, 'laid out');
+        assert.ok(
+          box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height,
+          `spans x ${box.x}–${box.x + box.width}, y ${box.y}–${box.y + box.height}`,
+        );
+      }
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.equal(overflow, 0, 'no sideways scrolling with the menu open');
+      // A click outside closes it.
+      await page.locator('h1').click();
+      await panel.waitFor({ state: 'hidden' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      assert.deepEqual(pageErrors, []);
+    });
+  }
 
   for (const [format, extension, magic] of [
     ['glb', '.glb', 'glTF'],

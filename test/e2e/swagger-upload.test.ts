@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -16,7 +16,7 @@ const REPO = resolve(HERE, '../..');
 const BOX = resolve(HERE, '../../../shared/models/gltf/BoxTextured');
 const TOKEN = 'e2e-swagger-token-0123456789';
 
-void describe('the upload in Swagger UI', { timeout: 3 * 60_000 }, () => {
+void describe('the upload in Swagger UI', { timeout: 3 * 60_000, skip: skipWithoutChromium }, () => {
   let dataDir: string;
   let server: RunningServer | undefined;
   let browser: Browser | undefined;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
-import { launchChromium } from './support/chromium.ts';
+import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { decodePng, differs, hexToRgb, pixelAt, type Pixels } from './support/pixels.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { zUpHouseObj } from '../fixtures/z-up-house.ts';
@@ -63,59 +63,66 @@ async function viewedSize(name: string): Promise<{ width: number; height: number
   return drawnSize(await decodePng(png));
 }
 
-void describe('up axis in the details form end to end', { timeout: 5 * 60_000 }, () => {
-  before(async () => {
-    ensureViewerBuilt(REPO);
-    dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-up-axis-'));
-    server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
-    const client = catalogClient(server.baseUrl, TOKEN);
-    const uploaded = await client.upload({
-      name: 'house.obj',
-      bytes: new TextEncoder().encode(zUpHouseObj()),
+void describe(
+  'up axis in the details form end to end',
+  { timeout: 5 * 60_000, skip: skipWithoutChromium },
+  () => {
+    before(async () => {
+      ensureViewerBuilt(REPO);
+      dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-up-axis-'));
+      server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
+      const client = catalogClient(server.baseUrl, TOKEN);
+      const uploaded = await client.upload({
+        name: 'house.obj',
+        bytes: new TextEncoder().encode(zUpHouseObj()),
+      });
+      model = await client.waitCompleted(uploaded.id);
+      browser = await launchChromium();
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
+      page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
     });
-    model = await client.waitCompleted(uploaded.id);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
 
-  void test('a Z-up OBJ set to Z up in the details form is converted again and stands upright', async () => {
-    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
-    const lying = await viewedSize('house-lying');
-    // Read Y-up, the 14-unit height runs along the depth and the house is wider than tall on screen.
-    assert.ok(lying.height < lying.width, `lying house drawn ${lying.width}×${lying.height}`);
+    void test('a Z-up OBJ set to Z up in the details form is converted again and stands upright', async () => {
+      await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+      const lying = await viewedSize('house-lying');
+      // Read Y-up, the 14-unit height runs along the depth and the house is wider than tall on screen.
+      assert.ok(lying.height < lying.width, `lying house drawn ${lying.width}×${lying.height}`);
 
-    const thumbnail = page.locator('.model-details .thumb img');
-    const lyingThumbnail = await thumbnail.getAttribute('src');
-    const up = page.getByLabel('Up axis');
-    assert.equal(await up.inputValue(), 'y');
-    await up.selectOption('z');
-    await page.getByLabel('Unit').selectOption('cm');
-    await page.getByRole('button', { name: 'Save details' }).click();
-    // The page follows the new conversion and opens the model again when it is done.
-    await page.locator('.viewer[data-state="ready"]').waitFor({ state: 'detached', timeout: 30_000 });
-    const upright = await viewedSize('house-upright');
-    assert.ok(upright.height > upright.width, `upright house drawn ${upright.width}×${upright.height}`);
-    assert.equal(await page.getByLabel('Up axis').inputValue(), 'z');
-    assert.equal(await page.getByLabel('Unit').inputValue(), 'cm');
-    // The details show the thumbnail the new conversion rendered.
-    assert.notEqual(await thumbnail.getAttribute('src'), lyingThumbnail);
-    if (SHOTS)
-      await page.locator('.model-details').screenshot({ path: join(SHOTS, 'details.png'), timeout: 120_000 });
+      const thumbnail = page.locator('.model-details .thumb img');
+      const lyingThumbnail = await thumbnail.getAttribute('src');
+      const up = page.getByLabel('Up axis');
+      assert.equal(await up.inputValue(), 'y');
+      await up.selectOption('z');
+      await page.getByLabel('Unit').selectOption('cm');
+      await page.getByRole('button', { name: 'Save details' }).click();
+      // The page follows the new conversion and opens the model again when it is done.
+      await page.locator('.viewer[data-state="ready"]').waitFor({ state: 'detached', timeout: 30_000 });
+      const upright = await viewedSize('house-upright');
+      assert.ok(upright.height > upright.width, `upright house drawn ${upright.width}×${upright.height}`);
+      assert.equal(await page.getByLabel('Up axis').inputValue(), 'z');
+      assert.equal(await page.getByLabel('Unit').inputValue(), 'cm');
+      // The details show the thumbnail the new conversion rendered.
+      assert.notEqual(await thumbnail.getAttribute('src'), lyingThumbnail);
+      if (SHOTS)
+        await page
+          .locator('.model-details')
+          .screenshot({ path: join(SHOTS, 'details.png'), timeout: 120_000 });
 
-    const record = (await (await catalogClient(server.baseUrl, TOKEN).call(`/api/models/${model.id}`)).json())
-      .data as { up: string; unit: string; bounds: { min: number[]; max: number[] } };
-    assert.equal(record.up, 'z');
-    const size = record.bounds.max.map((max, axis) => max - record.bounds.min[axis]);
-    assert.equal(size.indexOf(Math.max(...size)), 1, `bounds ${JSON.stringify(record.bounds)}`);
-    assert.deepEqual(pageErrors, []);
-  });
-});
+      const record = (
+        await (await catalogClient(server.baseUrl, TOKEN).call(`/api/models/${model.id}`)).json()
+      ).data as { up: string; unit: string; bounds: { min: number[]; max: number[] } };
+      assert.equal(record.up, 'z');
+      const size = record.bounds.max.map((max, axis) => max - record.bounds.min[axis]);
+      assert.equal(size.indexOf(Math.max(...size)), 1, `bounds ${JSON.stringify(record.bounds)}`);
+      assert.deepEqual(pageErrors, []);
+    });
+  },
+);

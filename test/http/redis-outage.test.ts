@@ -12,7 +12,7 @@ import { StorageUnavailableError } from '../../src/storage/storage-unavailable.t
 import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { catalogApi, catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
@@ -20,7 +20,7 @@ import { waitForStatus } from '../helpers/wait-for-status.ts';
 const QUEUE_UNAVAILABLE = 'job queue unavailable, try again shortly';
 
 for (const dialect of testDialects()) {
-  void describe(`a Redis outage (${dialect})`, () => {
+  void describe(`a Redis outage (${dialect})`, { skip: skipWithoutRedis }, () => {
     let url: string;
     let prefix: string;
     let proxy: TcpProxy;

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
+import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
 import { checkHangingReceiverStallsNothing, HANGING_RECEIVER_ENV } from './hanging-receiver-scenario.ts';
 
-void describe('a webhook receiver that never answers, BullMQ queue', () => {
+void describe('a webhook receiver that never answers, BullMQ queue', { skip: skipWithoutRedis }, () => {
   const url = testRedisUrl();
   const prefix = uniqueRedisPrefix('hanging-receiver');
   let testApp: TestApp;

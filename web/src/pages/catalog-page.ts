@@ -6,7 +6,7 @@ import { MODEL_STATUSES } from '../api/types.ts';
 import type { Model, ModelSort, ModelStatus } from '../api/types.ts';
 import type { Page } from '../router.ts';
 import { h, replaceChildren, uid } from '../ui/dom.ts';
-import { formatCount } from '../ui/format.ts';
+import { formatCount, formatGeometry } from '../ui/format.ts';
 import { notifyError } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
 import { catalogHash, emptyQuery, parseCatalogHash, SORT_CHOICES } from './catalog-query.ts';
@@ -273,7 +273,7 @@ function modelCard(model: Model, onTag: (tag: string) => void): HTMLElement {
       { class: 'model-meta' },
       h('span', { class: 'badge format' }, model.format.toUpperCase()),
       statusBadge(model),
-      h('span', { class: 'triangles' }, `${formatCount(model.triangle_count)} triangles`),
+      h('span', { class: 'triangles' }, formatGeometry(model)),
     ),
     model.tags.length > 0
       ? h(

@@ -1,7 +1,8 @@
 /** Links to download the original upload and every level of detail, with their sizes. */
 import type { Lod, Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
-import { formatBytes, formatCount } from '../ui/format.ts';
+import { formatBytes } from '../ui/format.ts';
+import { lodDescriber } from './lod-description.ts';
 
 /** A file name for LOD `level` of `model`, after the upload's name. */
 function lodFileName(model: Model, level: number): string {
@@ -11,6 +12,7 @@ function lodFileName(model: Model, level: number): string {
 
 /** The downloads list: the original first, then each LOD as GLB. */
 export function createDownloads(model: Model, lods: Lod[]): HTMLElement {
+  const describe = lodDescriber(model);
   return h(
     'ul',
     { class: 'download-list' },
@@ -35,7 +37,7 @@ export function createDownloads(model: Model, lods: Lod[]): HTMLElement {
             { href: lod.url, download: lodFileName(model, lod.level), 'data-level': lod.level },
             `LOD ${lod.level} (GLB)`,
           ),
-          h('small', {}, ` ${formatCount(lod.triangle_count)} triangles · ${formatBytes(lod.size)}`),
+          h('small', {}, ` ${describe(lod)} · ${formatBytes(lod.size)}`),
         ),
       ),
   );

@@ -9,6 +9,8 @@ import { getToken } from '../api/token.ts';
 import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
+import { dropDown } from '../ui/keep-in-viewport.ts';
+import { lodDescriber } from './lod-description.ts';
 
 /** Longest the menu waits for one export before telling the user to try again later. */
 const GIVE_UP_MS = 10 * 60_000;
@@ -47,19 +49,16 @@ async function fetchExport(
 /** Builds the menu for a converted model; `dispose` stops any export still being waited for. */
 export function createExportMenu(model: Model): { element: HTMLElement; dispose: () => void } {
   const controller = new AbortController();
+  const describe = lodDescriber(model);
   const lod = h(
     'select',
     { 'aria-label': 'Level of detail' },
     ...model.lods.map((level) =>
-      h(
-        'option',
-        { value: String(level.level) },
-        `LOD ${level.level} · ${level.triangle_count.toLocaleString()} triangles`,
-      ),
+      h('option', { value: String(level.level) }, `LOD ${level.level} · ${describe(level)}`),
     ),
   );
   const bound = h('input', { type: 'checkbox', checked: true });
-  const status = h('p', { class: 'export-status', role: 'status', style: 'margin:0.5rem 0 0' });
+  const status = h('p', { class: 'export-status', role: 'status' });
   const buttons = EXPORT_FORMATS.map((format) =>
     h(
       'button',
@@ -95,18 +94,21 @@ export function createExportMenu(model: Model): { element: HTMLElement; dispose:
     }
   }
 
-  const element = h(
-    'details',
-    { class: 'export-menu' },
-    h('summary', {}, 'Export'),
-    h(
-      'div',
-      { class: 'card', style: 'position:absolute;z-index:10;min-width:16rem;display:grid;gap:0.5rem' },
-      lod,
-      h('label', {}, bound, ' Bake in the bound materials'),
-      ...buttons,
-      status,
-    ),
+  const panel = h(
+    'div',
+    { class: 'card menu-panel export-panel' },
+    lod,
+    h('label', {}, bound, ' Bake in the bound materials'),
+    ...buttons,
+    status,
   );
-  return { element, dispose: () => controller.abort() };
+  const element = h('details', { class: 'export-menu drop-down' }, h('summary', {}, 'Export'), panel);
+  const stopPlacing = dropDown(element, panel);
+  return {
+    element,
+    dispose: () => {
+      controller.abort();
+      stopPlacing();
+    },
+  };
 }

@@ -1,10 +1,23 @@
-/** Radio buttons choosing the level of detail, each showing its triangle count and download size. */
+/** Radio buttons choosing the level of detail, each showing what it draws (triangles or points) and its size. */
 import type { Lod } from '../api/types.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes, formatCount } from '../ui/format.ts';
 
-/** Builds the switcher with `initial` checked; `onChange` receives the chosen level. */
-export function createLodSwitcher(lods: Lod[], initial: number, onChange: (lod: Lod) => void): HTMLElement {
+/** Words for what a level draws; the default is its triangle count. */
+export type DescribeLod = (lod: Lod) => string;
+
+const describeTriangles: DescribeLod = (lod) => `${formatCount(lod.triangle_count)} triangles`;
+
+/**
+ * Builds the switcher with `initial` checked; `onChange` receives the chosen level. `describe` words what each
+ * level draws (a point cloud's levels count points, which the catalog lists only for the model as a whole).
+ */
+export function createLodSwitcher(
+  lods: Lod[],
+  initial: number,
+  onChange: (lod: Lod) => void,
+  describe: DescribeLod = describeTriangles,
+): HTMLElement {
   const name = uid('lod');
   const fieldset = h('fieldset', { class: 'lod-switcher' }, h('legend', {}, 'Level of detail'));
   for (const lod of [...lods].sort((a, b) => a.level - b.level)) {
@@ -22,10 +35,21 @@ export function createLodSwitcher(lods: Lod[], initial: number, onChange: (lod: 
           'label',
           { for: id },
           h('strong', {}, `LOD ${lod.level}`),
-          h('span', {}, `${formatCount(lod.triangle_count)} triangles · ${formatBytes(lod.size)}`),
+          h(
+            'span',
+            {},
+            h('span', { 'data-lod-count': lod.level }, describe(lod)),
+            ` · ${formatBytes(lod.size)}`,
+          ),
         ),
       ),
     );
   }
   return fieldset;
+}
+
+/** Rewrites what level `level` draws in a switcher, once the view has counted it. */
+export function showLodCount(switcher: HTMLElement, level: number, text: string): void {
+  const label = switcher.querySelector(`[data-lod-count="${level}"]`);
+  if (label) label.textContent = text;
 }

@@ -10,7 +10,9 @@ import {
 import type { Material } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
 import { h, replaceChildren, uid } from '../ui/dom.ts';
+import { scrollToTop } from '../ui/keep-in-viewport.ts';
 import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
+import { bindingState } from './binding-state.ts';
 import { createMaterialForm } from './material-form.ts';
 
 const PAGE_SIZE = 10;
@@ -58,6 +60,15 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
     'Bind selected parts',
   );
   const unbindButton = h('button', { type: 'button', onclick: () => unbind() }, 'Unbind selected parts');
+
+  const bindingBox = options.binding
+    ? h(
+        'div',
+        { class: 'binding-box' },
+        selectionLabel,
+        h('div', { class: 'button-row' }, bindButton, unbindButton),
+      )
+    : null;
 
   const load = async (): Promise<void> => {
     const mine = ++serial;
@@ -123,6 +134,10 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
     void load();
   };
 
+  /**
+   * Opens `material` (null: a new one) in the editor under the toolbar. Opened by the person (`focusOn` 'name'),
+   * the form is scrolled into sight and its name field focused; after a save it stays put with the focus on Save.
+   */
   const edit = (material: Material | null, focusOn: 'name' | 'save' = 'name'): void => {
     current = material;
     const form = createMaterialForm(material, {
@@ -155,19 +170,18 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
     form
       .querySelector<HTMLElement>(focusOn === 'save' ? 'button[type=submit]' : 'input')
       ?.focus({ preventScroll: true });
+    // In a long sidebar the form would otherwise open out of sight, as if the button did nothing.
+    // Clear of the bind box, which sticks to the top while the panel scrolls.
+    if (focusOn === 'name') scrollToTop(editor, bindingBox ? bindingBox.offsetHeight + 12 : 12);
   };
 
   const updateBinding = (): void => {
     if (!options.binding) return;
     const count = options.binding.selected().length;
-    selectionLabel.textContent =
-      count === 0
-        ? 'Select parts in the view or the tree to bind them.'
-        : `${count} part${count === 1 ? '' : 's'} selected.`;
-    bindButton.disabled = count === 0 || !current;
-    bindButton.textContent = current
-      ? `Bind selected parts to “${current.name}”`
-      : 'Bind selected parts (choose a material)';
+    const state = bindingState(count, current?.name ?? null);
+    selectionLabel.textContent = state.hint;
+    bindButton.disabled = !state.ready;
+    bindButton.textContent = state.label;
     unbindButton.disabled = count === 0;
   };
 
@@ -216,23 +230,17 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
   const element = h(
     'div',
     { class: 'materials-panel' },
-    options.binding
-      ? h(
-          'div',
-          { class: 'binding-box' },
-          selectionLabel,
-          h('div', { class: 'button-row' }, bindButton, unbindButton),
-        )
-      : null,
+    bindingBox,
     h(
       'div',
       { class: 'material-toolbar' },
       h('div', { class: 'field grow' }, h('label', { for: searchId }, 'Find material'), search),
       h('button', { type: 'button', onclick: () => edit(null) }, 'New material'),
     ),
+    // Right under the button that opens it, so the form appears where the person is looking.
+    editor,
     list,
     h('nav', { class: 'pager', 'aria-label': 'Material pages' }, previous, pageLabel, next),
-    editor,
   );
   updateBinding();
   void load();

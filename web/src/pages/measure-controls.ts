@@ -16,7 +16,10 @@ function formatPoint(point: Vector3): string {
 
 /** The toggle, readout and a way to cancel (Esc); the view places points while measuring is on. */
 export interface MeasureControls {
+  /** The toggle, carrying `data-points`, `data-distance`, `data-from` and `data-to`. */
   element: HTMLElement;
+  /** The readout, placed apart from the toggle (under the view, where its changing height moves nothing). */
+  readout: HTMLElement;
   /** Drops the points; returns true when there were any, so Esc does one thing at a time. */
   cancel: () => boolean;
 }
@@ -26,7 +29,7 @@ export function createMeasureControls(view: ModelViewport): MeasureControls {
   let points: MeasurePoint[] = [];
   const toggle = h('button', { type: 'button', 'aria-pressed': 'false' }, 'Measure');
   const readout = h('output', { class: 'measure-readout', 'aria-live': 'polite' });
-  const element = h('div', { class: 'measure-controls' }, toggle, readout);
+  const element = h('div', { class: 'measure-controls' }, toggle);
 
   const show = (): void => {
     view.showMeasure(points.map((point) => point.position));
@@ -72,6 +75,7 @@ export function createMeasureControls(view: ModelViewport): MeasureControls {
 
   return {
     element,
+    readout,
     cancel: () => {
       if (points.length === 0) return false;
       points = [];

@@ -12,7 +12,7 @@ import {
 } from '../api/catalog-api.ts';
 import type { Model, ModelPatch } from '../api/types.ts';
 import { h, uid } from '../ui/dom.ts';
-import { formatBytes, formatCount, formatDate } from '../ui/format.ts';
+import { formatBytes, formatCount, formatDate, isPointCloud } from '../ui/format.ts';
 import {
   DEFAULT_UNIT,
   DEFAULT_UP_AXIS,
@@ -95,7 +95,10 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     const rows: [string, Node | string][] = [
       ['File', `${model.original_filename} (${formatBytes(model.file_size)})`],
       ['Format', model.format.toUpperCase()],
-      ['Triangles', formatCount(model.triangle_count)],
+      // A point cloud is counted in points (its vertices), not in its zero triangles.
+      isPointCloud(model)
+        ? ['Points', formatCount(model.vertex_count)]
+        : ['Triangles', formatCount(model.triangle_count)],
       ['Vertices', formatCount(model.vertex_count)],
       ['Parts', formatCount(model.part_count)],
       ...sourceFrameFacts(model),

@@ -31,6 +31,9 @@ export function modelPage(id: string): Page {
 /** Fills `outlet` with the page of model `id`; `remount` rebuilds it. Returns the clean-up. */
 function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): () => void {
   let left = false;
+  // On wide screens the page is sized to the window (styles.css), so the view's tools are never below the fold.
+  const app = outlet.parentElement;
+  app?.classList.add('fills-window');
   const cleanups: (() => void)[] = [];
   const title = h('h1', {}, 'Loading model…');
   const badgeSlot = h('span', { class: 'badge-slot' });
@@ -129,6 +132,7 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
 
   return () => {
     left = true;
+    app?.classList.remove('fills-window');
     document.title = 'Vitrine';
     for (const cleanup of cleanups) cleanup();
   };

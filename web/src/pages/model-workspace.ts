@@ -2,12 +2,13 @@
 import { materialsForGroups } from '../api/materials-api.ts';
 import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
-import { formatCount } from '../ui/format.ts';
+import { formatDrawn } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import { createAnimationControls } from './animation-controls.ts';
-import { createLodSwitcher } from './lod-switcher.ts';
+import { lodDescriber } from './lod-description.ts';
+import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
@@ -109,12 +110,16 @@ export function mountModelWorkspace(
     viewport.dataset.state = 'loading';
     triangleLabel.textContent = `Loading LOD ${level}…`;
     try {
-      const { triangles } = await view.load(url);
+      const { triangles, points } = await view.load(url);
       if (disposed) return;
       showAnimation();
       viewport.dataset.state = 'ready';
       viewport.dataset.lod = String(level);
-      triangleLabel.textContent = `LOD ${level}: ${formatCount(triangles)} triangles shown`;
+      viewport.dataset.triangles = String(triangles);
+      viewport.dataset.points = String(points);
+      triangleLabel.textContent = `LOD ${level}: ${formatDrawn(triangles, points)} shown`;
+      // The catalog counts a point cloud's points for LOD 0 only; the other levels are counted here once seen.
+      if (points > 0 && lodSwitcher) showLodCount(lodSwitcher, level, formatDrawn(triangles, points));
     } catch (error) {
       viewport.dataset.state = 'error';
       triangleLabel.textContent = `LOD ${level} could not be shown`;
@@ -128,10 +133,21 @@ export function mountModelWorkspace(
     `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,
   );
   const tree = createPartsTree(parts, select);
+  /** True while the camera frames an isolated selection rather than the whole model. */
+  let framedIsolation = false;
   const visibility = createVisibilityTools({
-    isolate: () => setHidden(new Set(parts.map((part) => part.group_id).filter((id) => !selection.has(id)))),
+    isolate: () => {
+      setHidden(new Set(parts.map((part) => part.group_id).filter((id) => !selection.has(id))));
+      // Isolating a small part would leave it tiny in an empty view: bring it up to fill the view.
+      view.frameParts(selection);
+      framedIsolation = true;
+    },
     hide: () => setHidden(new Set([...hidden, ...selection])),
-    showAll: () => setHidden(new Set()),
+    showAll: () => {
+      setHidden(new Set());
+      if (framedIsolation) view.resetView();
+      framedIsolation = false;
+    },
     setXray: (on) => {
       view.setXray(on);
       viewport.dataset.xray = String(on);
@@ -150,15 +166,29 @@ export function mountModelWorkspace(
   document.addEventListener('keydown', onKeyDown);
 
   const levels = lods.length > 0 ? lods : [];
+  const lodSwitcher =
+    levels.length > 0
+      ? createLodSwitcher(
+          levels,
+          levels[0].level,
+          (lod) => attempt(`Loading LOD ${lod.level}`, () => loadLevel(lod.url, lod.level)),
+          lodDescriber(model),
+        )
+      : null;
+  // Everything that acts on the view sits right above or below it, so at 1280×800 no tool is below the fold.
+  // Above the view only controls of fixed size: whatever grows (readouts, the clip's controls) goes below it,
+  // where it cannot move the canvas between two clicks.
   viewerColumn.replaceChildren(
     h(
       'div',
       { class: 'viewer-toolbar' },
-      levels.length > 0
-        ? createLodSwitcher(levels, levels[0].level, (lod) =>
-            attempt(`Loading LOD ${lod.level}`, () => loadLevel(lod.url, lod.level)),
-          )
-        : null,
+      lodSwitcher,
+      h(
+        'div',
+        { class: 'view-tools', role: 'toolbar', 'aria-label': 'View tools' },
+        visibility.element,
+        measure.element,
+      ),
     ),
     viewport,
     h(
@@ -166,6 +196,7 @@ export function mountModelWorkspace(
       { class: 'viewer-status' },
       triangleLabel,
       selectionLabel,
+      measure.readout,
       h(
         'div',
         { class: 'button-row' },
@@ -173,8 +204,7 @@ export function mountModelWorkspace(
         h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
       ),
     ),
-    h('div', { class: 'viewer-tools' }, visibility.element, measure.element, animationSlot),
-    createSectionControls(view),
+    h('div', { class: 'viewer-tools' }, createSectionControls(view), animationSlot),
     h(
       'p',
       { class: 'hint' },
@@ -184,7 +214,7 @@ export function mountModelWorkspace(
   );
   sidebar.prepend(
     h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
-    h('section', { class: 'card' }, h('h2', {}, 'Materials'), materials.element),
+    h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
   );
   select(null, false);
   const first = levels[0];

@@ -2,7 +2,7 @@
 import type { Material, Part } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
 import { h, uid } from '../ui/dom.ts';
-import { formatCount } from '../ui/format.ts';
+import { formatCount, isPointCloud } from '../ui/format.ts';
 
 /** The rendered tree and the updates the model page pushes into it. */
 export interface PartsTree {
@@ -65,7 +65,13 @@ export function createPartsTree(
       },
       swatch,
       h('span', { class: 'part-name' }, part.name || '(unnamed)'),
-      h('small', {}, `${formatCount(part.triangle_count)} tri`),
+      h(
+        'small',
+        {},
+        isPointCloud(part)
+          ? `${formatCount(part.vertex_count)} pts`
+          : `${formatCount(part.triangle_count)} tri`,
+      ),
     );
     buttons.set(part.group_id, button);
     swatches.set(part.group_id, swatch);

@@ -1,9 +1,9 @@
 /** The public page of a share link: one model's view, LODs, parts and bound materials; bare in an embed. */
 import type { Lod, Material, Part } from '../api/types.ts';
-import { createLodSwitcher } from '../pages/lod-switcher.ts';
+import { createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
 import { createPartsTree } from '../pages/parts-tree.ts';
 import { h } from '../ui/dom.ts';
-import { formatCount } from '../ui/format.ts';
+import { formatDrawn } from '../ui/format.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import {
@@ -67,7 +67,9 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       const shown = await view.load(lod.url);
       viewport.dataset.state = 'ready';
       viewport.dataset.lod = String(lod.level);
-      triangles.textContent = `LOD ${lod.level}: ${formatCount(shown.triangles)} triangles shown`;
+      triangles.textContent = `LOD ${lod.level}: ${formatDrawn(shown.triangles, shown.points)} shown`;
+      if (shown.points > 0 && switcher)
+        showLodCount(switcher, lod.level, formatDrawn(shown.triangles, shown.points));
     } catch (error) {
       viewport.dataset.state = 'error';
       if (error instanceof LinkGoneError) return showGone(root, error);
@@ -76,6 +78,15 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   };
 
   const levels = [...model.lods].sort((a, b) => a.level - b.level);
+  // A shared record carries no vertex count: a level of a model without triangles is worded once it is loaded.
+  const switcher = embed
+    ? null
+    : createLodSwitcher(
+        levels,
+        levels[0]!.level,
+        (level) => void loadLevel(level),
+        model.triangle_count === 0 ? () => 'points' : undefined,
+      );
   if (embed) {
     root.replaceChildren(
       viewport,
@@ -98,11 +109,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
           h(
             'div',
             { class: 'viewer-column' },
-            h(
-              'div',
-              { class: 'viewer-toolbar' },
-              createLodSwitcher(levels, levels[0]!.level, (lod) => void loadLevel(lod)),
-            ),
+            h('div', { class: 'viewer-toolbar' }, switcher),
             viewport,
             h(
               'div',

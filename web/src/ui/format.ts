@@ -23,3 +23,28 @@ export function formatDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
+
+/** What a level draws, in words: its triangles, its points (a point cloud), or both. */
+export function formatDrawn(triangles: number, points: number): string {
+  if (points > 0 && triangles === 0) return `${formatCount(points)} points`;
+  if (points > 0) return `${formatCount(triangles)} triangles · ${formatCount(points)} points`;
+  return `${formatCount(triangles)} triangles`;
+}
+
+/** True for a catalog record (model or part) that draws no triangles but has vertices: a point cloud. */
+export function isPointCloud(record: {
+  triangle_count: number | null;
+  vertex_count: number | null;
+}): boolean {
+  return record.triangle_count === 0 && (record.vertex_count ?? 0) > 0;
+}
+
+/** A model's or part's size in words: triangles, or for a point cloud its points (its vertices). */
+export function formatGeometry(record: {
+  triangle_count: number | null;
+  vertex_count: number | null;
+}): string {
+  return isPointCloud(record)
+    ? `${formatCount(record.vertex_count)} points`
+    : `${formatCount(record.triangle_count)} triangles`;
+}

@@ -10,24 +10,31 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import type { Intersection, Material as ThreeMaterial, Mesh, Texture, Object3D } from 'three';
+import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Points, Texture } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
-import { frameCamera } from './frame-camera.ts';
+import { frameBox, frameCamera } from './frame-camera.ts';
 import { installLighting } from './lighting.ts';
 import { materialToThree } from './material-to-three.ts';
 import { MeasureOverlay, snapToSurface } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
-import { collectPartMeshes, countTriangles, groupIdOf } from './part-meshes.ts';
+import { collectPartMeshes, countPoints, countTriangles, groupIdOf } from './part-meshes.ts';
 import { PartStyles } from './part-styles.ts';
+import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
 import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
 export type PickHandler = (groupId: string | null, additive: boolean) => void;
+/** What a loaded level draws: triangles of its meshes and points of its point clouds. */
+export interface DrawnCounts {
+  triangles: number;
+  points: number;
+}
+
 /** Called with each point placed while measuring. */
 export type MeasureHandler = (point: MeasurePoint) => void;
 
@@ -50,6 +57,7 @@ export class ModelViewport {
   private readonly styles = new PartStyles();
   private readonly measure = new MeasureOverlay();
   private readonly sections = new SectionPlanes();
+  private readonly caps = new SectionCaps();
   private readonly clock = new Clock();
   private readonly resizeObserver: ResizeObserver;
   private readonly removeLighting: () => void;
@@ -73,7 +81,8 @@ export class ModelViewport {
     private readonly onPick: PickHandler,
     label: string,
   ) {
-    this.renderer = new WebGLRenderer({ antialias: true });
+    // The stencil buffer is what section caps are drawn with.
+    this.renderer = new WebGLRenderer({ antialias: true, stencil: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.canvas = this.renderer.domElement;
     this.canvas.tabIndex = 0;
@@ -99,13 +108,14 @@ export class ModelViewport {
     this.resize();
   }
 
-  /** Loads a GLB (replacing the current one) and returns the triangles it draws; keeps the camera after the first load. */
-  async load(url: string): Promise<{ triangles: number }> {
+  /** Loads a GLB (replacing the current one) and returns what it draws; keeps the camera after the first load. */
+  async load(url: string): Promise<DrawnCounts> {
     const serial = ++this.loadSerial;
     const gltf = await this.loader.loadAsync(url);
     if (serial !== this.loadSerial) {
+      const counts = drawnCounts(gltf.scene);
       disposeObject(gltf.scene);
-      return { triangles: countTriangles(gltf.scene) };
+      return counts;
     }
     const previous = this.player;
     this.clearModel();
@@ -113,6 +123,7 @@ export class ModelViewport {
     this.scene.add(this.root);
     this.bounds = new Box3().setFromObject(this.root);
     this.sections.setBounds(this.bounds);
+    this.caps.setModel(this.root, this.bounds);
     this.partMeshes = collectPartMeshes(this.root);
     this.originals = new Map();
     for (const meshes of this.partMeshes.values()) {
@@ -131,7 +142,7 @@ export class ModelViewport {
     }
     this.applyPaint();
     this.requestRender();
-    return { triangles: countTriangles(this.root) };
+    return drawnCounts(this.root);
   }
 
   /** Paints each part with its bound material; parts missing from the map show their own materials. */
@@ -190,6 +201,21 @@ export class ModelViewport {
     this.requestRender();
   }
 
+  /**
+   * Frames the given parts (an isolated selection), looking from where the camera looks now so the person keeps
+   * their bearings. Does nothing when none of them is loaded.
+   */
+  frameParts(groupIds: Iterable<string>): void {
+    const box = new Box3();
+    for (const groupId of groupIds) {
+      for (const mesh of this.partMeshes.get(groupId) ?? []) box.expandByObject(mesh);
+    }
+    if (box.isEmpty()) return;
+    const direction = this.camera.position.clone().sub(this.controls.target);
+    frameBox(this.camera, this.controls, box, direction.lengthSq() > 0 ? direction : undefined);
+    this.requestRender();
+  }
+
   /** Frames the whole model again. */
   resetView(): void {
     if (this.root) frameCamera(this.camera, this.controls, this.root);
@@ -205,6 +231,7 @@ export class ModelViewport {
     this.clearModel();
     this.player?.dispose();
     this.styles.dispose();
+    this.caps.dispose();
     this.measure.dispose();
     this.removeLighting();
     this.renderer.dispose();
@@ -288,6 +315,7 @@ export class ModelViewport {
     this.painted = [];
     this.byMaterial = new Map();
     this.root = null;
+    this.caps.setModel(null, new Box3());
     this.partMeshes = new Map();
     this.originals = new Map();
   }
@@ -316,8 +344,19 @@ export class ModelViewport {
         this.requestRender();
       }
       this.renderer.render(this.scene, this.camera);
+      this.caps.render(
+        this.renderer,
+        this.camera,
+        this.sections.active(),
+        (mesh) => isShown(mesh) && !this.styles.isGhost(mesh),
+      );
     });
   }
+}
+
+/** Triangles and points drawn under `root`. */
+function drawnCounts(root: Object3D): DrawnCounts {
+  return { triangles: countTriangles(root), points: countPoints(root) };
 }
 
 /** True when the object and all its ancestors are visible. */
@@ -330,7 +369,8 @@ function isShown(object: Object3D): boolean {
 function disposeObject(root: Object3D): void {
   root.traverse((object) => {
     const mesh = object as Mesh;
-    if (!mesh.isMesh) return;
+    // Point clouds hold geometry and materials just as meshes do.
+    if (!mesh.isMesh && !(object as Points).isPoints) return;
     mesh.geometry.dispose();
     const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
     for (const material of materials) {

@@ -1,5 +1,5 @@
 /** Maps the parts of a loaded glTF scene (nodes with `userData.group_id`) to the meshes that draw them. */
-import type { Mesh, Object3D } from 'three';
+import type { Mesh, Object3D, Points } from 'three';
 
 /** The part a scene object belongs to: its own group id or its nearest ancestor's, else null. */
 export function groupIdOf(object: Object3D | null): string | null {
@@ -38,4 +38,18 @@ export function countTriangles(root: Object3D): number {
     triangles += Math.floor(count / 3);
   });
   return triangles;
+}
+
+/** Points drawn by the point clouds (POINTS primitives) under `root`, within each one's draw range. */
+export function countPoints(root: Object3D): number {
+  let points = 0;
+  root.traverse((object) => {
+    const cloud = object as Points;
+    if (!cloud.isPoints) return;
+    const geometry = cloud.geometry;
+    const stored = geometry.index ? geometry.index.count : (geometry.getAttribute('position')?.count ?? 0);
+    const { start, count } = geometry.drawRange;
+    points += Math.max(0, Math.min(stored, start + count) - start);
+  });
+  return points;
 }

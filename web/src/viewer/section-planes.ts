@@ -6,6 +6,9 @@ export type Axis = 'x' | 'y' | 'z';
 /** Every axis, in order. */
 export const AXES: readonly Axis[] = ['x', 'y', 'z'];
 
+/** Share of the extent the slider's ends reach beyond the model on each side. */
+const END_PAD = 1e-3;
+
 const NORMALS: Record<Axis, Vector3> = {
   x: new Vector3(-1, 0, 0),
   y: new Vector3(0, -1, 0),
@@ -41,8 +44,10 @@ export class SectionPlanes {
   }
 
   private place(axis: Axis, plane: Plane, fraction: number): void {
-    const min = this.bounds.isEmpty() ? 0 : this.bounds.min[axis];
-    const max = this.bounds.isEmpty() ? 0 : this.bounds.max[axis];
+    // The ends lie a hair outside the model, so at 0 or 1 no face sits exactly on the plane, half clipped.
+    const pad = this.bounds.isEmpty() ? 0 : (this.bounds.max[axis] - this.bounds.min[axis]) * END_PAD;
+    const min = this.bounds.isEmpty() ? 0 : this.bounds.min[axis] - pad;
+    const max = this.bounds.isEmpty() ? 0 : this.bounds.max[axis] + pad;
     // A point p is kept when normal·p + constant >= 0: with normal -axis, when p[axis] <= the cut.
     plane.constant = min + (max - min) * fraction;
   }
