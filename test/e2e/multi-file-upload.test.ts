@@ -13,10 +13,11 @@ import { createNodeIO } from '../../src/pipeline/create-io.ts';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const BARREL = resolve(HERE, '../../../shared/models/glb/barrel.glb');
+const BARREL = join(SAMPLE_MODELS, 'glb/barrel.glb');
 const TOKEN = 'e2e-multi-file-token-0123456789';
 const CONVERSION_TIMEOUT_MS = 240_000;
 

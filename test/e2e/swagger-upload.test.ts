@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
-const BOX = resolve(HERE, '../../../shared/models/gltf/BoxTextured');
+const BOX = join(SAMPLE_MODELS, 'gltf/BoxTextured');
 const TOKEN = 'e2e-swagger-token-0123456789';
 
 void describe('the upload in Swagger UI', { timeout: 3 * 60_000, skip: skipWithoutChromium }, () => {
