@@ -154,8 +154,10 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
           await blobs.deletePrefix(modelPrefix(id)).catch(() => {});
           throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
         }
-        await queue.promote(jobId);
+        // Announced before the held job is let go: a worker that starts at once must not report progress on a
+        // model no listener has yet heard of.
         await events.publish('model.created', modelEventData(row));
+        await queue.promote(jobId);
         return row;
       } finally {
         await fsp.rm(file.path, { force: true });
