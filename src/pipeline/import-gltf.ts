@@ -89,6 +89,9 @@ const GLB_BINARY_CHUNK = '@glb.bin';
  */
 function checkBuffersHeld(json: GLTF.IGLTF, resources: Record<string, Uint8Array>, label: string): void {
   (json.buffers ?? []).forEach((buffer, index) => {
+    // Only the first buffer without a uri is the GLB's binary chunk; a later one holds no bytes of its own (an
+    // EXT_meshopt_compression fallback buffer, whose data the decoder makes from the compressed views).
+    if (buffer.uri === undefined && index > 0) return;
     const data = buffer.uri === undefined ? resources[GLB_BINARY_CHUNK] : resources[buffer.uri];
     if (buffer.uri === undefined && data === undefined && buffer.byteLength > 0) {
       throw new ConversionError(
