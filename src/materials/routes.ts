@@ -3,16 +3,12 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import { tagReply, weakEtag } from '../http/etag.ts';
+import { tagReply } from '../http/etag.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth.ts';
 import { clampPage } from './paging.ts';
-import { DEFAULT_MATERIAL } from './default-material.ts';
-import { bufferBody } from './lookup-body.ts';
-import { createLookupCache, type CachedLookup } from './lookup-cache.ts';
-import { buildLookupResponse, lookupResponseChunks, type LookupResponse } from './lookup-response.ts';
-import { refreshKeptLookup } from './refresh-kept-lookup.ts';
-import { createMaterialReplyCache } from './material-reply-cache.ts';
+import { lookupResponseChunks, type LookupResponse } from './lookup-response.ts';
+import { createMaterialReads } from './material-reads.ts';
 import type { MaterialRepository } from './repository.ts';
 import {
   CreateMaterialBody,
@@ -50,8 +46,6 @@ export interface MaterialRoutesOptions {
 const BULK_BODY_LIMIT = 32 * 1024 * 1024;
 
 const NOT_FOUND = 'material not found';
-/** What the parser is given in place of a request whose reply is kept: the smallest body the schema accepts. */
-const KEPT_REPLY_STAND_IN = Buffer.from('{"group_ids":["kept"]}');
 const errors = { 400: MaterialErrorSchema, 401: MaterialErrorSchema, 404: MaterialErrorSchema };
 const tags = ['materials'];
 
@@ -74,7 +68,7 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ok = <T>(data: T, message = 'success') => ({ code: 0 as const, message, data });
-  const materialReplies = createMaterialReplyCache();
+  const reads = createMaterialReads({ repository, lookupCacheBytes, bodyLimit: BULK_BODY_LIMIT });
 
   app.get(
     '/materials',
@@ -127,16 +121,10 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     },
     async (request, reply) => {
       const { id } = request.params;
-      // Read before the row, so that a reply kept under it is at least as new as the generation says.
-      const generation = repository.localGeneration();
-      if (generation === undefined) return ok(found(await repository.get(id)));
-      let kept = materialReplies.get(id, generation);
-      if (kept === undefined) {
-        // The route's schema serializer, which always gives a string.
-        const body = String(reply.serialize(ok(found(await repository.get(id)))));
-        kept = { generation, body, etag: weakEtag(body) };
-        materialReplies.set(id, kept);
-      }
+      // The route's schema serializer, which always gives a string.
+      const kept = await reads.materialReply(id, (material) => String(reply.serialize(ok(material))));
+      if (kept === undefined) return ok(found(await repository.get(id)));
+      if (kept === null) throw new ApiError(404, NOT_FOUND);
       // Already JSON: a string skips the schema serializer, which the reply type cannot express.
       reply.type('application/json; charset=utf-8').header('etag', kept.etag);
       return reply.send(kept.body as unknown as Static<typeof MaterialReply>);
@@ -252,10 +240,6 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
     },
   );
 
-  const cache = createLookupCache(lookupCacheBytes);
-  /** Per lookup request: the kept reply to send, or the key to keep the computed one under. */
-  const cacheState = new WeakMap<object, { hit: CachedLookup } | { key: string; request: Buffer }>();
-
   app.post(
     '/groups/materials',
     {
@@ -270,39 +254,11 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
           ...errors,
         },
       },
-      // A reply kept for the same request bytes is brought up to the current material generation (as it is, or
-      // patched with the few groups that changed) and sent without parsing the request: the parser is handed a
-      // one-group stand-in instead (those bytes passed every check when the reply was made). A viewer reopening a
-      // model costs one hash and one read.
-      preParsing: async (request, _reply, payload) => {
-        if (lookupCacheBytes === 0 || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-          return payload;
-        }
-        const bytes = await bufferBody(payload, request.headers['content-length'], BULK_BODY_LIMIT);
-        const key = cache.keyOf(bytes);
-        const kept = cache.get(key, bytes);
-        const current = kept && (await refreshKeptLookup(kept, repository));
-        if (current) {
-          if (current !== kept) cache.set(key, current);
-          cacheState.set(request, { hit: current });
-          // Fastify checks the bytes it parses against Content-Length unless told how many really arrived.
-          return Object.assign(Readable.from([KEPT_REPLY_STAND_IN]), { receivedEncodedLength: bytes.length });
-        }
-        cacheState.set(request, { key, request: bytes });
-        return Readable.from([bytes]);
-      },
+      // Kept replies are found from the request's bytes, before they are parsed (see material-reads.ts).
+      preParsing: (request, _reply, payload) => reads.receiveLookup(request, request.headers, payload),
       onSend: tagReply,
     },
-    async (request, reply) => {
-      const state = cacheState.get(request);
-      if (state && 'hit' in state) return sendLookupResponse(reply, state.hit.response);
-      const groupIds = unique(request.body.group_ids);
-      const includeDefault = request.body.include_default === true;
-      const { generation, bound } = await repository.lookup(groupIds);
-      const response = buildLookupResponse(groupIds, bound, includeDefault ? DEFAULT_MATERIAL : undefined);
-      if (state) cache.set(state.key, { request: state.request, generation, includeDefault, response });
-      return sendLookupResponse(reply, response);
-    },
+    async (request, reply) => sendLookupResponse(reply, await reads.answerLookup(request, request.body)),
   );
 };
 
