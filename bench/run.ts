@@ -11,6 +11,7 @@ const BENCHMARKS = [
   'big-meshes.ts',
   'pool.ts',
   'scale-out.ts',
+  'json-bodies.ts',
 ];
 const only = process.argv.slice(2);
 const selected = only.length
