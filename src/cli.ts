@@ -1,4 +1,5 @@
-import { loadConfig, ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
+import { loadConfig } from './config.ts';
 import { loadEnvFile } from './env-file.ts';
 import { startupMessage } from './startup-error.ts';
 import { createDb } from './db/create-db.ts';

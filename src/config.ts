@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseStorageSettings, type StorageSettings } from './storage/storage-settings.ts';
 import { parseAddressRange } from './webhooks/address-guard.ts';
+import { ConfigError } from './config-error.ts';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -87,11 +88,6 @@ export interface Config {
    * within that window share one render per model.
    */
   thumbnailRefreshDelayMs: number;
-}
-
-/** Thrown when an environment variable holds a value the service cannot use; names the variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 const GIB = 1024 ** 3;

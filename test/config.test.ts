@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config-error.ts';
+import { loadConfig } from '../src/config.ts';
 
 const GIB = 1024 ** 3;
 

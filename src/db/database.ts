@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
 
 /** Timestamps are written as ISO strings; PostgreSQL reads them back as `Date`, SQLite as text. */
 export type Timestamp = ColumnType<Date | string, string, string>;
@@ -252,14 +252,10 @@ export type Db = Kysely<Database>;
 export type MaterialRow = Selectable<MaterialsTable>;
 /** A material row as inserted. */
 export type NewMaterialRow = Insertable<MaterialsTable>;
-/** A partial material row for updates. */
-export type MaterialRowUpdate = Updateable<MaterialsTable>;
 /** A model row as read. */
 export type ModelRow = Selectable<ModelsTable>;
 /** A model row as inserted. */
 export type NewModelRow = Insertable<ModelsTable>;
-/** A partial model row for updates. */
-export type ModelRowUpdate = Updateable<ModelsTable>;
 /** A part row as read. */
 export type ModelPartRow = Selectable<ModelPartsTable>;
 /** An export row as read. */

@@ -97,6 +97,3 @@ export function createJobOutbox(db: Db) {
     },
   };
 }
-
-/** The outbox's operations. */
-export type JobOutbox = ReturnType<typeof createJobOutbox>;

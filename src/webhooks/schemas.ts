@@ -42,8 +42,6 @@ export const CreateWebhookBody = Type.Object({
     }),
   ),
 });
-/** The body as validated. */
-export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
 
 /** The delivery states. */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
