@@ -1,65 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Queue, type Job as BullJob } from 'bullmq';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { JobOutboxRow } from '../db/database.ts';
 import { createJobOutbox, type OutboxJob } from './job-outbox.ts';
+import { startBullmqConsumer } from './bullmq-consumer.ts';
 import {
-  DeferJobError,
-  JOB_LANE,
-  JobLane,
-  JobName,
-  PermanentJobError,
-  type Job,
-  type JobHandlers,
-} from './job-types.ts';
+  BULLMQ_LANE_QUEUES,
+  BULLMQ_QUEUE_DEFAULTS,
+  type BullmqQueueOptions,
+  type StoredJob,
+} from './bullmq-settings.ts';
+import type { JobName } from './job-types.ts';
+import { JOB_LANE, JobLane, type JobHandlers } from './job-types.ts';
 import type { EnqueueResult, JobQueue, QueueConsumer } from './queue.ts';
-import { FAILURE_RETRY_DEFAULTS, recordWithRetries, type FailureRetry } from './record-failure.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
 import { isRedisUnavailable, openRedis, untilReachable } from './redis-connection.ts';
-
-/** Tuning of the BullMQ queue. */
-export interface BullmqQueueOptions {
-  /** `redis://` or `rediss://` URL of the Redis server. */
-  redisUrl: string;
-  /** First part of every Redis key, so several installations (or test suites) can share one Redis. */
-  prefix: string;
-  /** How long a running job stays with a worker that stopped renewing its lock (a killed process). */
-  leaseMs: number;
-  /** How often the outbox is relayed to Redis (a promote relays its job at once). */
-  pollMs: number;
-  /** Wait before the second attempt; each later attempt waits four times longer. */
-  backoffMs: number;
-  /** Attempts a job gets unless its enqueue says otherwise. */
-  maxAttempts: number;
-  /** Reaching Redis at start, and one command of an enqueue, before the queue counts as unavailable. */
-  connectTimeoutMs: number;
-  /** How long a job's failure handler is retried while it fails (its database away, say). */
-  failureRetry: FailureRetry;
-  /** Where the queue reports what it does. */
-  logger: Pick<Console, 'info' | 'warn' | 'error'>;
-}
-
-/** Defaults of {@link BullmqQueueOptions}. */
-export const BULLMQ_QUEUE_DEFAULTS: Omit<BullmqQueueOptions, 'redisUrl'> = {
-  prefix: 'vitrine',
-  leaseMs: 30_000,
-  pollMs: 1_000,
-  backoffMs: 5_000,
-  maxAttempts: 3,
-  connectTimeoutMs: 5_000,
-  failureRetry: FAILURE_RETRY_DEFAULTS,
-  logger: console,
-};
-
-/** The BullMQ queue of the `work` lane (every job but webhook deliveries); job names tell the jobs apart. */
-export const BULLMQ_QUEUE_NAME = 'jobs';
-
-/** The BullMQ queue of each lane: a worker takes every job of its queue, so each lane has a queue of its own. */
-export const BULLMQ_LANE_QUEUES: Record<JobLane, string> = {
-  [JobLane.Work]: BULLMQ_QUEUE_NAME,
-  [JobLane.Webhooks]: 'webhook-deliveries',
-};
 
 const BACKOFF_TYPE = 'times-four';
 // Completed job ids stay known this long, so relaying an outbox row a second time (a relay that died between adding
@@ -68,17 +23,8 @@ const KEEP_COMPLETED_SECONDS = 3_600;
 // Failed jobs are kept for inspection, the oldest dropped beyond this many.
 const KEEP_FAILED = 10_000;
 const RELAY_BATCH = 100;
-// Stalls are counted as lost attempts by the queue itself, against each job's own attempts.
-const UNLIMITED_STALLS = 1_000_000;
-const LOST_WORKER = 'The worker running this job stopped responding';
 // States of a job that will still run or is running.
 const LIVE_STATES = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children', 'active']);
-
-/** What a BullMQ job carries besides its name. */
-interface StoredJob {
-  payload: unknown;
-  subject: string | null;
-}
 
 /** A job on its way into Redis, from an enqueue or from the outbox: held back by a delay, not until a time. */
 type NewJob = Omit<OutboxJob, 'runAt'> & { delayMs: number };
@@ -310,167 +256,12 @@ export async function openBullmqQueue(
     },
 
     startConsumer(handlers: JobHandlers, consumerOptions): QueueConsumer {
-      for (const name of Object.values(JobName)) {
-        if (!handlers[name]) throw new Error(`No handler for job "${name}"`);
-      }
-      const running = new Map<string, { controller: AbortController; lockLost: boolean }>();
-      let stopping = false;
-
-      async function handBack(job: BullJob<StoredJob>, token: string | undefined): Promise<void> {
-        // A copy queued meanwhile already covers this work: this job ends here instead of waiting beside it.
-        if (job.deduplicationId && !(await claimDedupeKey(job))) return;
-        // Back to waiting without counting the attempt (moveToWait leaves attemptsMade and the stall count as
-        // they were), for another worker or the next start; WaitingError tells BullMQ the move is done.
-        await job.moveToWait(token);
-        throw new WaitingError();
-      }
-
-      async function runJob(
-        job: BullJob<StoredJob>,
-        token: string | undefined,
-        entry: { controller: AbortController; lockLost: boolean },
-      ): Promise<void> {
-        const name = job.name as JobName;
-        const maxAttempts = job.opts.attempts ?? settings.maxAttempts;
-        // Failed attempts plus attempts lost with a dead worker; a hand-back counts as neither.
-        const attempt = job.attemptsMade + job.stalledCounter + 1;
-        const view: Job = {
-          id: job.id!,
-          name,
-          payload: job.data.payload as Job['payload'],
-          attempt,
-          maxAttempts,
-        };
-        const { signal } = entry.controller;
-        // A started job no longer absorbs enqueues with its key: they may ask for work newer than what it does.
-        if (job.deduplicationId) await job.removeDeduplicationKey();
-        const handler = handlers[name] as JobHandlers[JobName] | undefined;
-        try {
-          signal.throwIfAborted();
-          if (!handler) throw new PermanentJobError(`Unknown job "${job.name}"`);
-          if (attempt > maxAttempts) throw new PermanentJobError(LOST_WORKER);
-          await (handler.run as (job: Job, signal: AbortSignal) => Promise<void>)(view, signal);
-        } catch (thrown) {
-          const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-          // The lock went to another worker after a long pause: the job is theirs, BullMQ refuses our outcome.
-          if (entry.lockLost) throw error;
-          if (signal.aborted) return handBack(job, token);
-          if (error instanceof DeferJobError) {
-            // Back to delayed without counting the attempt (moveToDelayed skips it); DelayedError says it is done.
-            await job.moveToDelayed(Date.now() + error.delayMs, token);
-            throw new DelayedError();
-          }
-          const final = error instanceof PermanentJobError || attempt >= maxAttempts;
-          logger.warn(
-            { job_id: view.id, subject: job.data.subject, name, attempt, err: error.message, final },
-            'job queue: attempt failed',
-          );
-          if (final) {
-            if (handler) {
-              // Retried while the job is still active here: BullMQ keeps renewing its lock meanwhile.
-              await recordWithRetries(
-                () => (handler.failed as (job: Job, error: Error) => Promise<void>)(view, error),
-                settings.failureRetry,
-                signal,
-                (e, tries) => {
-                  if (tries === 1)
-                    logger.warn({ err: e, job_id: view.id }, 'job queue: failure handler failed; retrying');
-                },
-              ).catch((e: unknown) =>
-                logger.error({ err: e, job_id: view.id }, 'job queue: failure handler failed'),
-              );
-            }
-            throw new UnrecoverableError(error.message);
-          }
-          if (job.deduplicationId && !(await claimDedupeKey(job))) {
-            // A copy queued while this one ran covers the retry.
-            return;
-          }
-          throw error;
-        }
-      }
-
-      const connection: Redis = openRedis(settings.redisUrl, {
-        role: 'worker',
-        commandTimeoutMs: settings.connectTimeoutMs,
+      const consumer = startBullmqConsumer(handlers, consumerOptions, {
+        settings,
+        claimDedupeKey,
+        forgetJob: (subject, id) => void redis.srem(subjectKey(subject), id).catch(() => {}),
+        onStopped: () => consumers.delete(consumer),
       });
-      const worker = new Worker<StoredJob>(
-        BULLMQ_LANE_QUEUES[consumerOptions.lane ?? JobLane.Work],
-        async (job, token) => {
-          const entry = { controller: new AbortController(), lockLost: false };
-          // Fetched while stopping: handed straight back.
-          if (stopping) entry.controller.abort();
-          running.set(job.id!, entry);
-          try {
-            await runJob(job, token, entry);
-          } finally {
-            running.delete(job.id!);
-          }
-        },
-        {
-          connection,
-          prefix: settings.prefix,
-          concurrency: consumerOptions.concurrency,
-          lockDuration: settings.leaseMs,
-          stalledInterval: settings.leaseMs,
-          maxStalledCount: UNLIMITED_STALLS,
-          // Short polls keep a stop quick; a new job wakes the worker at once anyway.
-          drainDelay: 1,
-          settings: {
-            // BullMQ passes the failed attempts including this one; attempts lost with a dead worker count too.
-            backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: unknown) =>
-              settings.backoffMs *
-              4 **
-                (attemptsMade - 1 + ((job as { stalledCounter?: number } | undefined)?.stalledCounter ?? 0)),
-          },
-        },
-      );
-      let connectionFailing = false;
-      worker.on('error', (error) => {
-        // Redis went away: BullMQ keeps reconnecting and the worker carries on when it is back.
-        if (isRedisUnavailable(error, connection)) {
-          if (!connectionFailing) logger.warn({ err: error }, 'job queue: Redis unavailable; reconnecting');
-          connectionFailing = true;
-          return;
-        }
-        // A lock that ran out while Redis was away: the job went back to the queue and runs again.
-        if (/Missing lock/.test(error.message)) {
-          logger.warn({ err: error }, 'job queue: lock lost while Redis was away; the job runs again');
-          return;
-        }
-        logger.error({ err: error }, 'job queue: worker error');
-      });
-      worker.on('ready', () => {
-        if (connectionFailing) logger.info({}, 'job queue: Redis reachable again');
-        connectionFailing = false;
-      });
-      worker.on('lockRenewalFailed', (ids) => {
-        for (const id of ids) {
-          const entry = running.get(id);
-          if (!entry || entry.controller.signal.aborted) continue;
-          logger.warn({ job_id: id }, 'job queue: lease lost to another worker; stopping');
-          entry.lockLost = true;
-          entry.controller.abort();
-        }
-      });
-      worker.on('completed', (job) => {
-        if (job.data.subject) void redis.srem(subjectKey(job.data.subject), job.id!).catch(() => {});
-      });
-
-      let stopped: Promise<void> | undefined;
-      const consumer: QueueConsumer = {
-        stop() {
-          stopped ??= (async () => {
-            stopping = true;
-            for (const { controller } of running.values()) controller.abort();
-            // Waits for every running job to be handed back or finished.
-            await worker.close();
-            connection.disconnect();
-            consumers.delete(consumer);
-          })();
-          return stopped;
-        },
-      };
       consumers.add(consumer);
       return consumer;
     },
