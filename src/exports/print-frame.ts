@@ -1,0 +1,13 @@
+/**
+ * Positions from Vitrine's frame (metres, +Y up) to a printer's (`scale` units per metre, +Z up):
+ * (x, y, z) → (x, −z, y), a rotation, so windings and normals stay outward.
+ */
+export function toPrintFrame(positions: Float32Array, scale: number): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    out[i] = positions[i] * scale;
+    out[i + 1] = -positions[i + 2] * scale;
+    out[i + 2] = positions[i + 1] * scale;
+  }
+  return out;
+}

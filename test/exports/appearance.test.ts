@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { exportModel, type ExportModelOptions } from '../../src/exports/export-model.ts';
+import { USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
+import {
+  boundMaterial,
+  convertedSample,
+  loadObjWithThree,
+  loadWithThree,
+  SAMPLES_DIR,
+  zipEntries,
+  type PipelineRead,
+} from './support.ts';
+
+const AVOCADO = 'gltf/Avocado/Avocado.gltf';
+const avocadoImage = (name: string) => fs.readFileSync(path.join(SAMPLES_DIR, 'gltf/Avocado', name));
+
+/** Mean of each channel of an image, 0–255. */
+async function channelMeans(image: Uint8Array): Promise<number[]> {
+  const { channels } = await sharp(image).stats();
+  return channels.map((channel) => channel.mean);
+}
+
+void describe('exports keep appearance: the avocado (base colour, normal and metallic-roughness textures)', () => {
+  let avocado: PipelineRead & { glb: Uint8Array };
+  const run = (format: ExportModelOptions['format'], bound: ExportModelOptions['bound'] = []) =>
+    exportModel(avocado.glb, { format, bound, title: 'Avocado', unit: 'millimeter' });
+  before(async () => {
+    avocado = await convertedSample(AVOCADO);
+    const material = avocado.document.getRoot().listMaterials()[0];
+    // The premise: glTF's default factors (1, 1) that only the texture tempers.
+    assert.equal(material.getMetallicFactor(), 1);
+    assert.equal(material.getRoughnessFactor(), 1);
+    assert.ok(
+      material.getNormalTexture() && material.getMetallicRoughnessTexture() && material.getBaseColorTexture(),
+    );
+  });
+
+  void it('USDZ: three.js USDZLoader finds the base colour, normal, roughness and metalness maps', async () => {
+    const usdz = await run('usdz');
+    const entries = await zipEntries(usdz);
+    const layer = entries.find((entry) => entry.name === USDZ_ROOT_LAYER)!.data.toString('utf8');
+    // Every image the layer names travels in the package, byte for byte the source's.
+    const named = [...layer.matchAll(/asset inputs:file = @([^@]+)@/g)].map((match) => match[1]);
+    assert.equal(new Set(named).size, 3, `three images: ${named.join(', ')}`);
+    const packaged = new Map(entries.map((entry) => [entry.name, entry.data]));
+    const sources = ['Avocado_baseColor.png', 'Avocado_normal.png', 'Avocado_roughnessMetallic.png'].map(
+      avocadoImage,
+    );
+    for (const file of named) {
+      assert.ok(
+        sources.some((source) => source.equals(packaged.get(file)!)),
+        `${file} is one of the source images`,
+      );
+    }
+    assert.match(layer, /normal3f inputs:normal\.connect = <[^>]+\/Normal\.outputs:rgb>/);
+    assert.match(layer, /float inputs:roughness\.connect = <[^>]+\/MetallicRoughness\.outputs:g>/);
+    assert.match(layer, /float inputs:metallic\.connect = <[^>]+\/MetallicRoughness\.outputs:b>/);
+    // The plain values (what a reader without the maps shows) are the texture's means, not metallic 1 / roughness 1.
+    assert.match(layer, /float inputs:metallic = 0\n/);
+    assert.match(layer, /float inputs:roughness = 0\.85\d*\n/);
+
+    const loaded = await loadWithThree(usdz);
+    assert.equal(loaded.triangles, avocado.triangles);
+    const { maps, material } = loaded.meshes[0];
+    assert.deepEqual(Object.keys(maps).sort(), ['map', 'metalnessMap', 'normalMap', 'roughnessMap']);
+    assert.notEqual(maps.map, maps.normalMap);
+    assert.notEqual(maps.map, maps.roughnessMap);
+    assert.equal(maps.roughnessMap, maps.metalnessMap, 'one packed image: roughness in G, metalness in B');
+    assert.equal(material.normalMap!.colorSpace, '', 'the normal map is read as data, not as sRGB');
+  });
+
+  void it('OBJ: three.js OBJLoader + MTLLoader find map_Kd and norm; map_Pr and map_Pm hold the split channels', async () => {
+    const obj = await loadObjWithThree(await run('obj'));
+    const [statements] = Object.values(obj.statements);
+    for (const key of ['map_kd', 'norm', 'map_pr', 'map_pm']) {
+      const file = statements[key] as string;
+      assert.ok(obj.files.has(file), `${key} ${file} is in the zip`);
+    }
+    assert.ok(obj.files.get(statements.map_kd as string)!.equals(avocadoImage('Avocado_baseColor.png')));
+    assert.ok(obj.files.get(statements.norm as string)!.equals(avocadoImage('Avocado_normal.png')));
+    // The packed image is not shipped beside its halves.
+    assert.equal(obj.files.size, 2 + 4, [...obj.files.keys()].join(', '));
+
+    // The halves are grey images of glTF's G (roughness) and B (metalness) channels.
+    const [, green, blue] = await channelMeans(avocadoImage('Avocado_roughnessMetallic.png'));
+    const roughness = await channelMeans(obj.files.get(statements.map_pr as string)!);
+    const metallic = await channelMeans(obj.files.get(statements.map_pm as string)!);
+    assert.equal(roughness.length, 1);
+    assert.equal(metallic.length, 1);
+    assert.ok(Math.abs(roughness[0] - green) < 0.5, `roughness mean ${roughness[0]} ≈ G ${green}`);
+    assert.ok(Math.abs(metallic[0] - blue) < 0.5, `metalness mean ${metallic[0]} ≈ B ${blue}`);
+    assert.ok(green > 200 && blue < 1, 'the avocado is rough and not metal');
+    // Pr/Pm: the means, for readers that take numbers only.
+    assert.ok(Math.abs(Number(statements.pr) - green / 255) < 0.01, `Pr ${String(statements.pr)}`);
+    assert.ok(Number(statements.pm) < 0.01, `Pm ${String(statements.pm)}`);
+
+    const { maps } = obj.meshes[0];
+    assert.equal(maps.map, statements.map_kd);
+    assert.equal(maps.normalMap, statements.norm);
+  });
+
+  void it('OBJ: a bound colour (230, 20, 200) comes back as #e614c8 through MTLLoader (Kd in sRGB)', async () => {
+    const bound: ExportModelOptions['bound'] = [
+      [avocado.parts[0].group_id, boundMaterial(9, [230, 20, 200])],
+    ];
+    const obj = await loadObjWithThree(await run('obj', bound));
+    assert.equal(obj.meshes.length, 1);
+    assert.equal(obj.meshes[0].material.color.getHexString(), 'e614c8');
+    assert.equal(obj.meshes[0].textured, false, 'the bound material replaces the textured one');
+  });
+});
