@@ -6,7 +6,8 @@ export function toPrintFrame(positions: Float32Array, scale: number): Float32Arr
   const out = new Float32Array(positions.length);
   for (let i = 0; i < positions.length; i += 3) {
     out[i] = positions[i] * scale;
-    out[i + 1] = -positions[i + 2] * scale;
+    // 0 − z rather than −z: a vertex on the plane is written 0, not −0.
+    out[i + 1] = 0 - positions[i + 2] * scale;
     out[i + 2] = positions[i + 1] * scale;
   }
   return out;

@@ -79,7 +79,8 @@ export function registerExportRoutes(
         description:
           'The first call queues an export job and answers 202 with its state (ask again after `Retry-After` ' +
           'seconds). Once the file is made, the call answers 200 with the file as an attachment, or with ' +
-          '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes.',
+          '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes. ' +
+          'STL and 3MF are written with +Z up in `unit` (millimetres by default); GLB, USDZ and OBJ in metres with +Y up.',
         params: ModelIdParams,
         querystring: ExportQuery,
         response: {
