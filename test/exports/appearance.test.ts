@@ -5,6 +5,7 @@ import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { exportModel, type ExportModelOptions } from '../../src/exports/export-model.ts';
 import { USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
+import { IMPORT_ASSIMP_DEFAULTS } from '../../src/pipeline/import-assimp.ts';
 import {
   boundMaterial,
   convertedSample,
@@ -16,6 +17,19 @@ import {
 } from './support.ts';
 
 const AVOCADO = 'gltf/Avocado/Avocado.gltf';
+
+/** What assimpjs answers a conversion with. */
+interface AssimpResult {
+  IsSuccess(): boolean;
+  GetErrorCode(): number;
+  GetFile(index: number): { GetContent(): Uint8Array };
+  delete(): void;
+}
+
+/** The part of assimp's JSON scene dump read here. */
+interface AssimpJson {
+  materials: { properties: { key: string; semantic: number; value: unknown }[] }[];
+}
 const avocadoImage = (name: string) => fs.readFileSync(path.join(SAMPLES_DIR, 'gltf/Avocado', name));
 
 /** Mean of each channel of an image, 0–255. */
@@ -101,6 +115,34 @@ void describe('exports keep appearance: the avocado (base colour, normal and met
     const { maps } = obj.meshes[0];
     assert.equal(maps.map, statements.map_kd);
     assert.equal(maps.normalMap, statements.norm);
+  });
+
+  void it('OBJ: assimp reads the four maps with their meaning (diffuse, normals, roughness, metalness)', async () => {
+    const zip = new Map((await zipEntries(await run('obj'))).map((entry) => [entry.name, entry.data]));
+    const assimp = await IMPORT_ASSIMP_DEFAULTS.loadAssimp();
+    const list = new assimp.FileList();
+    for (const [name, data] of zip) if (/\.(obj|mtl)$/.test(name)) list.AddFile(name, data);
+    // assimp's JSON dump lists each material property with its texture type ("semantic").
+    const result = (assimp.ConvertFileList as (files: typeof list, format: string) => AssimpResult)(
+      list,
+      'assjson',
+    );
+    assert.ok(result.IsSuccess(), `assimp error ${result.GetErrorCode()}`);
+    const scene = JSON.parse(new TextDecoder().decode(result.GetFile(0).GetContent())) as AssimpJson;
+    result.delete();
+    list.delete();
+    const files = new Map<number, string>();
+    const numbers = new Map<string, number>();
+    for (const material of scene.materials)
+      for (const property of material.properties) {
+        if (property.key === '$tex.file') files.set(property.semantic, property.value as string);
+        if (typeof property.value === 'number') numbers.set(property.key, property.value);
+      }
+    // aiTextureType: 1 diffuse, 6 normals, 15 metalness, 16 diffuse roughness.
+    for (const semantic of [1, 6, 15, 16])
+      assert.ok(zip.has(files.get(semantic) ?? ''), `texture type ${semantic}`);
+    assert.ok(numbers.get('$mat.metallicFactor')! < 0.01, 'Pm: not metal');
+    assert.ok(Math.abs(numbers.get('$mat.roughnessFactor')! - 0.858) < 0.01, 'Pr: the mean roughness');
   });
 
   void it('OBJ: a bound colour (230, 20, 200) comes back as #e614c8 through MTLLoader (Kd in sRGB)', async () => {
