@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { exportModel, type ExportModelOptions } from '../../src/exports/export-model.ts';
 import { USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
@@ -153,5 +154,59 @@ void describe('exports keep appearance: the avocado (base colour, normal and met
     assert.equal(obj.meshes.length, 1);
     assert.equal(obj.meshes[0].material.color.getHexString(), 'e614c8');
     assert.equal(obj.meshes[0].textured, false, 'the bound material replaces the textured one');
+  });
+});
+
+/** A one-triangle GLB whose material has a WebP base colour and a KTX2 metallic-roughness texture (bytes unreadable). */
+async function webpAndKtx2Glb(): Promise<Uint8Array> {
+  const document = new Document();
+  const buffer = document.createBuffer();
+  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
+    document.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
+  const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#30a050' } })
+    .webp({ lossless: true })
+    .toBuffer();
+  const material = document
+    .createMaterial('Painted')
+    .setBaseColorTexture(document.createTexture('colour').setMimeType('image/webp').setImage(webp))
+    .setMetallicRoughnessTexture(
+      document
+        .createTexture('packed')
+        .setMimeType('image/ktx2')
+        .setImage(new Uint8Array([0xab, 0x4b, 0x54, 0x58])),
+    );
+  const primitive = document
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 1, 0, 0, 1]))
+    .setMaterial(material);
+  document
+    .createScene()
+    .addChild(document.createNode('Tile').setMesh(document.createMesh().addPrimitive(primitive)));
+  return new NodeIO().writeBinary(document);
+}
+
+void describe('exports keep appearance: images no format takes', () => {
+  void it('a WebP base colour travels as PNG; a KTX2 metallic-roughness texture is left out with its factors replaced', async () => {
+    const glb = await webpAndKtx2Glb();
+    const options = { bound: [], title: 'Tile', unit: 'millimeter' } as const;
+    const obj = await loadObjWithThree(await exportModel(glb, { ...options, format: 'obj' }));
+    const [statements] = Object.values(obj.statements);
+    const colour = obj.files.get(statements.map_kd as string)!;
+    assert.equal((await sharp(colour).metadata()).format, 'png');
+    assert.deepEqual((await channelMeans(colour)).map(Math.round), [0x30, 0xa0, 0x50]);
+    assert.equal(statements.map_pr, undefined);
+    assert.equal(statements.map_pm, undefined);
+    // Not glTF's bare factors (1, 1): no metal, half the roughness factor.
+    assert.equal(Number(statements.pm), 0);
+    assert.equal(Number(statements.pr), 0.5);
+
+    const layer = (await zipEntries(await exportModel(glb, { ...options, format: 'usdz' })))[0].data.toString(
+      'utf8',
+    );
+    assert.match(layer, /float inputs:metallic = 0\n/);
+    assert.match(layer, /float inputs:roughness = 0\.5\n/);
+    assert.doesNotMatch(layer, /MetallicRoughness/);
+    assert.match(layer, /asset inputs:file = @textures\/\d+\.png@/);
   });
 });
