@@ -167,13 +167,15 @@ export interface ModelSharesTable {
   created_at: Timestamp;
 }
 
-/** The `model_exports` table: the cached export of a model per format, level and material mode. */
+/** The `model_exports` table: the cached export of a model per format, level, material mode and unit. */
 export interface ModelExportsTable {
   model_id: string;
   format: string;
   lod: number;
   /** `bound` or `source`. */
   materials: string;
+  /** Length unit of STL and 3MF (`millimeter` by default); `meter` for the other formats. */
+  unit: string;
   /** Hash of what the export is made from (the model's state and its parts' bindings). */
   fingerprint: string;
   /** `queued`, `running`, `ready` or `failed`. */

@@ -16,6 +16,24 @@ export const EXPORT_FILES: Record<ExportFormat, { extension: string; contentType
   usdz: { extension: 'usdz', contentType: 'model/vnd.usdz+zip', label: 'USDZ for AR Quick Look' },
   // OBJ needs its .mtl and textures beside it, so the three travel as one zip.
   obj: { extension: 'zip', contentType: 'application/zip', label: 'OBJ + MTL (.zip)' },
-  stl: { extension: 'stl', contentType: 'model/stl', label: 'STL (binary)' },
-  '3mf': { extension: '3mf', contentType: 'model/3mf', label: '3MF (parts with colours)' },
+  stl: { extension: 'stl', contentType: 'model/stl', label: 'STL (binary, millimetres)' },
+  '3mf': { extension: '3mf', contentType: 'model/3mf', label: '3MF (parts with colours and textures)' },
+};
+
+/** Length units of the `unit` option, named as 3MF names them; millimetres by default, as slicers expect. */
+export const EXPORT_UNITS = ['millimeter', 'micron', 'centimeter', 'inch', 'foot', 'meter'] as const;
+/** One of {@link EXPORT_UNITS}. */
+export type ExportUnit = (typeof EXPORT_UNITS)[number];
+/** The unit STL and 3MF are written in when none is asked for. */
+export const DEFAULT_EXPORT_UNIT: ExportUnit = 'millimeter';
+/** Formats for 3D printing, which are written in a chosen unit with +Z up; the others keep metres and +Y up. */
+export const UNIT_FORMATS: readonly ExportFormat[] = ['stl', '3mf'];
+/** How many of each unit make a metre, Vitrine's scene unit. */
+export const UNITS_PER_METRE: Record<ExportUnit, number> = {
+  micron: 1_000_000,
+  millimeter: 1000,
+  centimeter: 100,
+  inch: 1 / 0.0254,
+  foot: 1 / 0.3048,
+  meter: 1,
 };

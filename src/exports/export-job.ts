@@ -4,7 +4,7 @@ import { PermanentJobError, type FailureHandler, type JobHandler, type JobName }
 import type { AppLogger } from '../logger.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { EXPORT_FILES } from './export-formats.ts';
+import { DEFAULT_EXPORT_UNIT, EXPORT_FILES } from './export-formats.ts';
 import type { ExportModelOptions } from './export-model.ts';
 import { planExport } from './export-plan.ts';
 import type { ExportKey, ExportRepository } from './repository.ts';
@@ -53,7 +53,8 @@ export function createExportJob(deps: ExportJobDependencies): {
   const { models, exports, blobs, logger } = deps;
   return {
     async run(job, signal) {
-      const key = job.payload;
+      // A job queued before exports had a unit carries none: STL and 3MF then take the default.
+      const key: ExportKey = { ...job.payload, unit: job.payload.unit ?? DEFAULT_EXPORT_UNIT };
       const model = await models.get(key.model_id);
       // Deleted, or converting again: a request after the conversion asks for the export anew.
       if (!model || model.status !== 'completed') return;
@@ -71,7 +72,7 @@ export function createExportJob(deps: ExportJobDependencies): {
       try {
         bytes = await deps.runExport(
           glb,
-          { format: key.format, bound: plan.bound, title: model.name },
+          { format: key.format, bound: plan.bound, title: model.name, unit: key.unit },
           signal,
         );
       } catch (error) {

@@ -1,7 +1,7 @@
 import { Logger } from '@gltf-transform/core';
 import { createNodeIO } from '../pipeline/create-io.ts';
 import { applyBoundMaterials, type BoundMaterial } from './bound-material.ts';
-import type { ExportFormat } from './export-formats.ts';
+import type { ExportFormat, ExportUnit } from './export-formats.ts';
 import { flattenParts } from './flatten-parts.ts';
 import { write3mf } from './write-3mf.ts';
 import { writeGlb } from './write-glb.ts';
@@ -16,6 +16,8 @@ export interface ExportModelOptions {
   bound: ReadonlyArray<readonly [string, BoundMaterial]>;
   /** The model's name, written where a format keeps one (STL header, root prim, file names). */
   title: string;
+  /** Length unit of STL and 3MF (which are written +Z up); the other formats keep metres and +Y up. */
+  unit: ExportUnit;
 }
 
 /** Reads a converted LOD, bakes the bound materials into it and writes it in the requested format. */
@@ -28,11 +30,11 @@ export async function exportModel(glb: Uint8Array, options: ExportModelOptions):
     case 'glb':
       return writeGlb(document);
     case 'stl':
-      return writeStl(flattenParts(document), options.title);
+      return writeStl(flattenParts(document), options.title, options.unit);
     case 'obj':
       return writeObjZip(flattenParts(document), options.title);
     case '3mf':
-      return write3mf(flattenParts(document), options.title);
+      return write3mf(flattenParts(document), options.title, options.unit);
     case 'usdz':
       return writeUsdz(flattenParts(document), options.title);
   }

@@ -23,7 +23,7 @@ export interface ExportPlan {
 }
 
 /** Bump when a writer changes its output, so files cached by an older version are made again. */
-const WRITER_VERSION = 1;
+const WRITER_VERSION = 2;
 
 /** Reads what an export of a completed model would be made from now; undefined when the LOD is missing. */
 export async function planExport(
@@ -52,6 +52,7 @@ export async function planExport(
       key.format,
       key.lod,
       key.materials,
+      key.unit,
     ]),
   );
   for (const [groupId, material] of bound) {

@@ -2,14 +2,16 @@ import type { ExpressionBuilder } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { Database, ModelExportRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
-import type { ExportFormat, ExportMaterialMode } from './export-formats.ts';
+import type { ExportFormat, ExportMaterialMode, ExportUnit } from './export-formats.ts';
 
-/** Which export of a model: one cached file per model, format, level of detail and material mode. */
+/** Which export of a model: one cached file per model, format, level of detail, material mode and unit. */
 export interface ExportKey {
   model_id: string;
   format: ExportFormat;
   lod: 0 | 1 | 2;
   materials: ExportMaterialMode;
+  /** The length unit of STL and 3MF; `meter` for the formats that are always written in metres. */
+  unit: ExportUnit;
 }
 
 /** The export state's data access: the only code that queries `model_exports`. */
@@ -18,7 +20,13 @@ export type ExportRepository = ReturnType<typeof createExportRepository>;
 /** Creates the repository over an open database. */
 export function createExportRepository({ db }: DatabaseHandle) {
   const matches = (key: ExportKey) => (eb: ExpressionBuilder<Database, 'model_exports'>) =>
-    eb.and({ model_id: key.model_id, format: key.format, lod: key.lod, materials: key.materials });
+    eb.and({
+      model_id: key.model_id,
+      format: key.format,
+      lod: key.lod,
+      materials: key.materials,
+      unit: key.unit,
+    });
 
   return {
     /** The export's current state, or undefined when it was never requested. */
@@ -38,7 +46,7 @@ export function createExportRepository({ db }: DatabaseHandle) {
           .values({ ...key, fingerprint, status: 'queued', created_at: now, updated_at: now })
           .onConflict((oc) =>
             oc
-              .columns(['model_id', 'format', 'lod', 'materials'])
+              .columns(['model_id', 'format', 'lod', 'materials', 'unit'])
               .doUpdateSet({ fingerprint, status: 'queued', error: null, job_id: null, updated_at: now }),
           )
           .execute();

@@ -15,7 +15,7 @@ import {
   type CatalogRouteContext,
 } from '../catalog/route-context.ts';
 import { catalogEnvelope, CatalogErrorSchema, ModelIdParams } from '../catalog/schemas.ts';
-import { EXPORT_FILES } from './export-formats.ts';
+import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from './export-formats.ts';
 import { exportFileName } from './export-job.ts';
 import { planExport } from './export-plan.ts';
 import type { ExportKey, ExportRepository } from './repository.ts';
@@ -40,7 +40,7 @@ const fileResponses = Object.fromEntries(
 );
 
 /**
- * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source`: the first call queues an export
+ * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source&unit=…`: the first call queues an export
  * job and answers 202 with its state; once the file is stored, the same call answers 200 with the file (or its
  * URL, for `Accept: application/json`). The file is kept until the model or a binding of its parts changes.
  */
@@ -60,6 +60,7 @@ export function registerExportRoutes(
     format: key.format,
     lod: key.lod,
     materials: key.materials,
+    unit: key.unit,
     status: values.status,
     job_id: values.job_id,
     url: values.blobKey ? urlFor(request)(values.blobKey) : null,
@@ -78,7 +79,8 @@ export function registerExportRoutes(
         description:
           'The first call queues an export job and answers 202 with its state (ask again after `Retry-After` ' +
           'seconds). Once the file is made, the call answers 200 with the file as an attachment, or with ' +
-          '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes.',
+          '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes. ' +
+          'STL and 3MF are written with +Z up in `unit` (millimetres by default); GLB, USDZ and OBJ in metres with +Y up.',
         params: ModelIdParams,
         querystring: ExportQuery,
         response: {
@@ -100,11 +102,20 @@ export function registerExportRoutes(
     async (request, reply: FastifyReply) => {
       // The 200 answer has several media types, which the type provider cannot follow; the schema still validates.
       const query = request.query as ExportQuery;
+      const format = query.format ?? 'glb';
+      const unitFormat = UNIT_FORMATS.includes(format);
+      if (query.unit !== undefined && !unitFormat) {
+        throw new ApiError(
+          400,
+          `unit applies to ${UNIT_FORMATS.join(' and ')} only; ${format} is always in metres`,
+        );
+      }
       const key: ExportKey = {
         model_id: (request.params as { id: string }).id,
-        format: query.format ?? 'glb',
+        format,
         lod: Number(query.lod ?? 0) as ExportKey['lod'],
         materials: query.materials ?? 'bound',
+        unit: unitFormat ? (query.unit ?? DEFAULT_EXPORT_UNIT) : 'meter',
       };
       const model = await completed(key.model_id);
       const plan = await planExport(context, model, key);
@@ -156,7 +167,7 @@ export function registerExportRoutes(
         }
         const job = await queue.enqueue(JobName.ExportModel, key, {
           subject: key.model_id,
-          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}`,
+          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}:${key.unit}`,
         });
         await exports.setJob(key, job.id);
         jobId = job.id;

@@ -2,8 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   EXPORT_FORMATS,
   EXPORT_MATERIAL_MODES,
+  EXPORT_UNITS,
   type ExportFormat,
   type ExportMaterialMode,
+  type ExportUnit,
 } from './export-formats.ts';
 
 /** States of an export: waiting for the queue, being written, stored, or failed for good. */
@@ -35,6 +37,15 @@ export const ExportQuery = Type.Object({
         '`bound` (default) bakes the material service bindings in; `source` keeps the model’s own.',
     }),
   ),
+  unit: Type.Optional(
+    Type.Unsafe<ExportUnit>({
+      type: 'string',
+      enum: [...EXPORT_UNITS],
+      description:
+        'Length unit of `stl` and `3mf`, which are written with +Z up: `millimeter` (default), `micron`, ' +
+        '`centimeter`, `inch`, `foot` or `meter`. Other formats are always in metres with +Y up and refuse it.',
+    }),
+  ),
 });
 /** Parsed export query. */
 export type ExportQuery = Static<typeof ExportQuery>;
@@ -44,6 +55,11 @@ export const ExportSchema = Type.Object({
   format: Type.Unsafe<ExportFormat>({ type: 'string', enum: [...EXPORT_FORMATS] }),
   lod: Type.Integer({ minimum: 0, maximum: 2 }),
   materials: Type.Unsafe<ExportMaterialMode>({ type: 'string', enum: [...EXPORT_MATERIAL_MODES] }),
+  unit: Type.Unsafe<ExportUnit>({
+    type: 'string',
+    enum: [...EXPORT_UNITS],
+    description: 'Length unit of the file: as asked for `stl` and `3mf`, `meter` for the other formats.',
+  }),
   status: Type.Union(EXPORT_STATUSES.map((status) => Type.Literal(status))),
   job_id: Type.Union([Type.String(), Type.Null()], {
     description: 'The job making the export, while queued.',

@@ -1,16 +1,18 @@
 import type { FlatScene } from './flatten-parts.ts';
-import { identifier, materialTable, num, uniqueName } from './material-table.ts';
+import { identifier, linearToSrgb, materialTable, num, uniqueName } from './material-table.ts';
 import { writeZip } from './write-zip.ts';
 
 /**
- * Writes OBJ + MTL (+ the base colour textures) as one zip: an `o` per part named after it, world-space positions in
+ * Writes OBJ + MTL (+ the textures) as one zip: an `o` per part named after it, world-space positions in
  * metres with +Y up (the frame Vitrine reads OBJ in), normals and UVs where the source has them, a `usemtl` per
- * material. `Kd` holds glTF's linear base colour (as Blender writes it and assimp reads it), `d` the opacity when it
- * blends, `Pm`/`Pr` metallic and roughness (the PBR extension of MTL), `map_Kd` the texture.
+ * material. `Kd` holds the base colour in sRGB, as MTL is read for display (three.js's MTLLoader); `d` the
+ * opacity when it blends; `map_Kd` the base colour texture, `norm` the normal map, and from the PBR extension of MTL
+ * `map_Pr`/`map_Pm` the roughness and metalness images split out of glTF's packed texture (factors baked in), with
+ * `Pr`/`Pm` their means for readers that take numbers only.
  */
-export function writeObjZip(scene: FlatScene, title: string): Uint8Array {
+export async function writeObjZip(scene: FlatScene, title: string): Promise<Uint8Array> {
   const base = identifier(title, 'model');
-  const { entries, textures } = materialTable(scene);
+  const { entries, textures } = await materialTable(scene, { splitMetallicRoughness: true });
   const obj: string[] = [`# Vitrine export: ${title.replace(/[\r\n]+/g, ' ')}`, `mtllib ${base}.mtl`];
   const partNames = new Set<string>();
   let vertexBase = 1;
@@ -56,7 +58,7 @@ export function writeObjZip(scene: FlatScene, title: string): Uint8Array {
     mtl.push(
       '',
       `newmtl ${entry.name}`,
-      `Kd ${num(r)} ${num(g)} ${num(b)}`,
+      `Kd ${num(linearToSrgb(r))} ${num(linearToSrgb(g))} ${num(linearToSrgb(b))}`,
       'Ka 0 0 0',
       'Ks 0 0 0',
       `d ${num(entry.blend ? a : 1)}`,
@@ -66,6 +68,12 @@ export function writeObjZip(scene: FlatScene, title: string): Uint8Array {
       'illum 2',
     );
     if (entry.baseColorTexture) mtl.push(`map_Kd ${entry.baseColorTexture.path}`);
+    if (entry.normalTexture) {
+      const scale = entry.normalScale === 1 ? '' : `-bm ${num(entry.normalScale)} `;
+      mtl.push(`norm ${scale}${entry.normalTexture.path}`);
+    }
+    if (entry.roughnessTexture) mtl.push(`map_Pr ${entry.roughnessTexture.path}`);
+    if (entry.metallicTexture) mtl.push(`map_Pm ${entry.metallicTexture.path}`);
   }
   const encoder = new TextEncoder();
   return writeZip(

@@ -1,15 +1,19 @@
 import type { FlatScene } from './flatten-parts.ts';
 import { flatTriangleCount } from './flatten-parts.ts';
+import { UNITS_PER_METRE, type ExportUnit } from './export-formats.ts';
+import { toPrintFrame } from './print-frame.ts';
 
 const HEADER_BYTES = 80;
 const TRIANGLE_BYTES = 50;
 
 /**
- * Writes binary STL: every triangle of every part in world space, in metres with +Y up (the frame Vitrine reads
- * STL in, so a round trip keeps size and orientation), each with its face normal. STL has no parts or colours.
+ * Writes binary STL: every triangle of every part in world space, each with its face normal, in `unit` (millimetres
+ * unless asked otherwise: STL stores bare numbers and slicers read them as millimetres) and with +Z up, as printers
+ * and CAD tools stand a part. STL has no parts or colours.
  */
-export function writeStl(scene: FlatScene, title: string): Uint8Array {
+export function writeStl(scene: FlatScene, title: string, unit: ExportUnit): Uint8Array {
   const count = flatTriangleCount(scene);
+  const scale = UNITS_PER_METRE[unit];
   const bytes = new Uint8Array(HEADER_BYTES + 4 + count * TRIANGLE_BYTES);
   const view = new DataView(bytes.buffer);
   // A header starting with "solid" makes some readers take the file for ASCII STL.
@@ -18,7 +22,9 @@ export function writeStl(scene: FlatScene, title: string): Uint8Array {
   view.setUint32(HEADER_BYTES, count, true);
   let offset = HEADER_BYTES + 4;
   for (const part of scene.parts) {
-    for (const { positions: p, indices } of part.primitives) {
+    for (const primitive of part.primitives) {
+      const p = toPrintFrame(primitive.positions, scale);
+      const { indices } = primitive;
       for (let t = 0; t < indices.length; t += 3) {
         const a = indices[t] * 3;
         const b = indices[t + 1] * 3;

@@ -9,12 +9,13 @@ export const USDZ_ROOT_LAYER = 'model.usda';
 
 /**
  * Writes a USDZ package AR Quick Look opens: an uncompressed zip whose first file is a USDA root layer (metres,
- * +Y up, `defaultPrim` Root), followed by the base colour textures, every file's data 64-byte aligned. Each part is
- * an Xform named after it (reduced to a USD identifier) holding one Mesh per material, in world space, bound to a
- * UsdPreviewSurface material: base colour (linear, as glTF), opacity when it blends, metallic, roughness, IOR.
+ * +Y up, `defaultPrim` Root), followed by the textures, every file's data 64-byte aligned. Each part is an Xform
+ * named after it (reduced to a USD identifier) holding one Mesh per material, in world space, bound to a
+ * UsdPreviewSurface material: base colour (linear, as glTF), opacity when it blends, metallic, roughness, IOR, and
+ * the base colour, normal and metallic-roughness textures (roughness from its green channel, metalness from blue).
  */
-export function writeUsdz(scene: FlatScene, title: string): Uint8Array {
-  const { entries, textures } = materialTable(scene);
+export async function writeUsdz(scene: FlatScene, title: string): Promise<Uint8Array> {
+  const { entries, textures } = await materialTable(scene);
   const out: string[] = [
     '#usda 1.0',
     '(',
@@ -61,7 +62,7 @@ function materialLines(entry: MaterialEntry): string[] {
   const path = `/Root/Materials/${entry.name}`;
   const [r, g, b, a] = entry.baseColor;
   const opacity = entry.blend ? a : 1;
-  const texture = entry.baseColorTexture;
+  const { baseColorTexture: colour, normalTexture: normal, metallicRoughnessTexture: packed } = entry;
   const lines = [
     `        def Material "${entry.name}"`,
     '        {',
@@ -72,19 +73,25 @@ function materialLines(entry: MaterialEntry): string[] {
     '                uniform token info:id = "UsdPreviewSurface"',
     `                color3f inputs:diffuseColor = (${num(r)}, ${num(g)}, ${num(b)})`,
   ];
-  if (texture)
+  if (colour)
     lines.push(`                color3f inputs:diffuseColor.connect = <${path}/BaseColor.outputs:rgb>`);
   lines.push(`                float inputs:opacity = ${num(opacity)}`);
-  if (texture && entry.blend)
+  if (colour && entry.blend)
     lines.push(`                float inputs:opacity.connect = <${path}/BaseColor.outputs:a>`);
+  // With a texture connected, the plain values are the fallback a reader uses when it cannot load the image.
+  lines.push(`                float inputs:metallic = ${num(entry.metallic)}`);
+  if (packed)
+    lines.push(`                float inputs:metallic.connect = <${path}/MetallicRoughness.outputs:b>`);
+  lines.push(`                float inputs:roughness = ${num(entry.roughness)}`);
+  if (packed)
+    lines.push(`                float inputs:roughness.connect = <${path}/MetallicRoughness.outputs:g>`);
+  if (normal) lines.push(`                normal3f inputs:normal.connect = <${path}/Normal.outputs:rgb>`);
   lines.push(
-    `                float inputs:metallic = ${num(entry.metallic)}`,
-    `                float inputs:roughness = ${num(entry.roughness)}`,
     `                float inputs:ior = ${num(entry.ior)}`,
     '                token outputs:surface',
     '            }',
   );
-  if (texture) {
+  if (colour || normal || packed) {
     lines.push(
       '',
       '            def Shader "TexCoords"',
@@ -93,23 +100,64 @@ function materialLines(entry: MaterialEntry): string[] {
       '                string inputs:varname = "st"',
       '                float2 outputs:result',
       '            }',
-      '',
-      '            def Shader "BaseColor"',
-      '            {',
-      '                uniform token info:id = "UsdUVTexture"',
-      `                asset inputs:file = @${texture.path}@`,
-      `                float2 inputs:st.connect = <${path}/TexCoords.outputs:result>`,
-      // The texture is multiplied by the base colour factor, as glTF does.
-      `                float4 inputs:scale = (${num(r)}, ${num(g)}, ${num(b)}, ${num(opacity)})`,
-      '                token inputs:sourceColorSpace = "sRGB"',
-      '                token inputs:wrapS = "repeat"',
-      '                token inputs:wrapT = "repeat"',
-      '                float3 outputs:rgb',
-      '                float outputs:a',
-      '            }',
+    );
+  }
+  // Each texture is multiplied by its glTF factor, as glTF does.
+  if (colour) {
+    lines.push(
+      ...textureLines(path, 'BaseColor', colour.path, 'sRGB', {
+        scale: [r, g, b, opacity],
+        outputs: ['float3 outputs:rgb', 'float outputs:a'],
+      }),
+    );
+  }
+  if (normal) {
+    // 8-bit normals are stored as 0–1: scale 2 and bias −1 bring them back to −1…1 (x and y by the normal scale).
+    const s = entry.normalScale;
+    lines.push(
+      ...textureLines(path, 'Normal', normal.path, 'raw', {
+        scale: [2 * s, 2 * s, 2, 1],
+        bias: [-s, -s, -1, 0],
+        outputs: ['float3 outputs:rgb'],
+      }),
+    );
+  }
+  if (packed) {
+    lines.push(
+      ...textureLines(path, 'MetallicRoughness', packed.path, 'raw', {
+        scale: [1, entry.roughnessFactor, entry.metallicFactor, 1],
+        outputs: ['float outputs:g', 'float outputs:b'],
+      }),
     );
   }
   lines.push('        }');
+  return lines;
+}
+
+function textureLines(
+  materialPath: string,
+  name: string,
+  file: string,
+  colourSpace: 'sRGB' | 'raw',
+  values: { scale: number[]; bias?: number[]; outputs: string[] },
+): string[] {
+  const lines = [
+    '',
+    `            def Shader "${name}"`,
+    '            {',
+    '                uniform token info:id = "UsdUVTexture"',
+    `                asset inputs:file = @${file}@`,
+    `                float2 inputs:st.connect = <${materialPath}/TexCoords.outputs:result>`,
+    `                float4 inputs:scale = (${values.scale.map(num).join(', ')})`,
+  ];
+  if (values.bias) lines.push(`                float4 inputs:bias = (${values.bias.map(num).join(', ')})`);
+  lines.push(
+    `                token inputs:sourceColorSpace = "${colourSpace}"`,
+    '                token inputs:wrapS = "repeat"',
+    '                token inputs:wrapT = "repeat"',
+    ...values.outputs.map((output) => `                ${output}`),
+    '            }',
+  );
   return lines;
 }
 

@@ -56,7 +56,13 @@ for (const dialect of testDialects()) {
       });
       assert.equal(asked.statusCode, 202, asked.body);
 
-      const key: ExportKey = { model_id: doomed.id, format: 'stl', lod: 0, materials: 'bound' };
+      const key: ExportKey = {
+        model_id: doomed.id,
+        format: 'stl',
+        lod: 0,
+        materials: 'bound',
+        unit: 'millimeter',
+      };
       const exports = createExportRepository(testApp.database);
       let deletedDuring = false;
       const job = createExportJob({

@@ -169,12 +169,39 @@ for (const dialect of testDialects()) {
       assert.equal(await baseColourOf(source, 'Shared'), undefined);
     });
 
-    void it('writes binary STL with every triangle', async () => {
+    /** The corners of an STL's first triangle, x y z each. */
+    const firstTriangle = (stl: Buffer) =>
+      [0, 1, 2].map((corner) => [0, 1, 2].map((axis) => stl.readFloatLE(84 + 12 + corner * 12 + axis * 4)));
+
+    void it('writes binary STL with every triangle, in millimetres with +Z up', async () => {
       const stl = await exported('format=stl&lod=0', true);
       assert.equal(stl.readUInt32LE(80), 2);
       assert.equal(stl.byteLength, 84 + 2 * 50);
+      // The `Shared` triangle: (0,0,0), (1,0,0), (0,1,0) metres with +Y up.
+      assert.deepEqual(firstTriangle(stl), [
+        [0, 0, 0],
+        [1000, 0, 0],
+        [0, 0, 1000],
+      ]);
       const cached = await exportCall('format=stl');
       assert.equal(cached.headers['content-type'], 'model/stl');
+      const json = await exportCall('format=stl', 'application/json');
+      assert.equal(JSON.parse(json.body).data.unit, 'millimeter');
+    });
+
+    void it('writes STL and 3MF in the unit asked for, each unit its own cached file', async () => {
+      const inches = await exported('format=stl&unit=inch', true);
+      const [, x] = firstTriangle(inches);
+      assert.ok(Math.abs(x[0] - 1 / 0.0254) < 1e-3, `1 m is ${x[0]} inches`);
+      const json = await exportCall('format=stl&unit=inch', 'application/json');
+      assert.equal(JSON.parse(json.body).data.unit, 'inch');
+      const millimetres = await exported('format=stl&unit=millimeter', false);
+      assert.equal(firstTriangle(millimetres)[1][0], 1000, 'the millimetre file is still the cached one');
+
+      const threeMf = await exported('format=3mf&unit=centimeter', true);
+      assert.equal(threeMf.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
+      const glb = await exportCall('format=glb', 'application/json');
+      assert.equal(JSON.parse(glb.body).data.unit, 'meter', 'other formats are in metres');
     });
 
     void it('writes OBJ (zip), 3MF and USDZ through the same job, each with its media type', async () => {
@@ -195,6 +222,13 @@ for (const dialect of testDialects()) {
         ['format=fbx', 400, 'format must be one of glb, usdz, obj, stl, 3mf'],
         ['format=glb&lod=3', 400, 'lod must be 0, 1 or 2'],
         ['format=glb&materials=mine', 400, 'materials must be one of bound, source'],
+        [
+          'format=stl&unit=parsec',
+          400,
+          'unit must be one of millimeter, micron, centimeter, inch, foot, meter',
+        ],
+        ['format=glb&unit=inch', 400, 'unit applies to stl and 3mf only; glb is always in metres'],
+        ['unit=millimeter', 400, 'unit applies to stl and 3mf only; glb is always in metres'],
       ];
       for (const [query, status, error] of cases) {
         const answer = await exportCall(query);

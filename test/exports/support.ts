@@ -145,34 +145,70 @@ export function boundMaterial(id: number, rgb: [number, number, number], alpha =
   };
 }
 
-/** One mesh three.js built from a USDZ: the prim holding it (the part), its colour (linear) and whether it has a map. */
+/** Texture slots of a three.js material that an export fills. */
+export const THREE_MAP_SLOTS = ['map', 'normalMap', 'roughnessMap', 'metalnessMap'] as const;
+
+/** One mesh three.js built from a USDZ: the prim holding it (the part), its colour (linear) and its maps. */
 export interface ThreeMesh {
   part: string;
   colour: [number, number, number];
   opacity: number;
   textured: boolean;
+  /** The URL each filled texture slot's image was loaded from. */
+  maps: Partial<Record<(typeof THREE_MAP_SLOTS)[number], string>>;
+  /** three.js's material, for checks of its other fields. */
+  material: MeshPhysicalMaterial;
 }
 
 /**
- * Loads a USDZ with three.js's USDZLoader, as a web page would, and lists its meshes and triangles. Node has no DOM,
- * so a stand-in image element that loads at once lets the loader's texture promises settle.
+ * Node has no DOM: a stand-in image element that "loads" at once and remembers its URL lets three.js's texture
+ * loaders settle and tells which file each texture came from.
  */
-export async function loadWithThree(bytes: Uint8Array): Promise<{ triangles: number; meshes: ThreeMesh[] }> {
-  const { USDZLoader } = await import('three/examples/jsm/loaders/USDZLoader.js');
+function installImageStandIn(): void {
   const globals = globalThis as { document?: unknown };
   globals.document ??= {
     createElementNS: () => {
-      const listeners: Record<string, (event: unknown) => void> = {};
-      return {
+      const listeners: Record<string, (this: unknown, event: unknown) => void> = {};
+      let source = '';
+      const element = {
         addEventListener: (name: string, listener: (event: unknown) => void) =>
           void (listeners[name] = listener),
         removeEventListener: () => {},
-        set src(_url: string) {
-          setTimeout(() => listeners.load?.({}));
+        get src() {
+          return source;
+        },
+        set src(url: string) {
+          source = url;
+          // Loaders read the image from `this` of the load event, as a browser calls it.
+          setTimeout(() => listeners.load?.call(element, {}));
         },
       };
+      return element;
     },
   };
+}
+
+function describeMesh(mesh: Mesh<BufferGeometry, MeshPhysicalMaterial>): ThreeMesh {
+  const material = mesh.material;
+  const maps: ThreeMesh['maps'] = {};
+  for (const slot of THREE_MAP_SLOTS) {
+    const texture = material[slot];
+    if (texture) maps[slot] = String((texture.image as { src?: string } | null)?.src ?? '');
+  }
+  return {
+    part: mesh.parent?.name ?? '',
+    colour: material.color.toArray() as [number, number, number],
+    opacity: material.opacity,
+    textured: material.map !== null && material.map !== undefined,
+    maps,
+    material,
+  };
+}
+
+/** Loads a USDZ with three.js's USDZLoader, as a web page would, and lists its meshes and triangles. */
+export async function loadWithThree(bytes: Uint8Array): Promise<{ triangles: number; meshes: ThreeMesh[] }> {
+  const { USDZLoader } = await import('three/examples/jsm/loaders/USDZLoader.js');
+  installImageStandIn();
   const warn = console.warn;
   // The loader announces that USDZLoader is now an alias of USDLoader; that line is not a finding.
   console.warn = () => {};
@@ -181,6 +217,8 @@ export async function loadWithThree(bytes: Uint8Array): Promise<{ triangles: num
     const group = await new Promise<Group>((resolve, reject) =>
       new USDZLoader().parse(buffer, '', resolve, reject),
     );
+    // Textures settle a tick after the model.
+    await new Promise((resolve) => setTimeout(resolve, 10));
     let triangles = 0;
     const meshes: ThreeMesh[] = [];
     group.traverse((object) => {
@@ -188,15 +226,38 @@ export async function loadWithThree(bytes: Uint8Array): Promise<{ triangles: num
       if (!mesh.isMesh) return;
       const geometry = mesh.geometry;
       triangles += (geometry.index ? geometry.index.count : geometry.attributes.position.count) / 3;
-      meshes.push({
-        part: mesh.parent?.name ?? '',
-        colour: mesh.material.color.toArray() as [number, number, number],
-        opacity: mesh.material.opacity,
-        textured: mesh.material.map !== null && mesh.material.map !== undefined,
-      });
+      meshes.push(describeMesh(mesh));
     });
     return { triangles, meshes };
   } finally {
     console.warn = warn;
   }
+}
+
+/** What three.js's OBJLoader with MTLLoader makes of an OBJ export's zip, with the MTL statements it read. */
+export interface ThreeObj {
+  meshes: ThreeMesh[];
+  /** MTLLoader's parsed statements per material, keys in lower case (`map_kd`, `norm`, `map_pr`…). */
+  statements: Record<string, Record<string, unknown>>;
+  /** The zip's files by path. */
+  files: Map<string, Buffer>;
+}
+
+/** Loads an OBJ export (zip) with three.js's OBJLoader and MTLLoader, textures named by their path in the zip. */
+export async function loadObjWithThree(zip: Uint8Array): Promise<ThreeObj> {
+  const { OBJLoader } = await import('three/examples/jsm/loaders/OBJLoader.js');
+  const { MTLLoader } = await import('three/examples/jsm/loaders/MTLLoader.js');
+  installImageStandIn();
+  const files = new Map(await unzip(zip));
+  const name = (suffix: string) => [...files.keys()].find((file) => file.endsWith(suffix))!;
+  const creator = new MTLLoader().parse(files.get(name('.mtl'))!.toString('utf8'), '');
+  creator.preload();
+  const group = new OBJLoader().setMaterials(creator).parse(files.get(name('.obj'))!.toString('utf8'));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const meshes: ThreeMesh[] = [];
+  group.traverse((object) => {
+    const mesh = object as Mesh<BufferGeometry, MeshPhysicalMaterial>;
+    if (mesh.isMesh) meshes.push(describeMesh(mesh));
+  });
+  return { meshes, statements: creator.materialsInfo as ThreeObj['statements'], files };
 }
