@@ -11,6 +11,7 @@ import * as eventsAndWebhooks from './migrations/2026-11-25-02-events-and-webhoo
 import * as jobOutbox from './migrations/2026-11-25-03-job-outbox.ts';
 import * as materialChanges from './migrations/2026-11-26-01-material-changes.ts';
 import * as thumbnailSource from './migrations/2026-11-26-02-thumbnail-source.ts';
+import * as uploadIdempotency from './migrations/2026-11-27-01-upload-idempotency.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-03-job-outbox': jobOutbox,
   '2026-11-26-01-material-changes': materialChanges,
   '2026-11-26-02-thumbnail-source': thumbnailSource,
+  '2026-11-27-01-upload-idempotency': uploadIdempotency,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
