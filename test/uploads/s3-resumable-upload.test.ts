@@ -183,6 +183,9 @@ for (const dialect of testDialects()) {
         const refused = await tusFirst.create(10, { filename: 'outage.stl' });
         assert.equal(refused.status, 503);
         assert.equal(refused.text, `${STORAGE_UNAVAILABLE}\n`);
+        const health = await first.app.inject({ method: 'GET', url: '/health' });
+        assert.equal(health.statusCode, 503, health.body);
+        assert.deepEqual(health.json(), { status: 'unavailable', failed: ['storage'] });
       } finally {
         await s3.restart();
       }
