@@ -93,7 +93,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   await registerCompression(app);
   await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
 
-  registerHealth(app, { db: database.db, timeoutMs: config.connectTimeoutMs });
+  registerHealth(app, { db: database.db, queue, blobs, timeoutMs: config.connectTimeoutMs });
 
   const tokens = createTokenRepository(database);
   const checkToken = createTokenChecker(apiToken, tokens.findByHash);
@@ -141,6 +141,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: uploadTmpDir,
     uploads: createFinishedUploads(resumable.store, uploadTmpDir, resumable.holds),
+    idempotencyWindowMs: config.idempotencyWindowMs,
     publicBaseUrl: config.publicBaseUrl,
   });
   const eventLog = createEventLog(database);

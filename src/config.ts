@@ -29,6 +29,8 @@ export interface Config {
   maxUploadBytes: number;
   /** A resumable upload untouched this long (unfinished, or finished but never made a model) is removed. */
   uploadExpiryMs: number;
+  /** How long a multipart upload's `Idempotency-Key` answers the model it made instead of letting a second be made. */
+  idempotencyWindowMs: number;
   /** Wall-clock limit of one conversion. */
   conversionTimeoutMs: number;
   /** Heap limit of each conversion thread, and the heap plus WebAssembly memory one conversion may reach, in MiB. */
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiToken,
     maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),
     uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
+    idempotencyWindowMs: int('IDEMPOTENCY_KEY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
     conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,

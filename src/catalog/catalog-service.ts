@@ -20,6 +20,14 @@ import { createModelRepository, type ModelMetadata, type ThumbnailSource } from 
 import { checkThumbnailImage } from './thumbnail-image.ts';
 import { thumbnailKey } from './thumbnails.ts';
 import { judgeLoneFile } from './upload-bundle.ts';
+import {
+  findModelMadeBy,
+  isUniqueViolation,
+  ModelMadeAlready,
+  releaseExpiredKey,
+  requestKeyColumns,
+  type RequestKey,
+} from './request-keys.ts';
 
 /** What the catalog service works with. */
 export interface CatalogServiceDependencies {
@@ -56,6 +64,8 @@ export interface NewUpload {
   detected?: DetectedFormat;
   /** The model's `original_filename` when it is not the file's own name (the model file of a packed upload). */
   originalFilename?: string;
+  /** What identifies the request, so a concurrent copy of it cannot make a second model (see request-keys.ts). */
+  requestKey?: RequestKey;
 }
 
 /** Answer to a reprocess of a model that is pending or processing. */
@@ -96,7 +106,8 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
     /**
      * Judges the file's format, records the model and its conversion job in one transaction, then moves the file
      * into storage and lets the job run. A failure before the commit leaves nothing; a failure to store the file
-     * removes the model again. The temporary file is gone when this settles.
+     * removes the model again. The temporary file is gone when this settles. When a concurrent copy of the same
+     * keyed request committed its model first, throws {@link ModelMadeAlready} with that model.
      */
     async upload(upload: NewUpload): Promise<ModelRow> {
       const { file } = upload;
@@ -115,6 +126,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         const { row, jobId } = await db
           .transaction()
           .execute(async (trx) => {
+            await releaseExpiredKey(trx, upload.requestKey);
             const created = await modelsIn(trx).create({
               id,
               name,
@@ -130,6 +142,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
               up_axis: upAxis,
               lods: '[]',
               tags: '[]',
+              ...requestKeyColumns(upload.requestKey),
             });
             const job = await queue.enqueue(
               JobName.ConvertModel,
@@ -138,7 +151,10 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
             );
             return { row: created, jobId: job.id };
           })
-          .catch((error: unknown) => {
+          .catch(async (error: unknown) => {
+            const key = upload.requestKey;
+            const made = key && isUniqueViolation(error) ? await findModelMadeBy(db, key) : undefined;
+            if (made) throw new ModelMadeAlready(made);
             throw isDiskFull(error) ? new ApiError(507, STORAGE_FULL) : error;
           });
         try {
@@ -162,6 +178,11 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
       } finally {
         await fsp.rm(file.path, { force: true });
       }
+    },
+
+    /** The model a keyed request made already (within its key's window), or undefined. */
+    madeBy(key: RequestKey): Promise<ModelRow | undefined> {
+      return findModelMadeBy(db, key);
     },
 
     /** Puts a converted or failed model back to `pending` and queues its conversion, in one transaction. */

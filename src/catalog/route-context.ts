@@ -32,6 +32,8 @@ export interface CatalogRoutesOptions {
   tmpDir: string;
   /** Finished resumable uploads, taken by `POST /` with an `upload_id`. */
   uploads: FinishedUploads;
+  /** How long an `Idempotency-Key` of a multipart upload answers the model it made (`IDEMPOTENCY_KEY_HOURS`). */
+  idempotencyWindowMs: number;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
 }

@@ -87,6 +87,12 @@ export interface ModelsTable {
   tags: string;
   source_unit: string | null;
   source_up_axis: string | null;
+  /** The resumable upload the model was made from (the client's `upload_id`), or null; unique. */
+  upload_id: string | null;
+  /** Hex SHA-256 of the token and `Idempotency-Key` of the multipart request that made the model, or null; unique. */
+  idempotency_key: string | null;
+  /** Hex SHA-256 of what that request carried (fields, file names, sizes, CRC-32s), to tell a retry from a new request. */
+  request_fingerprint: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

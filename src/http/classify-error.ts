@@ -58,12 +58,13 @@ const REDIS_OUTAGE_WORDING =
   /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries per request|Command timed out/;
 
 /**
- * True for a store failure caused by Redis being away (the holds on finished uploads live in Redis, beside the
- * job queue): the client is told the queue's server is down, not the bucket.
+ * True for a failure caused by Redis being away, raised by ioredis itself or wrapped as a store failure (the holds
+ * on finished uploads and the resumable uploads' locks live in Redis, beside the job queue): the client is told
+ * the queue's server is down, not the bucket.
  */
-function isRedisOutage(error: unknown): boolean {
-  if (!(error instanceof StorageUnavailableError)) return false;
-  const cause = error.cause as { name?: unknown; message?: unknown } | undefined;
+export function isRedisOutage(error: unknown): boolean {
+  const cause = (error instanceof StorageUnavailableError ? error.cause : error) as
+    { name?: unknown; message?: unknown } | undefined;
   if (cause?.name === 'MaxRetriesPerRequestError') return true;
   return typeof cause?.message === 'string' && REDIS_OUTAGE_WORDING.test(cause.message);
 }

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Request headers a cross-origin page may send to the API. */
-export const CORS_ALLOWED_HEADERS = ['X-API-Token', 'Content-Type', 'Last-Event-ID', 'If-None-Match'];
+export const CORS_ALLOWED_HEADERS = [
+  'X-API-Token',
+  'Content-Type',
+  'Last-Event-ID',
+  'If-None-Match',
+  'Idempotency-Key',
+];
 /** Response headers such a page may read. */
-const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'Content-Disposition', 'Location'];
+const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'Content-Disposition', 'Location', 'Idempotent-Replayed'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 // Browsers cache a preflight this long (seconds), then ask again.
 const PREFLIGHT_MAX_AGE = '600';

@@ -211,6 +211,10 @@ export async function openBullmqQueue(
       return onRedis(() => addToRedis(job));
     },
 
+    async ping() {
+      await onRedis(() => redis.ping());
+    },
+
     async promote(id) {
       if (await outbox.makeDue(id)) {
         const row = await outbox.get(id);

@@ -65,6 +65,11 @@ export interface JobQueue {
   cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */
   startConsumer(handlers: JobHandlers, options: ConsumerOptions): QueueConsumer;
+  /**
+   * Rejects when the queue's own server does not answer (Redis for BullMQ). Absent on a queue that lives in the
+   * service's database, which `/health` checks by itself.
+   */
+  ping?(): Promise<void>;
   /** Releases what the queue holds open (connections, timers); its consumers are stopped first. */
   close(): Promise<void>;
 }

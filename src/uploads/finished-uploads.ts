@@ -36,6 +36,11 @@ export interface TakenUpload {
 export interface FinishedUploads {
   /** Takes a finished upload; 404 when unknown, 409 when unfinished or already taken. */
   take(id: string): Promise<TakenUpload>;
+  /**
+   * Removes whatever is left of an upload that already became a model (its removal failed after the commit, or a
+   * failure later in the request put it back); nothing when it is gone. Failures are the caller's to log.
+   */
+  discard(id: string): Promise<void>;
 }
 
 /**
@@ -45,7 +50,12 @@ export interface FinishedUploads {
  * when the holds live in Redis) from taking the same upload.
  */
 export function createFinishedUploads(store: DataStore, tmpDir: string, holds: UploadHolds): FinishedUploads {
-  if (store instanceof FileStore) return { take: (id) => takeFromFileStore(store, id, tmpDir) };
+  if (store instanceof FileStore) {
+    return {
+      take: (id) => takeFromFileStore(store, id, tmpDir),
+      discard: (id) => discardFromFileStore(store, id),
+    };
+  }
   if (!isReadable(store)) throw new Error('the resumable upload store cannot read its uploads back');
   // The client knows an upload by its URL's last segment; on S3 the store's id is the object key under the prefix.
   const storeId = (id: string) => (store instanceof S3UploadStore ? store.keyPrefix + id : id);
@@ -72,15 +82,36 @@ export function createFinishedUploads(store: DataStore, tmpDir: string, holds: U
         throw error;
       }
     },
+    discard: (id) => storeCall('remove upload', () => store.remove(storeId(id))).catch(ignoreNotFound),
   };
+}
+
+/** Removes an upload's data (held or not) and its metadata from a local file store; see {@link FinishedUploads}. */
+async function discardFromFileStore(store: FileStore, id: string): Promise<void> {
+  const dataPath = path.join(store.directory, id);
+  await fsp.rm(`${dataPath}${TAKEN_SUFFIX}`, { force: true });
+  await fsp.rm(dataPath, { force: true });
+  await store.configstore.delete(id).catch(() => {});
+}
+
+/** An upload that is already gone is what a discard wants. */
+function ignoreNotFound(error: unknown): void {
+  const cause = error instanceof StorageUnavailableError ? error.cause : error;
+  const status = (cause as { status_code?: unknown } | null)?.status_code;
+  if (status === 404 || status === 410) return;
+  throw error;
 }
 
 /** Takes a finished upload from a local file store by renaming it; see {@link createFinishedUploads}. */
 export async function takeFromFileStore(store: FileStore, id: string, tmpDir: string): Promise<TakenUpload> {
-  const upload = await finishedUpload(store, id);
-  const filename = uploadFilename(upload);
   const dataPath = path.join(store.directory, id);
   const heldPath = `${dataPath}${TAKEN_SUFFIX}`;
+  const upload = await finishedUpload(store, id).catch((error: unknown) => {
+    // The store misses a data file another request holds (renamed below): that upload is busy, not unknown.
+    const held = error instanceof ApiError && error.statusCode === 404 && fs.existsSync(heldPath);
+    throw held ? new ApiError(409, UPLOAD_BUSY) : error;
+  });
+  const filename = uploadFilename(upload);
   try {
     await fsp.rename(dataPath, heldPath);
   } catch (error) {

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Server, type DataStore } from '@tus/server';
-import type { Locker } from '@tus/utils';
+import { ERRORS, type Locker } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenChecker } from '../http/auth.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { COMMON_SECURITY_HEADERS, formatCsp, INERT_CSP } from '../http/security-headers.ts';
 import type { AppLogger } from '../logger.ts';
+import { isRedisOutage } from '../http/classify-error.ts';
+import { QUEUE_UNAVAILABLE } from '../jobs/queue-unavailable.ts';
 import { STORAGE_UNAVAILABLE } from '../storage/storage-unavailable.ts';
 import { S3UploadStore } from './s3-upload-store.ts';
 import { scheduleUploadSweep } from './sweep-uploads.ts';
@@ -58,11 +60,10 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
       // tus answers its protocol errors itself; any other is a fault whose message must not reach the client.
       if ('status_code' in error) return undefined;
       options.logger.error({ err: error }, 'resumable upload request failed');
-      return store instanceof S3UploadStore
-        ? { status_code: 503, body: `${STORAGE_UNAVAILABLE}\n` }
-        : { status_code: 500, body: 'Internal server error\n' };
+      return outageAnswer(error, store);
     },
     maxSize: options.maxUploadBytes,
+    onIncomingRequest: async (request) => refuseOverlongPatch(request),
     // A relative Location works behind any proxy and whatever PUBLIC_BASE_URL says.
     relativeLocation: true,
     // The API is same-origin only, like the rest of /api/: no CORS headers.
@@ -88,6 +89,35 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
   const stopSweep = scheduleUploadSweep(options.store, options.uploadExpiryMs, options.logger);
   app.addHook('onClose', async () => stopSweep());
 };
+
+/**
+ * Refuses (413) a PATCH that declares its upload's length together with more bytes than that length leaves room
+ * for. tus would find it out only after saving the declared length, so the refused request would still have
+ * changed the upload; checked here, before the upload is touched, the upload stays as it was.
+ */
+function refuseOverlongPatch(request: Request): void {
+  if (request.method !== 'PATCH') return;
+  const declared = wholeNumber(request.headers.get('upload-length'));
+  const offset = wholeNumber(request.headers.get('upload-offset'));
+  const length = wholeNumber(request.headers.get('content-length'));
+  if (declared === undefined || offset === undefined || length === undefined) return;
+  if (offset + length > declared) throw ERRORS.ERR_SIZE_EXCEEDED;
+}
+
+/** A header's non-negative integer value, or undefined when absent or not one (tus judges those itself). */
+function wholeNumber(value: string | null): number | undefined {
+  return value !== null && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The plain-text answer to a fault: 503 naming the part that is away (Redis holds the shared locks and metadata,
+ * the bucket the bytes), or 500 for anything else.
+ */
+function outageAnswer(error: unknown, store: DataStore): { status_code: number; body: string } {
+  if (isRedisOutage(error)) return { status_code: 503, body: `${QUEUE_UNAVAILABLE}\n` };
+  if (store instanceof S3UploadStore) return { status_code: 503, body: `${STORAGE_UNAVAILABLE}\n` };
+  return { status_code: 500, body: 'Internal server error\n' };
+}
 
 /**
  * Upload ids that are object keys under the installation's prefix (`@tus/s3-store` names every object by the

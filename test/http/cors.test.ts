@@ -27,6 +27,7 @@ for (const dialect of testDialects()) {
         assert.equal(answer.statusCode, 204, url);
         assert.equal(answer.headers['access-control-allow-origin'], VIEWER);
         assert.match(String(answer.headers['access-control-allow-headers']), /X-API-Token/);
+        assert.match(String(answer.headers['access-control-allow-headers']), /Idempotency-Key/);
         assert.match(String(answer.headers['access-control-allow-methods']), /DELETE/);
         assert.equal(answer.headers.vary, 'Origin');
       }
@@ -41,6 +42,7 @@ for (const dialect of testDialects()) {
       assert.equal(allowed.statusCode, 200);
       assert.equal(allowed.headers['access-control-allow-origin'], VIEWER);
       assert.match(String(allowed.headers['access-control-expose-headers']), /ETag/);
+      assert.match(String(allowed.headers['access-control-expose-headers']), /Idempotent-Replayed/);
       // A refused token still carries the header, so the page can read the 401 and ask for a token.
       const unauthorised = await testApp.app.inject({
         method: 'GET',

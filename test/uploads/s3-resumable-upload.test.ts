@@ -146,12 +146,46 @@ for (const dialect of testDialects()) {
       assert.equal(deleted.status, 200, deleted.text);
     });
 
+    void it('answers the committed model when removing the upload times out, and the retry gives the same', async () => {
+      // The reported fault: Redis frozen while the used upload was removed ("remove upload failed: Command timed
+      // out") turned a committed model into a 503, and the retry made a second model.
+      const bytes = sample(TRUCK);
+      const created = await tusFirst.create(bytes.length, { filename: 'frozen.glb' });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((await tusFirst.patch(created.location, 0, bytes))?.status, 204);
+      const id = uploadIdOf(created.location);
+      const api = catalogApi(first.app, first.auth);
+      const before = (await api.call('GET', '')).json.meta.total as number;
+      const realRemove = S3UploadStore.prototype.remove;
+      S3UploadStore.prototype.remove = async () => {
+        throw new Error('Command timed out');
+      };
+      let made;
+      try {
+        made = await api.call('POST', '', { upload_id: id });
+      } finally {
+        S3UploadStore.prototype.remove = realRemove;
+      }
+      assert.equal(made.status, 201, made.text);
+      assert.equal((await tusSecond.head(created.location)).status, 200, 'the upload was left behind');
+
+      const retry = await api.call('POST', '', { upload_id: id });
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.json.data.id, made.json.data.id);
+      assert.equal((await api.call('GET', '')).json.meta.total, before + 1);
+      assert.equal((await tusSecond.head(created.location)).status, 404, 'the retry removed the upload');
+      assert.equal((await api.call('DELETE', `/${made.json.data.id}`)).status, 200);
+    });
+
     void it('answers 503 with a message while S3 is down, and works again once it is back', async () => {
       await s3.stop();
       try {
         const refused = await tusFirst.create(10, { filename: 'outage.stl' });
         assert.equal(refused.status, 503);
         assert.equal(refused.text, `${STORAGE_UNAVAILABLE}\n`);
+        const health = await first.app.inject({ method: 'GET', url: '/health' });
+        assert.equal(health.statusCode, 503, health.body);
+        assert.deepEqual(health.json(), { status: 'unavailable', failed: ['storage'] });
       } finally {
         await s3.restart();
       }

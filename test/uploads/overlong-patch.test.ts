@@ -1,0 +1,74 @@
+// A tus PATCH refused with 413 leaves its upload as it was. A PATCH that declared a deferred upload's length
+// together with more bytes than that length used to be refused only after tus had saved the length, so the upload
+// kept a length its client never managed to send, and the corrected PATCH was refused too.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testDialects } from '../helpers/databases.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { tusClient, type TusClient } from '../helpers/tus-client.ts';
+
+const CHUNK = { 'content-type': 'application/offset+octet-stream' };
+
+for (const dialect of testDialects()) {
+  void describe(`a tus PATCH refused with 413 (${dialect})`, () => {
+    let testApp: TestApp;
+    let tus: TusClient;
+    before(async () => {
+      testApp = await createTestApp(dialect);
+      tus = tusClient(await testApp.app.listen({ port: 0, host: '127.0.0.1' }), testApp.auth);
+    });
+    after(() => testApp.close());
+
+    void it('saves neither the Upload-Length nor any byte of a PATCH that overruns the length it declares', async () => {
+      const created = await tus.send('POST', '/api/uploads', { 'upload-defer-length': '1' });
+      assert.equal(created.status, 201, created.text);
+      const location = String(created.headers.location);
+      const bytes = Buffer.alloc(20, 7);
+
+      const first = await tus.send(
+        'PATCH',
+        location,
+        { ...CHUNK, 'upload-offset': '0' },
+        bytes.subarray(0, 5),
+      );
+      assert.equal(first.status, 204, first.text);
+      const overrun = await tus.send(
+        'PATCH',
+        location,
+        { ...CHUNK, 'upload-offset': '5', 'upload-length': '10' },
+        bytes.subarray(5),
+      );
+      assert.equal(overrun.status, 413, overrun.text);
+
+      const after = await tus.head(location);
+      assert.equal(after.status, 200, after.text);
+      assert.equal(after.offset, 5, 'no byte of the refused PATCH was kept');
+      assert.equal(after.headers['upload-length'], undefined, 'the refused length was not saved');
+      assert.equal(after.headers['upload-defer-length'], '1');
+
+      const corrected = await tus.send(
+        'PATCH',
+        location,
+        { ...CHUNK, 'upload-offset': '5', 'upload-length': '20' },
+        bytes.subarray(5),
+      );
+      assert.equal(corrected.status, 204, corrected.text);
+      assert.equal(corrected.headers['upload-offset'], '20');
+    });
+
+    void it('keeps the offset of a PATCH that sends more than the declared length leaves room for', async () => {
+      const created = await tus.create(10, { filename: 'ten.stl' });
+      assert.equal(created.status, 201, created.text);
+      const over = await tus.send(
+        'PATCH',
+        created.location,
+        { ...CHUNK, 'upload-offset': '0' },
+        Buffer.alloc(11),
+      );
+      assert.equal(over.status, 413, over.text);
+      const after = await tus.head(created.location);
+      assert.equal(after.offset, 0);
+      assert.equal(after.headers['upload-length'], '10');
+    });
+  });
+}
