@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ImportSource } from '../../src/pipeline/types.ts';
 import { assertLadder, glbJson } from '../helpers/ladder-checks.ts';
-import { MODELS, quietLogger, readGlb } from './documents.ts';
+import { MODELS, quietLogger, readGlb, tempDir } from './documents.ts';
 
 /** 1,148 triangles with 2048² base colour, normal and metallic-roughness PNGs. */
 const BARREL: ImportSource = {
@@ -60,6 +61,22 @@ void test('the barrel is served compressed, LOD 0 exact, with its textures on th
   for (let i = 0; i < source.data.length; i++)
     worst = Math.max(worst, Math.abs(source.data[i] - lod0.data[i]));
   assert.ok(worst <= 4, `LOD 0 normal map within 4 levels of the source (worst ${worst})`);
+
+  // A served level uploaded again (quantized, meshopt, WebP) passes the GLB checks and converts.
+  const folder = await tempDir();
+  try {
+    const file = path.join(folder.dir, 'barrel-lod2.glb');
+    await writeFile(file, served.lods[2].glb);
+    const again = await convertModel({
+      modelId: 'again',
+      source: { file, dir: folder.dir, format: 'glb' },
+      logger: quietLogger,
+    });
+    assert.equal(again.triangle_count, served.lods[2].triangle_count);
+    assert.equal(again.lods.length, 3);
+  } finally {
+    await folder.remove();
+  }
 });
 
 void test('GLB_COMPRESSION=none with source textures still writes plain levels', async () => {
