@@ -49,8 +49,10 @@ export interface Config {
   jobLeaseMs: number;
   /** Time between two sweeps for models left converting without a job, which also must be untouched this long. */
   strandedSweepMs: number;
-  /** Compression of LOD 1 and 2 for smaller transfers; LOD 0, the download, is never compressed. */
+  /** Geometry compression of every level: meshopt (lossless on LOD 0, quantized on LOD 1 and 2) or none. */
   glbCompression: 'none' | 'meshopt';
+  /** Textures per level: resized (4096, 1024, 512 px) and WebP-encoded, or kept as they came. */
+  lodTextures: 'webp' | 'source';
   /** pino log level. */
   logLevel: string;
   /** MiB of bulk lookup replies each API process keeps for repeated requests; 0 keeps none. */
@@ -153,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const apiToken = text('API_TOKEN');
   if (apiToken !== undefined && apiToken.length < 8) problems.push('API_TOKEN must be at least 8 characters');
-  const glbCompression = text('GLB_COMPRESSION') ?? 'none';
+  const glbCompression = text('GLB_COMPRESSION') ?? 'meshopt';
   if (glbCompression === 'draco') {
     // DECISIONS.md §5 names Draco too, but without an encoder installed it could only fail every conversion.
     problems.push(
@@ -161,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   } else if (glbCompression !== 'none' && glbCompression !== 'meshopt') {
     problems.push(`GLB_COMPRESSION must be none or meshopt (got "${glbCompression}")`);
+  }
+  const lodTextures = text('LOD_TEXTURES') ?? 'webp';
+  if (lodTextures !== 'webp' && lodTextures !== 'source') {
+    problems.push(`LOD_TEXTURES must be webp or source (got "${lodTextures}")`);
   }
   const webhookAllowedPrivateRanges = (text('WEBHOOK_ALLOWED_PRIVATE_RANGES') ?? '')
     .split(',')
@@ -199,7 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),
     jobLeaseMs: int('JOB_LEASE_SECONDS', 30, 1, 3600) * 1000,
     strandedSweepMs: int('STRANDED_MODEL_SWEEP_SECONDS', 60, 1, 86_400) * 1000,
-    glbCompression: glbCompression === 'meshopt' ? 'meshopt' : 'none',
+    glbCompression: glbCompression === 'none' ? 'none' : 'meshopt',
+    lodTextures: lodTextures === 'source' ? 'source' : 'webp',
     logLevel,
     lookupCacheMb: int('LOOKUP_CACHE_MB', 128, 0, 65_536),
     headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,

@@ -70,6 +70,7 @@ export function startJobRunner(
       pool,
       maxTriangles: config.conversionMaxTriangles,
       compressLods: config.glbCompression,
+      lodTextures: config.lodTextures,
       events: services.events,
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),

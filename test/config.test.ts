@@ -156,8 +156,8 @@ void describe('loadConfig', () => {
 });
 
 void describe('loadConfig GLB_COMPRESSION', () => {
-  void it('leaves levels of detail uncompressed by default and accepts meshopt', () => {
-    assert.equal(loadConfig({}).glbCompression, 'none');
+  void it('compresses levels of detail with meshopt by default and accepts none', () => {
+    assert.equal(loadConfig({}).glbCompression, 'meshopt');
     assert.equal(loadConfig({ GLB_COMPRESSION: 'none' }).glbCompression, 'none');
     assert.equal(loadConfig({ GLB_COMPRESSION: 'meshopt' }).glbCompression, 'meshopt');
   });
@@ -169,6 +169,18 @@ void describe('loadConfig GLB_COMPRESSION', () => {
       /no Draco encoder is installed.*use meshopt/,
     );
     for (const value of ['gzip', 'MESHOPT', 'yes']) refuses({ GLB_COMPRESSION: value }, 'GLB_COMPRESSION');
+  });
+});
+
+void describe('loadConfig LOD_TEXTURES', () => {
+  void it('puts textures on the WebP ladder by default and accepts source', () => {
+    assert.equal(loadConfig({}).lodTextures, 'webp');
+    assert.equal(loadConfig({ LOD_TEXTURES: 'source' }).lodTextures, 'source');
+    assert.equal(loadConfig({ LOD_TEXTURES: 'webp' }).lodTextures, 'webp');
+  });
+
+  void it('refuses anything else, naming the variable', () => {
+    for (const value of ['ktx2', 'WEBP', 'png']) refuses({ LOD_TEXTURES: value }, 'LOD_TEXTURES');
   });
 });
 

@@ -5,6 +5,7 @@ import type { ModelRow } from '../db/database.ts';
 import type { AppLogger } from '../logger.ts';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/compress-lod.ts';
+import type { LodTextureFormat } from '../pipeline/texture-ladder.ts';
 import { prepareSource } from '../pipeline/prepare-source.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError, type ImportSource } from '../pipeline/types.ts';
@@ -31,8 +32,10 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   pool: ConversionPool;
   /** Most triangles a model may have (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles: number;
-  /** Compression of LOD 1 and 2 (`GLB_COMPRESSION`); LOD 0 is never compressed. */
+  /** Geometry compression of every level (`GLB_COMPRESSION`): lossless on LOD 0, quantized on LOD 1 and 2. */
   compressLods: LodCompression;
+  /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came. */
+  lodTextures: LodTextureFormat;
   /** Where progress, completion and failure are announced. */
   events: EventPublisher;
 }
@@ -88,6 +91,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           // The thread writes the LODs here: their bytes never wait in this thread's heap for a collection.
           lodDir: path.join(workDir, 'lods'),
           compressLods: deps.compressLods,
+          lodTextures: deps.lodTextures,
           maxTriangles: deps.maxTriangles,
           signal,
           logger: new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),

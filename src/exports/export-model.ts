@@ -1,8 +1,10 @@
 import { Logger } from '@gltf-transform/core';
+import sharp from 'sharp';
 import { createNodeIO } from '../pipeline/create-io.ts';
 import { applyBoundMaterials, type BoundMaterial } from './bound-material.ts';
 import type { ExportFormat, ExportUnit } from './export-formats.ts';
 import { flattenParts } from './flatten-parts.ts';
+import { plainDocument } from './plain-document.ts';
 import { write3mf } from './write-3mf.ts';
 import { writeGlb } from './write-glb.ts';
 import { writeObjZip } from './write-obj.ts';
@@ -24,7 +26,8 @@ export interface ExportModelOptions {
 export async function exportModel(glb: Uint8Array, options: ExportModelOptions): Promise<Uint8Array> {
   const io = await createNodeIO();
   // glTF-Transform's info lines (what prune removed) are routine here.
-  const document = (await io.readBinary(glb)).setLogger(new Logger(Logger.Verbosity.WARN));
+  const read = (await io.readBinary(glb)).setLogger(new Logger(Logger.Verbosity.WARN));
+  const document = await plainDocument(read, sharp);
   applyBoundMaterials(document, new Map(options.bound));
   switch (options.format) {
     case 'glb':

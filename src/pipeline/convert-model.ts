@@ -1,20 +1,20 @@
 import { stat } from 'node:fs/promises';
 import { Logger } from '@gltf-transform/core';
 import type { Document, ILogger } from '@gltf-transform/core';
-import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from './clean-up.ts';
-import { compressLod } from './compress-lod.ts';
 import type { LodCompression } from './compress-lod.ts';
 import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from './create-io.ts';
 import { extractParts } from './extract-parts.ts';
-import { glbBytes } from './glb-bytes.ts';
 import { importerFor } from './importers.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import-frame.ts';
 import { createStageLog } from './stage-log.ts';
+import type { LodTextureFormat, TextureLadderCache } from './texture-ladder.ts';
+import { writeLevel } from './write-level.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type { ConversionResult, ImportResult, ImportSource, LodOutput } from './types.ts';
 
@@ -36,8 +36,10 @@ export interface ConvertModelOptions {
   onProgress?: (percent: number, stage: ConversionStage) => void;
   /** LOD settings, over {@link MAKE_LODS_DEFAULTS}. */
   lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
-  /** Compression of LOD 1 and 2, for smaller transfers; LOD 0, the download, is never compressed. */
+  /** Geometry compression of every level (`GLB_COMPRESSION`): lossless on LOD 0, quantized on LOD 1 and 2. */
   compressLods?: LodCompression;
+  /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came (the default here). */
+  lodTextures?: LodTextureFormat;
   /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles?: number;
   /**
@@ -128,10 +130,19 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   const lodProgress = progress('lods');
   let lodShare = 0;
   const heartbeat = () => lodProgress(lodShare);
+  const textureCache: TextureLadderCache = new Map();
+  const levelOptions = (level: 0 | 1 | 2) => ({
+    level,
+    compression: options.compressLods ?? 'none',
+    textures: options.lodTextures ?? 'source',
+    last: level === 2,
+    cache: textureCache,
+    onStep: heartbeat,
+  });
   const lods: LodOutput[] = [
     {
       level: 0,
-      glb: await glbBytes(io, document, { onStep: heartbeat }),
+      glb: await writeLevel(io, document, levelOptions(0), { logger }),
       triangle_count: stats.triangle_count,
       error: 0,
     },
@@ -153,18 +164,10 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   )) {
     logStage(`LOD ${lod.level} made`);
     const triangles = computeStats(lod.document).triangle_count;
-    const output =
-      options.compressLods === 'meshopt'
-        ? // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-          await compressLod(
-            lod.document,
-            { encoder: MeshoptEncoder, consumeSource: lod.level === 2 },
-            { logger },
-          )
-        : lod.document;
     lods.push({
       level: lod.level,
-      glb: await glbBytes(io, output, { onStep: heartbeat }),
+      // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+      glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
       triangle_count: triangles,
       error: lod.error,
     });

@@ -327,6 +327,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           source: request.source,
           lods: request.lods,
           compressLods: request.compressLods,
+          lodTextures: request.lodTextures,
           maxTriangles: request.maxTriangles,
           logLevel: verbosityOf(logger),
           thumbnail: request.thumbnailColours !== undefined,

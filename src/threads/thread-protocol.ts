@@ -7,7 +7,10 @@ import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail
 export interface ConvertTask {
   type: 'convert';
   id: number;
-  input: Pick<ConvertModelOptions, 'modelId' | 'source' | 'lods' | 'compressLods' | 'maxTriangles'> & {
+  input: Pick<
+    ConvertModelOptions,
+    'modelId' | 'source' | 'lods' | 'compressLods' | 'lodTextures' | 'maxTriangles'
+  > & {
     /** glTF-Transform verbosity: DEBUG 1, INFO 2, WARN 3, ERROR 4. */
     logLevel: number;
     /** Renders a thumbnail from the LOD the thread holds, asking the parent for the parts' colours first. */

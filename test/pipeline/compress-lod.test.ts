@@ -9,7 +9,8 @@ import { compressLod } from '../../src/pipeline/compress-lod.ts';
 import { createConversionPool } from '../../src/threads/conversion-pool.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
-import { MODELS, addSphere, emptyDocument, quietLogger, readGlb } from './documents.ts';
+import { exactTriangles } from '../helpers/ladder-checks.ts';
+import { MODELS, addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
 
 const TRUCK: ImportSource = {
   file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
@@ -38,19 +39,21 @@ function groupIds(document: Document): Set<string> {
   return ids;
 }
 
-void test('meshopt compresses LOD 1 and 2 of the milk truck, never LOD 0', async () => {
+void test('meshopt compresses every level of the milk truck, LOD 0 without quantizing', async () => {
   const convert = (compressLods: 'none' | 'meshopt'): Promise<ConversionResult> =>
     convertModel({ modelId: 'truck', source: TRUCK, logger: quietLogger, compressLods });
   const plain = await convert('none');
   const packed = await convert('meshopt');
 
   const lod0 = glbJson(packed.lods[0].glb);
-  assert.ok(!lod0.extensionsUsed?.includes('EXT_meshopt_compression'), 'LOD 0 is not compressed');
+  assert.ok(lod0.extensionsRequired?.includes('EXT_meshopt_compression'), 'LOD 0 is compressed');
   assert.ok(!lod0.extensionsUsed?.includes('KHR_mesh_quantization'), 'LOD 0 is not quantized');
+  assert.deepEqual(await validationErrors(packed.lods[0].glb), [], 'LOD 0 validates');
+  assert.ok(packed.lods[0].glb.byteLength < plain.lods[0].glb.byteLength, 'LOD 0 is smaller compressed');
   assert.deepEqual(
-    packed.lods[0].glb,
-    plain.lods[0].glb,
-    'LOD 0 is the same file with or without compression',
+    exactTriangles(await readGlb(packed.lods[0].glb)),
+    exactTriangles(await readGlb(plain.lods[0].glb)),
+    "LOD 0 has the plain file's triangles to the bit",
   );
 
   for (const level of [1, 2] as const) {
@@ -113,6 +116,38 @@ void test('compressLod compresses a copy unless told to consume its source', asy
   assert.ok(!(position() instanceof Float32Array), 'consumed in place: positions are quantized');
 });
 
+void test('compressLod without quantizing keeps float vertex data and only marks meshopt', async () => {
+  const document = emptyDocument();
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Ball').setMesh(addSphere(document, 32, 16)));
+  const lossless = await compressLod(
+    document,
+    { encoder: MeshoptEncoder, quantize: false },
+    { logger: quietLogger },
+  );
+  assert.deepEqual(
+    lossless
+      .getRoot()
+      .listExtensionsUsed()
+      .map((extension) => extension.extensionName),
+    ['EXT_meshopt_compression'],
+  );
+  const primitive = lossless.getRoot().listMeshes()[0].listPrimitives()[0];
+  for (const semantic of primitive.listSemantics()) {
+    assert.ok(
+      primitive.getAttribute(semantic)!.getArray() instanceof Float32Array,
+      `${semantic} stays float`,
+    );
+  }
+  assert.deepEqual(
+    exactTriangles(lossless),
+    exactTriangles(document),
+    'the same triangles, reordered at most',
+  );
+});
+
 void test('the conversion thread receives the compression setting', async () => {
   const pool = createConversionPool();
   const result = await pool
@@ -122,6 +157,6 @@ void test('the conversion thread receives the compression setting', async () => 
     result.lods.map(
       (lod) => glbJson(lod.glb).extensionsRequired?.includes('EXT_meshopt_compression') ?? false,
     ),
-    [false, true, true],
+    [true, true, true],
   );
 });

@@ -52,7 +52,8 @@ export class ModelViewport {
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
   private readonly controls: OrbitControls;
-  // LOD 1 and 2 may be meshopt-compressed (GLB_COMPRESSION=meshopt); LOD 0 never is.
+  // Every level is meshopt-compressed by default (GLB_COMPRESSION); the decoder is bundled, not fetched.
+  // WebP textures (EXT_texture_webp, LOD_TEXTURES) GLTFLoader decodes itself.
   private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
   private readonly styles = new PartStyles();
   private readonly measure = new MeasureOverlay();
