@@ -10,10 +10,12 @@ import { createNodeIO } from './create-io.ts';
 import { extractParts } from './extract-parts.ts';
 import { glbBytes } from './glb-bytes.ts';
 import { importerFor } from './importers.ts';
+import { keepIfSmaller } from './keep-smaller-levels.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import-frame.ts';
+import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type { ConversionResult, ImportResult, ImportSource, LodOutput } from './types.ts';
@@ -38,6 +40,8 @@ export interface ConvertModelOptions {
   lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
   /** Compression of LOD 1 and 2, for smaller transfers; LOD 0, the download, is never compressed. */
   compressLods?: LodCompression;
+  /** Most geometry bytes LOD 1 and 2 may keep as a share of LOD 0's; a bigger level is not kept (`reduced: false`). */
+  levelByteShares?: readonly [number, number];
   /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles?: number;
   /**
@@ -106,6 +110,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 
   busy();
   await cleanUp(document, { weld: !imported.welded }, { logger, onProgress: progress('clean-up') });
+  // After clean-up, so the closed-surface check sees triangle lists.
+  await markTwoSided(document, { simplifier: MeshoptSimplifier }, { logger });
   logStage('cleaned up');
   const parts = extractParts(
     document,
@@ -134,6 +140,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       glb: await glbBytes(io, document, { onStep: heartbeat }),
       triangle_count: stats.triangle_count,
       error: 0,
+      reduced: false,
     },
   ];
   lodShare = LOD0_SHARE;
@@ -162,12 +169,20 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
             { logger },
           )
         : lod.document;
-    lods.push({
-      level: lod.level,
-      glb: await glbBytes(io, output, { onStep: heartbeat }),
-      triangle_count: triangles,
-      error: lod.error,
-    });
+    const level = keepIfSmaller(
+      {
+        level: lod.level,
+        glb: await glbBytes(io, output, { onStep: heartbeat }),
+        triangle_count: triangles,
+        error: lod.error,
+        reduced: true,
+      },
+      lods,
+      options.levelByteShares,
+    );
+    lods.push(level);
+    if (!level.reduced)
+      logger.info(`${NAME}: LOD ${lod.level} does not shrink enough; the level before it stands in`);
     lodProgress(lodShare);
     logStage(`LOD ${lod.level} written`);
     logger.debug(
