@@ -5,6 +5,7 @@ import path from 'node:path';
 const BENCHMARKS = [
   'materials.ts',
   'lods.ts',
+  'lod-ladder.ts',
   'import.ts',
   'render.ts',
   'tus-upload.ts',

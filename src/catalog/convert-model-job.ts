@@ -179,9 +179,22 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   async function storeLods(modelId: string, result: PooledFileConversion): Promise<StoredLod[]> {
     const lods: StoredLod[] = [];
     for (const lod of result.lods) {
+      const previous = lods[lods.length - 1];
+      // A level that could not shrink points at the level before it instead of storing a copy.
+      if (!lod.reduced && previous) {
+        lods.push({ ...previous, level: lod.level, reduced: false });
+        continue;
+      }
       const key = lodKeyOfHash(modelId, lod.level, lod.sha256);
       const { size } = await blobs.putFile(key, lod.file);
-      lods.push({ level: lod.level, key, triangle_count: lod.triangle_count, size, error: lod.error });
+      lods.push({
+        level: lod.level,
+        key,
+        triangle_count: lod.triangle_count,
+        size,
+        error: lod.error,
+        reduced: lod.reduced,
+      });
     }
     return lods;
   }

@@ -27,12 +27,13 @@ export function uploadFormat(row: ModelRow): DetectedFormat {
 export function toModel(row: ModelRow, urlFor: UrlFor): Model {
   const completed = row.status === 'completed';
   const lods = completed
-    ? storedLods(row).map(({ level, key, triangle_count, size, error }) => ({
+    ? storedLods(row).map(({ level, key, triangle_count, size, error, reduced }) => ({
         level,
         url: urlFor(key),
         triangle_count,
         size,
         error: error ?? null,
+        reduced: reduced ?? null,
       }))
     : [];
   return {

@@ -16,6 +16,8 @@ export interface StoredLod {
   size: number;
   /** Geometric error against LOD 0 relative to the model's diagonal; absent on models converted before it was measured. */
   error?: number;
+  /** Whether the level is a simplified file of its own (see `LodOutput`); absent on models converted before. */
+  reduced?: boolean;
 }
 
 /** What a finished conversion records on its model: the pipeline's result with its LODs stored. */

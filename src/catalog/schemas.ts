@@ -45,6 +45,13 @@ export const LodSchema = Type.Object({
       "Largest geometric error of this level against LOD 0, as a share of the model's bounding-box diagonal " +
       '(0 for LOD 0); null for models converted before it was measured.',
   }),
+  reduced: Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      'Whether this level is a simplified file of its own, with at most 60 % (LOD 1) or 30 % (LOD 2) of the ' +
+      'geometry bytes of LOD 0. false for LOD 0, and for a level that could not shrink that much within its error ' +
+      'bound: its url, size, triangle_count and error are then those of the level before it, stored once. null for ' +
+      'models converted before it was recorded.',
+  }),
 });
 
 /** A unit an uploader may declare for a file that states none. */

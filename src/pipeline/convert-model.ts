@@ -8,10 +8,12 @@ import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from './create-io.ts';
 import { extractParts } from './extract-parts.ts';
 import { importerFor } from './importers.ts';
+import { keepIfSmaller } from './keep-smaller-levels.ts';
 import { makeLods } from './make-lods.ts';
 import type { MakeLodsOptions } from './make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import-frame.ts';
+import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './texture-ladder.ts';
 import { writeLevel } from './write-level.ts';
@@ -40,6 +42,8 @@ export interface ConvertModelOptions {
   compressLods?: LodCompression;
   /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came (the default here). */
   lodTextures?: LodTextureFormat;
+  /** Most bytes LOD 1 and 2 may keep as a share of LOD 0's; a bigger level is not kept (`reduced: false`). */
+  levelByteShares?: readonly [number, number];
   /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles?: number;
   /**
@@ -108,6 +112,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 
   busy();
   await cleanUp(document, { weld: !imported.welded }, { logger, onProgress: progress('clean-up') });
+  // After clean-up, so the closed-surface check sees triangle lists.
+  await markTwoSided(document, { simplifier: MeshoptSimplifier }, { logger });
   logStage('cleaned up');
   const parts = extractParts(
     document,
@@ -145,6 +151,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       glb: await writeLevel(io, document, levelOptions(0), { logger }),
       triangle_count: stats.triangle_count,
       error: 0,
+      reduced: false,
     },
   ];
   lodShare = LOD0_SHARE;
@@ -164,13 +171,21 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   )) {
     logStage(`LOD ${lod.level} made`);
     const triangles = computeStats(lod.document).triangle_count;
-    lods.push({
-      level: lod.level,
-      // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-      glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
-      triangle_count: triangles,
-      error: lod.error,
-    });
+    const level = keepIfSmaller(
+      {
+        level: lod.level,
+        // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+        glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
+        triangle_count: triangles,
+        error: lod.error,
+        reduced: true,
+      },
+      lods,
+      options.levelByteShares,
+    );
+    lods.push(level);
+    if (!level.reduced)
+      logger.info(`${NAME}: LOD ${lod.level} does not shrink enough; the level before it stands in`);
     lodProgress(lodShare);
     logStage(`LOD ${lod.level} written`);
     logger.debug(

@@ -1,10 +1,15 @@
-import { Document, Primitive } from '@gltf-transform/core';
-import type { Accessor, Mesh, Node, TypedArray, mat4 } from '@gltf-transform/core';
-import { cloneDocument, prune } from '@gltf-transform/functions';
+import { Document, Primitive, PropertyType } from '@gltf-transform/core';
+import type { Mesh, Node, mat4 } from '@gltf-transform/core';
+import { cloneDocument, dedup, prune } from '@gltf-transform/functions';
 import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
 import { emptyBox, listMeshNodes, meshTriangleCount, meshWorldBox, unionBox } from './measure-geometry.ts';
 import { compactVertices } from './compact-vertices.ts';
+import { floatColors, floatNormals, floatPositions, indexCount, uint32Indices } from './primitive-arrays.ts';
+import { simplifierAttributes } from './simplifier-attributes.ts';
+import type { AttributeWeights } from './simplifier-attributes.ts';
 import { simplifyInChunks } from './simplify-in-chunks.ts';
+import { simplifyWelded } from './simplify-welded.ts';
+import { deviatingShare } from './shading-deviation.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -28,6 +33,17 @@ export interface MakeLodsOptions {
    * quartered until it holds, or the primitive stays as it was.
    */
   maxAreaChange: readonly [number, number];
+  /**
+   * Weight of normals, UVs and colours in the simplifier's error besides positions: shading and texture placement
+   * are kept, and attribute seams (hard edges, UV islands) are never crossed.
+   */
+  attributeWeights: AttributeWeights;
+  /**
+   * Largest share of a primitive's area LOD 1 and LOD 2 may shade wrongly (vertex normals more than 45° from their
+   * face) beyond what LOD 0 does: a budget that folds a surface over or drags a normal across a hard edge is then
+   * quartered, as for the area.
+   */
+  maxShadingChange: readonly [number, number];
   /** Keep open borders where they are, so parts that meet along an edge leave no gap. */
   lockBorder: boolean;
   /** Meshes with fewer triangles keep all of them: there is nothing worth removing. */
@@ -46,6 +62,8 @@ export const MAKE_LODS_DEFAULTS: Omit<MakeLodsOptions, 'simplifier'> = {
   ratios: [0.5, 0.15],
   maxError: [0.002, 0.004],
   maxAreaChange: [0.02, 0.06],
+  attributeWeights: { normal: 0.1, uv: 0.1, color: 0.1 },
+  maxShadingChange: [0.015, 0.015],
   lockBorder: true,
   minTriangles: 64,
   consumeSource: false,
@@ -71,6 +89,8 @@ interface Work {
   diagonal: number;
   /** Absolute error already spent by earlier levels, in the mesh's own units. */
   spent: number;
+  /** Share of its area LOD 0 shades with normals more than 45° from their faces. */
+  shading: number;
 }
 
 /**
@@ -138,8 +158,11 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
       if (!position || scale <= 0) continue;
       if (mode === Primitive.Mode.TRIANGLES && triangles) {
         const elements = indexCount(primitive) / 3;
-        const area = surfaceArea(floatPositions(position), uint32Indices(primitive));
-        work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0 });
+        const positions = floatPositions(position);
+        const indices = uint32Indices(primitive);
+        const area = surfaceArea(positions, indices);
+        const shading = deviatingShare(positions, floatNormals(primitive), indices);
+        work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0, shading });
       } else if (mode === Primitive.Mode.POINTS && position.getCount() >= settings.minTriangles) {
         work.push({
           primitive,
@@ -147,6 +170,7 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
           area: 0,
           diagonal: diagonal / scale,
           spent: 0,
+          shading: 0,
         });
       }
     }
@@ -206,30 +230,52 @@ function simplifyTriangles(
 
   const positions = floatPositions(primitive.getAttribute('POSITION')!);
   const indices = uint32Indices(primitive);
+  const normals = floatNormals(primitive);
+  const { attributes, weights } = simplifierAttributes(primitive, settings.attributeWeights);
+  // Faceted or split surfaces pin the simplifier at their copied corners; with normals alone they can be welded.
+  const weldable = normals !== undefined && onlyPositionsAndNormals(primitive);
   const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder', 'ErrorAbsolute'] : ['ErrorAbsolute'];
   let budget = settings.maxError[level - 1] * item.diagonal - item.spent;
   const maxChange = settings.maxAreaChange[level - 1];
+  const maxShading = item.shading + settings.maxShadingChange[level - 1];
   for (let attempt = 0; attempt < 3 && budget > 0; attempt++, budget /= 4) {
-    const [best, error] = simplifyInChunks(indices, positions, {
-      simplifier: settings.simplifier,
+    const options = {
       targetIndexCount: target,
       targetError: budget,
       flags,
-      permissiveRetry: true,
       chunkTriangles: settings.chunkTriangles,
-      onChunk: (done) => onShare(done / triangles),
+      onChunk: (done: number) => onShare(done / triangles),
+    };
+    let [best, error] = simplifyInChunks(indices, positions, {
+      ...options,
+      simplifier: settings.simplifier,
+      attributes,
+      attributeWeights: weights,
     });
+    if (weldable && best.length > target * 1.5) {
+      const welded = simplifyWelded(indices, positions, normals, settings.simplifier, options);
+      if (welded[0].length < best.length) [best, error] = welded;
+    }
     if (best.length === 0 || best.length >= indices.length) return item.spent;
     // Each step after the pieces takes seconds on tens of millions of triangles: report between them.
     onShare(1);
     const area = surfaceArea(positions, best);
     onShare(1);
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
+    if (deviatingShare(positions, normals, best) > maxShading) continue;
     replaceIndices(primitive, best, () => onShare(1));
     item.spent += error;
     return item.spent;
   }
   return item.spent;
+}
+
+/** Whether a primitive's vertices carry nothing but a position and a normal (no UVs, colours, skin or morphs). */
+function onlyPositionsAndNormals(primitive: Primitive): boolean {
+  return (
+    primitive.listTargets().length === 0 &&
+    primitive.listSemantics().every((semantic) => semantic === 'POSITION' || semantic === 'NORMAL')
+  );
 }
 
 /**
@@ -281,6 +327,8 @@ async function tidy(document: Document): Promise<void> {
   for (const accessor of root.listAccessors()) if (!accessor.getBuffer()) accessor.setBuffer(buffer);
   await document.transform(
     prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true, keepLeaves: true }),
+    // Meshes that were alike at LOD 0 (a spider's legs) shared their accessors, and simplify alike: share again.
+    dedup({ propertyTypes: [PropertyType.ACCESSOR] }),
   );
 }
 
@@ -305,53 +353,4 @@ function surfaceArea(positions: Float32Array, indices: Uint32Array): number {
     area += Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
   }
   return area;
-}
-
-/** Indices drawn by a primitive (vertices when it has no index). */
-function indexCount(primitive: Primitive): number {
-  return primitive.getIndices()?.getCount() ?? primitive.getAttribute('POSITION')?.getCount() ?? 0;
-}
-
-/** The primitive's indices as the simplifier wants them; a non-indexed list gets 0…n−1. */
-function uint32Indices(primitive: Primitive): Uint32Array {
-  const array = primitive.getIndices()?.getArray();
-  if (array instanceof Uint32Array) return array;
-  if (array) return Uint32Array.from(array);
-  const count = primitive.getAttribute('POSITION')!.getCount();
-  return Uint32Array.from({ length: count }, (_, i) => i);
-}
-
-/** Positions as packed float32, decoding quantized integers the way glTF defines them. */
-function floatPositions(accessor: Accessor): Float32Array {
-  return floatArray(accessor.getArray()!, accessor.getNormalized());
-}
-
-/** Colours as packed float32 RGB, alpha dropped. */
-function floatColors(accessor: Accessor): Float32Array {
-  const count = accessor.getCount();
-  const result = new Float32Array(count * 3);
-  const element: number[] = [0, 0, 0, 0];
-  for (let i = 0; i < count; i++) {
-    accessor.getElement(i, element);
-    result.set([element[0], element[1], element[2]], i * 3);
-  }
-  return result;
-}
-
-function floatArray(array: TypedArray, normalized: boolean): Float32Array {
-  if (array instanceof Float32Array) return array;
-  const result = new Float32Array(array.length);
-  const scale = !normalized
-    ? 1
-    : array instanceof Int8Array
-      ? 127
-      : array instanceof Uint8Array
-        ? 255
-        : array instanceof Int16Array
-          ? 32767
-          : array instanceof Uint16Array
-            ? 65535
-            : 1;
-  for (let i = 0; i < array.length; i++) result[i] = normalized ? Math.max(array[i] / scale, -1) : array[i];
-  return result;
 }

@@ -11,10 +11,12 @@ export interface SimplifyInChunksOptions {
   /** Simplifier flags, as for a single call. */
   flags: SimplifierFlags[];
   /**
-   * Retry a piece with `Permissive` when it stays above 1.5× its target: attribute seams (UV or normal splits)
-   * can pin a mesh, and letting edges cross them stays within the error bound.
+   * Vertex attributes the simplifier weighs besides positions (normals, UVs, colours), `attributeWeights.length`
+   * floats per vertex; empty for positions alone.
    */
-  permissiveRetry: boolean;
+  attributes?: Float32Array;
+  /** Weight of each float of a vertex's attributes in the error (see meshoptimizer's `simplifyWithAttributes`). */
+  attributeWeights?: number[];
   /** Largest piece handed to the simplifier at once, in triangles. */
   chunkTriangles: number;
   /** Told after each piece how many of the list's triangles are done. */
@@ -25,7 +27,7 @@ export interface SimplifyInChunksOptions {
 const GRID_BITS = 6;
 
 /**
- * Simplifies an indexed triangle list like meshoptimizer's `simplify`, in spatially compact pieces of at most
+ * Simplifies an indexed triangle list like meshoptimizer's `simplifyWithAttributes`, in spatially compact pieces of at most
  * `chunkTriangles` when it is bigger: the simplifier's working memory (about 150 bytes per triangle, in a
  * WebAssembly heap that never shrinks) is then bounded by one piece, and progress can be told between pieces.
  * Vertices shared by two pieces are locked, so the pieces still meet without a crack; each piece aims at the
@@ -38,12 +40,20 @@ export function simplifyInChunks(
 ): [Uint32Array, number] {
   const triangles = indices.length / 3;
   if (triangles <= options.chunkTriangles) {
-    const result = simplifyPiece(indices, positions, null, options.targetIndexCount, options);
+    const result = simplifyPiece(
+      indices,
+      positions,
+      options.attributes ?? NO_ATTRIBUTES,
+      null,
+      options.targetIndexCount,
+      options,
+    );
     options.onChunk?.(triangles);
     return result;
   }
 
   const vertexCount = positions.length / 3;
+  const stride = options.attributeWeights?.length ?? 0;
   options.onChunk?.(0);
   const order = spatialOrder(indices, positions, () => options.onChunk?.(0));
   options.onChunk?.(0);
@@ -61,6 +71,7 @@ export function simplifyInChunks(
   const globalOf = new Uint32Array(perPiece * 3);
   const pieceIndices = new Uint32Array(perPiece * 3);
   const piecePositions = new Float32Array(perPiece * 9);
+  const pieceAttributes = new Float32Array(perPiece * 3 * stride);
   const pieceLocks = new Uint8Array(perPiece * 3);
   for (let start = 0; start < triangles; start += perPiece) {
     const end = Math.min(triangles, start + perPiece);
@@ -77,6 +88,8 @@ export function simplifyInChunks(
           piecePositions[index * 3] = positions[vertex * 3];
           piecePositions[index * 3 + 1] = positions[vertex * 3 + 1];
           piecePositions[index * 3 + 2] = positions[vertex * 3 + 2];
+          for (let k = 0; k < stride; k++)
+            pieceAttributes[index * stride + k] = options.attributes![vertex * stride + k];
           pieceLocks[index] = seams[vertex];
         }
         pieceIndices[(k - start) * 3 + corner] = index;
@@ -87,6 +100,7 @@ export function simplifyInChunks(
     const [result, pieceError] = simplifyPiece(
       pieceIndices.subarray(0, count),
       piecePositions.subarray(0, vertices * 3),
+      pieceAttributes.subarray(0, vertices * stride),
       pieceLocks.subarray(0, vertices),
       target,
       options,
@@ -100,36 +114,33 @@ export function simplifyInChunks(
   return [output.slice(0, written), error];
 }
 
-/** One simplifier call (and its permissive retry), with the vertices in `locks` kept where they are. */
+/**
+ * One simplifier call, with the vertices in `locks` kept where they are. Never `Permissive`: edges that cross a
+ * UV or normal seam smear textures and shading, however small their geometric error.
+ */
 function simplifyPiece(
   indices: Uint32Array,
   positions: Float32Array,
+  attributes: Float32Array,
   locks: Uint8Array | null,
   target: number,
   options: SimplifyInChunksOptions,
 ): [Uint32Array, number] {
-  const run = (flags: SimplifierFlags[]): [Uint32Array, number] =>
-    locks
-      ? options.simplifier.simplifyWithAttributes(
-          indices,
-          positions,
-          3,
-          NO_ATTRIBUTES,
-          0,
-          [],
-          locks,
-          target,
-          options.targetError,
-          flags,
-        )
-      : options.simplifier.simplify(indices, positions, 3, target, options.targetError, flags);
-  let best = run(options.flags);
-  if (options.permissiveRetry && best[0].length > target * 1.5) {
-    const seams = run([...options.flags, 'Permissive']);
-    if (seams[0].length < best[0].length) best = seams;
-  }
+  const weights = options.attributeWeights ?? [];
+  const [result, error] = options.simplifier.simplifyWithAttributes(
+    indices,
+    positions,
+    3,
+    weights.length ? attributes : NO_ATTRIBUTES,
+    weights.length,
+    weights,
+    locks,
+    target,
+    options.targetError,
+    options.flags,
+  );
   // A piece the simplifier emptied (all of it within the error) keeps its triangles: a hole is not a LOD.
-  return best[0].length === 0 ? [indices.slice(), 0] : best;
+  return result.length === 0 ? [indices.slice(), 0] : [result, error];
 }
 
 const NO_ATTRIBUTES = new Float32Array(0);

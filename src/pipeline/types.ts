@@ -103,6 +103,11 @@ export interface LodOutput {
   triangle_count: number;
   /** Largest geometric error against LOD 0, as a share of the model's bounding-box diagonal (0 for LOD 0). */
   error: number;
+  /**
+   * Whether this level is a simplified file of its own; false for LOD 0 and for a level that could not shrink
+   * enough within its error bound, whose `glb` is then the level before it (the same bytes, not a copy).
+   */
+  reduced: boolean;
 }
 
 /** Everything the conversion of one model produces. */

@@ -144,11 +144,17 @@ async function convert(task: ConvertTask): Promise<void> {
   ]);
 }
 
-/** Writes each LOD to `lod<level>.glb` in `dir`, with its size and SHA-256. */
+/** Writes each LOD to `lod<level>.glb` in `dir`, with its size and SHA-256 (a level not reduced shares its file). */
 async function writeLods(result: ConversionResult, dir: string): Promise<LodFile[]> {
   await mkdir(dir, { recursive: true });
   const files: LodFile[] = [];
   for (const { glb, ...lod } of result.lods) {
+    const previous = files[files.length - 1];
+    // A level that could not shrink is the level before it: one file serves both.
+    if (!lod.reduced && previous) {
+      files.push({ ...previous, ...lod });
+      continue;
+    }
     const file = path.join(dir, `lod${lod.level}.glb`);
     await writeFile(file, glb);
     const sha256 = createHash('sha256').update(glb).digest('hex');

@@ -72,7 +72,7 @@ for (const dialect of testDialects()) {
         .where('subject', '=', id)
         .execute();
 
-    void it('converts the GLB: completed, progress 100, three LODs of falling triangles and sizes', () => {
+    void it('converts the GLB: completed, progress 100, three LODs each smaller or served by the finer', () => {
       assert.equal(truck.status, 'completed', truck.error);
       assert.equal(truck.progress, 100);
       assert.equal(truck.error, null);
@@ -82,9 +82,22 @@ for (const dialect of testDialects()) {
         [0, 1, 2],
       );
       const [lod0, lod1, lod2] = truck.lods as ModelJson[];
-      assert.ok(lod0!.triangle_count > lod1!.triangle_count, 'LOD 1 has fewer triangles');
-      assert.ok(lod1!.triangle_count > lod2!.triangle_count, 'LOD 2 has fewer triangles');
-      assert.ok(lod0!.size > lod1!.size && lod1!.size > lod2!.size, 'each LOD is smaller');
+      assert.equal(lod0!.reduced, false);
+      // A level that could not shrink enough is the finer level's file again, marked so.
+      for (const [finer, lod] of [
+        [lod0, lod1],
+        [lod1, lod2],
+      ] as const) {
+        assert.equal(typeof lod!.reduced, 'boolean');
+        if (lod!.reduced) {
+          assert.ok(lod!.triangle_count < finer!.triangle_count, `LOD ${lod!.level} has fewer triangles`);
+          assert.ok(lod!.size < finer!.size, `LOD ${lod!.level} is smaller`);
+        } else {
+          assert.equal(lod!.url, finer!.url);
+          assert.equal(lod!.size, finer!.size);
+          assert.equal(lod!.triangle_count, finer!.triangle_count);
+        }
+      }
       assert.equal(truck.model_url, lod0!.url);
       assert.equal(truck.triangle_count, lod0!.triangle_count);
       assert.ok(truck.vertex_count > 0);
@@ -107,6 +120,15 @@ for (const dialect of testDialects()) {
         [12, 12, 12],
       );
       assert.equal(box.model_url, box.lods[0].url);
+      // Nothing to remove, so LOD 1 and 2 are LOD 0's file: stored once, said so.
+      assert.deepEqual(
+        box.lods.map((lod: ModelJson) => [lod.url, lod.reduced]),
+        [
+          [box.model_url, false],
+          [box.model_url, false],
+          [box.model_url, false],
+        ],
+      );
       assert.equal(box.part_count, 1);
     });
 
@@ -283,9 +305,9 @@ for (const dialect of testDialects()) {
       assert.equal(parts.length, 1);
       assert.equal(parts[0]!.group_id, `${box.id}:0`);
       assert.equal(parts[0]!.material.name, 'red');
-      // The upload, three LODs and one thumbnail: nothing stale is left behind.
+      // The upload, LOD 0 (which LOD 1 and 2 are too) and one thumbnail: nothing stale is left behind.
       const files = modelFiles(box.id);
-      assert.equal(files.length, 5, files.join(', '));
+      assert.equal(files.length, 3, files.join(', '));
       assert.equal(files.filter((name) => name.startsWith('thumbnail-')).length, 1, files.join(', '));
       assert.equal((await get(done.thumbnail_url)).statusCode, 200);
     });

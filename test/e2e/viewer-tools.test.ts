@@ -171,7 +171,14 @@ void test('a point cloud is counted in points, a mesh in triangles', () => {
   assert.equal(formatGeometry({ triangle_count: 0, vertex_count: 70_000 }), '70,000 points');
   assert.equal(formatGeometry({ triangle_count: 12, vertex_count: 24 }), '12 triangles');
   const describe = lodDescriber({ triangle_count: 0, vertex_count: 70_000 });
-  const lod = (level: number) => ({ level, url: '', triangle_count: 0, size: 1, error: 0 });
+  const lod = (level: number) => ({
+    level,
+    url: '',
+    triangle_count: 0,
+    size: 1,
+    error: 0,
+    reduced: level > 0,
+  });
   assert.deepEqual(
     [0, 1].map((level) => describe(lod(level))),
     ['70,000 points', 'fewer points'],

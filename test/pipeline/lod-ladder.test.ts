@@ -1,95 +1,103 @@
+// Every sample model's LOD ladder: valid levels that keep their shading, look like LOD 0, and get strictly smaller
+// (or say they could not).
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import sharp from 'sharp';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
-import type { ImportSource } from '../../src/pipeline/types.ts';
-import { assertLadder, glbJson } from '../helpers/ladder-checks.ts';
-import { MODELS, quietLogger, readGlb, tempDir } from './documents.ts';
+import { LEVEL_BYTE_SHARES } from '../../src/pipeline/keep-smaller-levels.ts';
+import type { ModelFormat } from '../../src/pipeline/types.ts';
+import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
+import { decodeRgba } from '../render/silhouette.ts';
+import { MODELS, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { AXIS_VIEWS, sampleModels } from './sample-list.ts';
+import { normalDeviationShare } from './normal-deviation.ts';
 
-/** 1,148 triangles with 2048² base colour, normal and metallic-roughness PNGs. */
-const BARREL: ImportSource = {
-  file: path.join(MODELS, 'glb/barrel.glb'),
-  dir: path.join(MODELS, 'glb'),
-  format: 'glb',
-};
-
-/** The pixels of a document's texture in `slot`, as 8-bit RGB. */
-async function slotPixels(glb: Uint8Array, slot: string): Promise<{ data: Buffer; width: number }> {
-  const document = await readGlb(glb);
-  const material = document.getRoot().listMaterials()[0];
-  const texture = slot === 'normal' ? material.getNormalTexture() : material.getBaseColorTexture();
-  const { data, info } = await sharp(texture!.getImage()!)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width };
+/** Share of the pixels either render covers whose colour differs by more than 10 % (of 255) in some channel. */
+function differingShare(first: Uint8Array, second: Uint8Array): number {
+  let covered = 0;
+  let differing = 0;
+  for (let i = 0; i < first.length; i += 4) {
+    if (first[i + 3] < 128 && second[i + 3] < 128) continue;
+    covered++;
+    const worst = Math.max(
+      Math.abs(first[i] - second[i]),
+      Math.abs(first[i + 1] - second[i + 1]),
+      Math.abs(first[i + 2] - second[i + 2]),
+      Math.abs(first[i + 3] - second[i + 3]),
+    );
+    if (worst > 25.5) differing++;
+  }
+  return covered === 0 ? 0 : differing / covered;
 }
 
-void test('the barrel is served compressed, LOD 0 exact, with its textures on the ladder', async () => {
-  const plain = await convertModel({ modelId: 'barrel', source: BARREL, logger: quietLogger });
-  const served = await convertModel({
-    modelId: 'barrel',
-    source: BARREL,
-    logger: quietLogger,
-    compressLods: 'meshopt',
-    lodTextures: 'webp',
-  });
-  const square = { width: 2048, height: 2048 };
-  await assertLadder(
-    served.lods.map((lod) => lod.glb),
-    plain.lods[0].glb,
-    [square, square, square],
-  );
-
-  for (const [level, lod] of served.lods.entries()) {
-    assert.ok(
-      lod.glb.byteLength < plain.lods[level].glb.byteLength / 3,
-      `LOD ${level}: ${lod.glb.byteLength} B served, ${plain.lods[level].glb.byteLength} B plain`,
-    );
-    assert.equal(lod.triangle_count, plain.lods[level].triangle_count, `LOD ${level} keeps its triangles`);
-  }
-  const sizes = served.lods.map((lod) => lod.glb.byteLength);
-  assert.ok(sizes[0] > sizes[1] && sizes[1] > sizes[2], `bytes fall with the level: ${sizes.join(', ')}`);
-
-  // Near-lossless WebP stays in RGB: lossy WebP's 4:2:0 chroma would move this normal map's values by up to 139.
-  const source = await slotPixels(plain.lods[0].glb, 'normal');
-  const lod0 = await slotPixels(served.lods[0].glb, 'normal');
-  assert.equal(lod0.width, source.width);
+/** Worst share of differing pixels of `lod` against `reference` over the six axis views, same camera for both. */
+async function worstRenderDifference(reference: Uint8Array, lod: Uint8Array): Promise<number> {
   let worst = 0;
-  for (let i = 0; i < source.data.length; i++)
-    worst = Math.max(worst, Math.abs(source.data[i] - lod0.data[i]));
-  assert.ok(worst <= 4, `LOD 0 normal map within 4 levels of the source (worst ${worst})`);
+  for (const view of AXIS_VIEWS) {
+    const options = { width: 96, height: 96, supersample: 1, view };
+    const first = await renderThumbnailDetailed(reference, options);
+    const second = await renderThumbnailDetailed(lod, { ...options, camera: first.camera });
+    const share = differingShare((await decodeRgba(first.png)).data, (await decodeRgba(second.png)).data);
+    worst = Math.max(worst, share);
+  }
+  return worst;
+}
 
-  // A served level uploaded again (quantized, meshopt, WebP) passes the GLB checks and converts.
-  const folder = await tempDir();
-  try {
-    const file = path.join(folder.dir, 'barrel-lod2.glb');
-    await writeFile(file, served.lods[2].glb);
-    const again = await convertModel({
-      modelId: 'again',
-      source: { file, dir: folder.dir, format: 'glb' },
+for (const model of sampleModels()) {
+  void test(`${model}: every level valid, shaded as LOD 0, strictly smaller or marked not reduced`, async () => {
+    const file = path.join(MODELS, model);
+    const format = path.extname(model).slice(1).toLowerCase() as ModelFormat;
+    const { lods } = await convertModel({
+      modelId: 'sample',
+      source: { file, dir: path.dirname(file), format },
       logger: quietLogger,
     });
-    assert.equal(again.triangle_count, served.lods[2].triangle_count);
-    assert.equal(again.lods.length, 3);
-  } finally {
-    await folder.remove();
-  }
-});
+    assert.deepEqual(
+      lods.map((lod) => lod.level),
+      [0, 1, 2],
+    );
+    assert.equal(lods[0].reduced, false);
 
-void test('GLB_COMPRESSION=none with source textures still writes plain levels', async () => {
-  const plain = await convertModel({
-    modelId: 'barrel',
-    source: BARREL,
-    logger: quietLogger,
-    compressLods: 'none',
-    lodTextures: 'source',
+    const shading: number[] = [];
+    for (const lod of lods) {
+      if (lod.level > 0 && !lod.reduced) {
+        // No copy: the level before it stands in, bytes and all.
+        const previous = lods[lod.level - 1];
+        assert.equal(lod.glb, previous.glb, `LOD ${lod.level} is the level before it`);
+        assert.equal(lod.triangle_count, previous.triangle_count);
+        shading.push(shading[lod.level - 1]);
+        continue;
+      }
+      assert.deepEqual(await validationErrors(lod.glb), [], `LOD ${lod.level}`);
+      shading.push(normalDeviationShare(await readGlb(lod.glb)));
+    }
+    for (const level of [1, 2]) {
+      assert.ok(
+        shading[level] <= shading[0] + 0.02,
+        `LOD ${level} shades ${(shading[level] * 100).toFixed(1)} % of its area wrongly, LOD 0 ` +
+          `${(shading[0] * 100).toFixed(1)} %`,
+      );
+    }
+
+    const bytes = lods.map((lod) => lod.glb.byteLength);
+    for (const level of [1, 2] as const) {
+      if (!lods[level].reduced) continue;
+      assert.ok(
+        bytes[level] < bytes[level - 1],
+        `LOD ${level}: ${bytes[level]} bytes after ${bytes[level - 1]}`,
+      );
+      assert.ok(
+        bytes[level] <= bytes[0] * LEVEL_BYTE_SHARES[level - 1],
+        `LOD ${level}: ${bytes[level]} of LOD 0's ${bytes[0]} bytes`,
+      );
+    }
+
+    if (lods[2].reduced) {
+      const difference = await worstRenderDifference(lods[0].glb, lods[2].glb);
+      assert.ok(
+        difference <= 0.05,
+        `${(difference * 100).toFixed(1)} % of LOD 2's pixels differ from LOD 0's`,
+      );
+    }
   });
-  for (const lod of plain.lods) {
-    const used = glbJson(lod.glb).extensionsUsed ?? [];
-    assert.ok(!used.includes('EXT_meshopt_compression'), `LOD ${lod.level} is not compressed`);
-    assert.ok(!used.includes('EXT_texture_webp'), `LOD ${lod.level} keeps its PNGs`);
-  }
-});
+}

@@ -15,7 +15,6 @@ const settings = (chunkTriangles: number, onChunk?: (done: number) => void): Sim
   targetError: 0.0026,
   // No LockBorder: the torus has no border, so only the locks on shared vertices keep the pieces together.
   flags: ['ErrorAbsolute'],
-  permissiveRetry: true,
   chunkTriangles,
   onChunk,
 });

@@ -128,9 +128,13 @@ void describe('the conversion pool', () => {
       await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger, lodDir }),
       await pool.convert({ modelId: 'truck', source: truck, logger: quietLogger }),
     ];
+    // A level that could not shrink enough shares the finer level's file.
+    const names: string[] = [];
+    for (const lod of inBytes.lods)
+      names.push(lod.reduced ? `lod${lod.level}.glb` : (names.at(-1) ?? 'lod0.glb'));
     assert.deepEqual(
       inFiles.lods.map((lod) => [lod.level, path.basename(lod.file), lod.triangle_count]),
-      inBytes.lods.map((lod) => [lod.level, `lod${lod.level}.glb`, lod.triangle_count]),
+      inBytes.lods.map((lod, index) => [lod.level, names[index], lod.triangle_count]),
     );
     for (const [index, lod] of inFiles.lods.entries()) {
       const bytes = await readFile(lod.file);
