@@ -25,8 +25,6 @@ export interface TextureLadderOptions {
   maxSize: number;
   /** Quality (0–100) of colour textures, encoded lossy. */
   colorQuality: number;
-  /** Near-lossless quality (0–100) of normal and other data textures, which stay in RGB. */
-  dataQuality: number;
   /** Encoded images shared between the levels of one conversion; none by default. */
   cache?: TextureLadderCache;
 }
@@ -34,7 +32,6 @@ export interface TextureLadderOptions {
 /** Defaults for {@link TextureLadderOptions} (sharp and the size must be given). */
 export const TEXTURE_LADDER_DEFAULTS: Omit<TextureLadderOptions, 'sharp' | 'maxSize'> = {
   colorQuality: 85,
-  dataQuality: 60,
 };
 
 /** A re-encoded image and its size. */
@@ -50,7 +47,7 @@ export type RestoreTextures = () => void;
 /**
  * Resizes each texture of `document` to fit `maxSize` and encodes it as WebP (`EXT_texture_webp`), in place, and
  * returns a function that puts the original images back, so the next level starts again from the source images.
- * Colour textures (sRGB) are encoded lossy; normal, metallic-roughness and occlusion maps near-lossless, which
+ * Colour textures (sRGB) are encoded lossy; normal, metallic-roughness and occlusion maps lossless, which
  * works on RGB itself: lossy WebP's YUV 4:2:0 would mix a normal's X, Y and Z, and the channels of packed data.
  * Alpha is kept. An image sharp cannot read, or one that WebP would only make larger at the same size, is kept.
  */
@@ -132,7 +129,9 @@ async function encode(
   const resized = scale < 1 ? input().resize(target.width, target.height, { fit: 'fill' }) : input();
   const webp = isColor
     ? resized.webp({ quality: settings.colorQuality, alphaQuality: 100, smartSubsample: true })
-    : resized.webp({ nearLossless: true, quality: settings.dataQuality });
+    : // Lossless at the lowest effort: exact, and 1.3 s for a 2048² normal map where near-lossless took 9.5-13 s
+      // for 40 % fewer bytes (BENCHMARKS.md), a cost every conversion of a textured model would pay.
+      resized.webp({ lossless: true, effort: 0 });
   const bytes = new Uint8Array(await webp.toBuffer());
   if (scale === 1 && (mimeType === 'image/webp' || bytes.byteLength >= image.byteLength)) return null;
   return { bytes, ...target };
