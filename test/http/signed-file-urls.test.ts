@@ -238,6 +238,20 @@ void describe('file URL signer', () => {
 
   void it('derives different keys from different secrets, and never the token itself', () => {
     const fromToken = fileSigningKey(undefined, 'token-1234');
+    assert.deepEqual(
+      fromToken,
+      fileSigningKey(undefined, 'token-1234'),
+      'every process with the token agrees',
+    );
+    const mine = createFileUrlSigner({ key: fromToken, lifetimeMs: 600_000 });
+    const theirs = createFileUrlSigner({
+      key: fileSigningKey('s'.repeat(32), 'token-1234'),
+      lifetimeMs: 600_000,
+    });
+    const query = Object.fromEntries(
+      new URL(theirs.sign('models/a/lod0-x.glb', 'https://v.example')).searchParams,
+    );
+    assert.deepEqual(mine.check('models/a/lod0-x.glb', query), { valid: false, reason: 'altered' });
     assert.notDeepEqual(fromToken, fileSigningKey(undefined, 'token-5678'));
     assert.notDeepEqual(fromToken, fileSigningKey('x'.repeat(32), 'token-1234'));
     assert.equal(fromToken.includes(Buffer.from('token-1234')), false);
