@@ -24,7 +24,7 @@ function refreshBeforeFollowing(list: HTMLElement, modelId: string): void {
     event.preventDefault();
     attempt('Preparing the download', async () => {
       const fresh = await getModel(modelId);
-      for (const anchor of list.querySelectorAll('a')) {
+      for (const anchor of Array.from(list.querySelectorAll('a'))) {
         const level = anchor.dataset.level;
         const url =
           level === undefined
