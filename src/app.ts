@@ -20,6 +20,7 @@ import { refuseNulText } from './http/refuse-nul.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerApiNotFound } from './http/api-not-found.ts';
+import { createFileUrlSigner, fileSigningKey } from './http/file-url-signer.ts';
 import { registerFileRedirects } from './http/redirect-files.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
@@ -97,6 +98,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 
   const tokens = createTokenRepository(database);
   const checkToken = createTokenChecker(apiToken, tokens.findByHash);
+  const fileUrls = createFileUrlSigner({
+    key: fileSigningKey(config.fileUrlSecret, apiToken),
+    lifetimeMs: config.fileUrlExpiresMs,
+  });
   const streams = createEventStreams({
     recheckMs: config.eventStreamTokenCheckMs,
     onRecheckError: (error) => logger.warn({ err: error }, 'could not recheck the tokens of event streams'),
@@ -143,6 +148,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     uploads: createFinishedUploads(resumable.store, uploadTmpDir, resumable.holds),
     idempotencyWindowMs: config.idempotencyWindowMs,
     publicBaseUrl: config.publicBaseUrl,
+    fileUrls,
   });
   const eventLog = createEventLog(database);
   const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
@@ -169,9 +175,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
   await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });
-  if (blobs.localRoot) await registerFileServing(app, blobs.localRoot);
+  const fileAccess = { signer: fileUrls, checkToken };
+  if (blobs.localRoot) await registerFileServing(app, blobs.localRoot, fileAccess);
   else if (blobs.signedUrl && config.storage.kind === 's3') {
-    registerFileRedirects(app, { signedUrl: blobs.signedUrl }, config.storage);
+    const { urlExpiresSeconds } = config.storage;
+    registerFileRedirects(app, { signedUrl: blobs.signedUrl }, { urlExpiresSeconds, access: fileAccess });
   }
   await registerViewer(app, { distDir: config.webDistDir });
   registerApiNotFound(app);

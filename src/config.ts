@@ -25,6 +25,10 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** The `X-API-Token` value; generated and kept in `<dataDir>/api-token` when unset. */
   apiToken: string | undefined;
+  /** Key of the signatures on handed-out `/files/` URLs; derived from the admin token when unset. */
+  fileUrlSecret: string | undefined;
+  /** Life of a signed `/files/` URL: the API hands out URLs valid between half of it and all of it. */
+  fileUrlExpiresMs: number;
   /** Largest accepted model upload in bytes, sent in one request or resumably. */
   maxUploadBytes: number;
   /** A resumable upload untouched this long (unfinished, or finished but never made a model) is removed. */
@@ -155,6 +159,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const apiToken = text('API_TOKEN');
   if (apiToken !== undefined && apiToken.length < 8) problems.push('API_TOKEN must be at least 8 characters');
+  const fileUrlSecret = text('FILE_URL_SECRET');
+  if (fileUrlSecret !== undefined && fileUrlSecret.length < 32) {
+    problems.push('FILE_URL_SECRET must be at least 32 characters');
+  }
   const glbCompression = text('GLB_COMPRESSION') ?? 'meshopt';
   if (glbCompression === 'draco') {
     // DECISIONS.md §5 names Draco too, but without an encoder installed it could only fail every conversion.
@@ -193,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage,
     publicBaseUrl,
     apiToken,
+    fileUrlSecret,
+    fileUrlExpiresMs: int('FILE_URL_EXPIRES_SECONDS', 3600, 60, 604_800) * 1000,
     maxUploadBytes: int('MAX_UPLOAD_BYTES', GIB, 1, 64 * GIB),
     uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
     idempotencyWindowMs: int('IDEMPOTENCY_KEY_HOURS', 24, 1, 24 * 365) * HOUR_MS,

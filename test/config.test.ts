@@ -30,6 +30,8 @@ void describe('loadConfig', () => {
     assert.equal(config.maxUploadBytes, GIB);
     assert.equal(config.uploadExpiryMs, 24 * 3_600_000);
     assert.equal(config.apiToken, undefined);
+    assert.equal(config.fileUrlSecret, undefined);
+    assert.equal(config.fileUrlExpiresMs, 3_600_000);
     assert.equal(config.publicBaseUrl, undefined);
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.logLevel, 'info');
@@ -93,7 +95,11 @@ void describe('loadConfig', () => {
       MAX_UPLOAD_BYTES: '1048576',
       UPLOAD_EXPIRY_HOURS: '2',
       LOG_LEVEL: 'warn',
+      FILE_URL_SECRET: 'k'.repeat(32),
+      FILE_URL_EXPIRES_SECONDS: '120',
     });
+    assert.equal(config.fileUrlSecret, 'k'.repeat(32));
+    assert.equal(config.fileUrlExpiresMs, 120_000);
     assert.equal(config.port, 0);
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.databaseUrl, 'postgres://user@db:5432/vitrine');
@@ -112,6 +118,9 @@ void describe('loadConfig', () => {
     refuses({ DATABASE_URL: 'mysql://db/vitrine' }, 'DATABASE_URL');
     refuses({ DATABASE_URL: '/var/lib/vitrine.db' }, 'DATABASE_URL');
     refuses({ API_TOKEN: 'short' }, 'API_TOKEN');
+    refuses({ FILE_URL_SECRET: 'too-short' }, 'FILE_URL_SECRET');
+    for (const seconds of ['59', '604801', 'soon'])
+      refuses({ FILE_URL_EXPIRES_SECONDS: seconds }, 'FILE_URL_EXPIRES_SECONDS');
     refuses({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
     refuses({ PUBLIC_BASE_URL: 'ftp://files.example.com' }, 'PUBLIC_BASE_URL');
     refuses({ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL');

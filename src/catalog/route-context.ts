@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefau
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
 import type { TokenChecker } from '../http/auth.ts';
+import type { FileUrlSigner } from '../http/file-url-signer.ts';
 import type { ExportRepository } from '../exports/repository.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
@@ -36,6 +37,8 @@ export interface CatalogRoutesOptions {
   idempotencyWindowMs: number;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
+  /** Signs every `/files/` URL the routes hand out, so stored files are not public by name. */
+  fileUrls: FileUrlSigner;
 }
 
 /** The catalog plugin's Fastify instance, typed by its TypeBox schemas. */
@@ -62,7 +65,7 @@ export const CATALOG_ERRORS = {
 
 /** Helpers the catalog's route files share. */
 export interface CatalogRouteContext extends CatalogRoutesOptions {
-  /** Resolves blob keys to the URLs this request's client should use. */
+  /** Resolves blob keys to the signed URLs this request's client should use. */
   urlFor(request: FastifyRequest): UrlFor;
   /** The model, or a 404 with the given message. */
   existing(id: string, message?: string): Promise<ModelRow>;
@@ -81,7 +84,7 @@ export function createRouteContext(options: CatalogRoutesOptions): CatalogRouteC
   };
   return {
     ...options,
-    urlFor: (request) => (key) => options.blobs.publicUrl(key, baseUrl(request)),
+    urlFor: (request) => (key) => options.fileUrls.sign(key, baseUrl(request)),
     existing,
     async completed(id) {
       const row = await existing(id, NOT_READY);

@@ -37,7 +37,9 @@ const BoundsSchema = Type.Object(
 /** One level of detail as the catalog lists it. */
 export const LodSchema = Type.Object({
   level: Type.Integer({ minimum: 0, maximum: 2 }),
-  url: Type.String(),
+  url: Type.String({
+    description: 'Signed file URL: no token needed until it expires (`FILE_URL_EXPIRES_SECONDS`).',
+  }),
   triangle_count: Type.Integer(),
   size: Type.Integer({ description: 'GLB size in bytes.' }),
   error: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
@@ -73,9 +75,16 @@ export const ModelSchema = Type.Object({
   status: Type.Union(MODEL_STATUSES.map((status) => Type.Literal(status))),
   progress: Type.Integer({ minimum: 0, maximum: 100 }),
   error: Type.Union([Type.String(), Type.Null()], { description: 'Why the conversion failed, else null.' }),
-  model_url: Type.Union([Type.String(), Type.Null()], { description: 'LOD 0 once completed, else null.' }),
-  thumbnail_url: Type.Union([Type.String(), Type.Null()]),
-  original_url: Type.String({ description: 'The upload as received, byte for byte, for download.' }),
+  model_url: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'LOD 0 once completed, else null; a signed file URL, fetched with no token until it expires.',
+  }),
+  thumbnail_url: Type.Union([Type.String(), Type.Null()], {
+    description: 'A signed file URL, like `model_url`.',
+  }),
+  original_url: Type.String({
+    description: 'The upload as received, byte for byte, for download; a signed file URL, like `model_url`.',
+  }),
   lods: Type.Array(LodSchema),
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),

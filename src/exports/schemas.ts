@@ -65,7 +65,7 @@ export const ExportSchema = Type.Object({
     description: 'The job making the export, while queued.',
   }),
   url: Type.Union([Type.String(), Type.Null()], {
-    description: 'Where the file is fetched once ready (no token).',
+    description: 'Where the file is fetched once ready: a signed file URL, no token needed until it expires.',
   }),
   file_name: Type.String(),
   size: Type.Union([Type.Integer(), Type.Null()], { description: 'File size in bytes once ready.' }),

@@ -1,6 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { FILES_ROUTE_PREFIX } from '../storage/files-route.ts';
+import { decideFileAccess, privateCacheControl, refuseFile, type FileAccessOptions } from './file-access.ts';
 import { formatCsp, INERT_CSP } from './security-headers.ts';
 
 /**
@@ -39,12 +40,23 @@ export function storedFileHeaders(key: string): { contentType: string; attachmen
 }
 
 /**
- * Serves a file store's objects at `/files/…` without a token (names are unguessable), with ETag, Range and a
- * year of immutable caching: every stored name changes when its content does. Every answer is inert: a type
- * from the allow-list above, `nosniff`, a sandboxing CSP, and originals as attachments.
+ * Serves a file store's objects at `/files/…` to requests with a valid signature (the URLs the API hands out)
+ * or an API token, with ETag and Range, cached privately no longer than the signature lasts; anything else is
+ * 403 before the disk is read. Every answer is inert: a type from the allow-list above, `nosniff`, a sandboxing
+ * CSP, and originals as attachments.
  */
-export async function registerFileServing(app: FastifyInstance, root: string): Promise<void> {
+export async function registerFileServing(
+  app: FastifyInstance,
+  root: string,
+  access: FileAccessOptions,
+): Promise<void> {
   await app.register(async (files) => {
+    files.addHook('onRequest', async (request, reply) => {
+      const key = (request.params as { '*'?: string })['*'] ?? '';
+      const decision = await decideFileAccess(request, key, access);
+      if (!decision.granted) return refuseFile(reply, decision.message);
+      reply.header('cache-control', privateCacheControl(decision.reuseSeconds));
+    });
     // The stored name decides the headers, after @fastify/static has chosen its own from the extension.
     files.addHook('onSend', async (request, reply, payload) => {
       const key = (request.params as { '*'?: string })['*'] ?? '';
@@ -68,9 +80,8 @@ export async function registerFileServing(app: FastifyInstance, root: string): P
       etag: true,
       lastModified: true,
       acceptRanges: true,
-      cacheControl: true,
-      maxAge: '365d',
-      immutable: true,
+      // Set by the access check above: a signed answer is reused no longer than its signature lasts.
+      cacheControl: false,
       setHeaders(res) {
         res.setHeader('Access-Control-Allow-Origin', '*');
       },

@@ -90,7 +90,7 @@ for (const dialect of testDialects()) {
       }
     });
 
-    void it('serves stored files at /files/ without a token', async () => {
+    void it('serves stored files at their signed /files/ URLs without a token', async () => {
       const api = catalogApi(testApp.app, testApp.auth);
       const model = await api.create('triangle.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
       const png = await sharp({
@@ -104,9 +104,15 @@ for (const dialect of testDialects()) {
       assert.equal(served.statusCode, 200);
       assert.equal(served.headers['content-type'], 'image/png');
       assert.deepEqual(served.rawPayload, png);
+      const unsigned = await testApp.app.inject({
+        method: 'GET',
+        url: new URL(uploaded.json.thumbnail_url).pathname,
+      });
+      assert.equal(unsigned.statusCode, 403);
       const missing = await testApp.app.inject({
         method: 'GET',
         url: `/files/models/${SOME_ID}/nothing.png`,
+        headers: testApp.auth,
       });
       assert.equal(missing.statusCode, 404);
     });

@@ -76,7 +76,7 @@ for (const dialect of testDialects()) {
       // The upload is kept as one zip of the files, the model file first.
       const original = await testApp.app.inject({ method: 'GET', url: pathOf(model.original_url) });
       assert.equal(original.statusCode, 200);
-      assert.match(model.original_url, /\/source\/BoxTextured\.zip$/);
+      assert.match(new URL(model.original_url).pathname, /\/source\/BoxTextured\.zip$/);
       assert.equal(model.file_size, original.rawPayload.length);
       const zipPath = path.join(testApp.config.dataDir, 'check.zip');
       fs.writeFileSync(zipPath, original.rawPayload);

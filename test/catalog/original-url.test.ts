@@ -19,7 +19,7 @@ for (const dialect of testDialects()) {
       const created = await api.create('cyl w rect hole.stl', bytes);
       assert.equal(created.status, 'pending');
       const url = (created as unknown as { original_url: string }).original_url;
-      assert.match(url, /\/files\/models\/[0-9a-f-]+\/source\/cyl_w_rect_hole\.stl$/);
+      assert.match(url, /\/files\/models\/[0-9a-f-]+\/source\/cyl_w_rect_hole\.stl\?expires=\d+&signature=/);
       const listed = await api.call('GET', '');
       assert.equal(listed.json.data[0].original_url, url);
       const served = await testApp.app.inject({ method: 'GET', url: pathOf(url) });

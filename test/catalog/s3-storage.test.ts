@@ -75,12 +75,19 @@ for (const dialect of testDialects()) {
       );
     });
 
-    void it('hands out stable /files/ URLs that redirect to presigned GETs of the right bytes', async () => {
-      assert.match(model.model_url as string, /^http:\/\/localhost(:\d+)?\/files\/models\//);
+    void it('hands out signed /files/ URLs that redirect to presigned GETs of the right bytes', async () => {
+      assert.match(model.model_url as string, /^http:\/\/localhost(:\d+)?\/files\/models\/[^?]+\?expires=/);
       const lod0 = await follow(model.model_url as string);
       assert.equal(lod0.file.headers.get('content-type'), 'model/gltf-binary');
       assert.equal(lod0.bytes.subarray(0, 4).toString('latin1'), 'glTF');
-      assert.match(String(lod0.redirect.headers['cache-control']), /^private, max-age=1800$/);
+      // Reused for half the presigned URL's life at most, which itself ends no later than the signature.
+      const reuse = Number(
+        /^private, max-age=(\d+)$/.exec(String(lod0.redirect.headers['cache-control']))?.[1],
+      );
+      assert.ok(reuse >= 900 && reuse <= 1800, String(lod0.redirect.headers['cache-control']));
+      const presigned = Number(/X-Amz-Expires=(\d+)/.exec(String(lod0.redirect.headers.location))?.[1]);
+      assert.ok(presigned >= 1800 && presigned <= 3600, String(presigned));
+      assert.doesNotMatch(String(lod0.file.headers.get('cache-control')), /immutable|public/);
       for (const lod of model.lods as { url: string; size: number }[]) {
         const { bytes } = await follow(lod.url);
         assert.equal(bytes.length, lod.size, lod.url);
@@ -102,8 +109,24 @@ for (const dialect of testDialects()) {
     });
 
     void it('does not sign a path that is no stored key', async () => {
-      const answer = await testApp.app.inject({ method: 'GET', url: '/files/models//x.glb' });
+      const answer = await testApp.app.inject({
+        method: 'GET',
+        url: '/files/models//x.glb',
+        headers: testApp.auth,
+      });
       assert.equal(answer.statusCode, 404);
+    });
+
+    void it('redirects an unsigned /files/ address only for a request with a token', async () => {
+      const guessed = new URL(model.original_url as string).pathname;
+      const refused = await testApp.app.inject({ method: 'GET', url: guessed });
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.equal(refused.headers.location, undefined);
+      const tampered = `${guessed}${new URL(model.model_url as string).search}`;
+      assert.equal((await testApp.app.inject({ method: 'GET', url: tampered })).statusCode, 403);
+      const withToken = await follow(`http://localhost${guessed}`, testApp.auth);
+      assert.equal(withToken.redirect.headers['cache-control'], 'private, no-cache');
+      assert.deepEqual(withToken.bytes, sample(TRUCK));
     });
 
     void it('lets pages load files from the bucket', async () => {

@@ -2,9 +2,8 @@
 // served from /files as text/html (image/svg+xml) on the viewer's origin, where its script read the token.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sourceKey } from '../../src/catalog/lod-keys.ts';
 import { storedFileHeaders } from '../../src/http/serve-files.ts';
-import { catalogApi } from '../helpers/catalog-api.ts';
+import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -33,8 +32,7 @@ for (const dialect of testDialects()) {
     const uploadAndFetch = async (filename: string, data: Buffer | string) => {
       const uploaded = await catalogApi(testApp.app, testApp.auth).upload(filename, data);
       assert.equal(uploaded.status, 201, `${filename} is accepted as a model (${uploaded.text})`);
-      const id = uploaded.json.data.id as string;
-      return testApp.app.inject({ method: 'GET', url: `/files/${sourceKey(id, filename)}` });
+      return testApp.app.inject({ method: 'GET', url: pathOf(uploaded.json.data.original_url as string) });
     };
 
     const assertInert = (
@@ -71,7 +69,7 @@ for (const dialect of testDialects()) {
 
     void it('keeps the inert headers on a ranged read and on a conditional 304', async () => {
       const uploaded = await catalogApi(testApp.app, testApp.auth).upload('range.html', glbLookingHtml());
-      const url = `/files/${sourceKey(uploaded.json.data.id as string, 'range.html')}`;
+      const url = pathOf(uploaded.json.data.original_url as string);
       const ranged = await testApp.app.inject({ method: 'GET', url, headers: { range: 'bytes=0-11' } });
       assert.equal(ranged.statusCode, 206);
       assert.equal(ranged.headers['content-type'], 'application/octet-stream');

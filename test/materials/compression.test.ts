@@ -71,7 +71,7 @@ for (const dialect of testDialects()) {
       await testApp.blobs.putBytes('models/compression-test/lod0.glb', glb);
       const file = await testApp.app.inject({
         url: '/files/models/compression-test/lod0.glb',
-        headers: { 'accept-encoding': 'br, gzip' },
+        headers: { ...testApp.auth, 'accept-encoding': 'br, gzip' },
       });
       assert.equal(file.statusCode, 200);
       assert.equal(file.headers['content-encoding'], undefined);

@@ -40,6 +40,11 @@ export async function getLods(id: string): Promise<Lod[]> {
   return (await call<Lod[]>(`/${encodeURIComponent(id)}/lod`)).data;
 }
 
+/** Reads one level of detail's URL afresh (a kept one may have expired). */
+export async function getLod(id: string, level: number): Promise<{ url: string; level: number }> {
+  return (await call<{ url: string; level: number }>(`/${encodeURIComponent(id)}/lod/${level}`)).data;
+}
+
 /** Changes name, description or tags. */
 export async function updateModel(id: string, patch: ModelPatch): Promise<Model> {
   return (await call<Model>(`/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch })).data;

@@ -1,7 +1,10 @@
 /** Links to download the original upload and every level of detail, with their sizes. */
+import { getModel } from '../api/catalog-api.ts';
+import { expiresSoon } from '../api/file-urls.ts';
 import type { Lod, Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
+import { attempt } from '../ui/notify.ts';
 import { lodDescriber } from './lod-description.ts';
 
 /** A file name for LOD `level` of `model`, after the upload's name. */
@@ -10,10 +13,34 @@ function lodFileName(model: Model, level: number): string {
   return `${base}-lod${level}.glb`;
 }
 
+/**
+ * The links' URLs are signed for a while only: a click on one about to expire first asks the model again and
+ * follows the fresh URL instead.
+ */
+function refreshBeforeFollowing(list: HTMLElement, modelId: string): void {
+  list.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest('a');
+    if (!link || !expiresSoon(link.href)) return;
+    event.preventDefault();
+    attempt('Preparing the download', async () => {
+      const fresh = await getModel(modelId);
+      for (const anchor of Array.from(list.querySelectorAll('a'))) {
+        const level = anchor.dataset.level;
+        const url =
+          level === undefined
+            ? fresh.original_url
+            : fresh.lods.find((lod) => String(lod.level) === level)?.url;
+        if (url) anchor.href = url;
+      }
+      link.click();
+    });
+  });
+}
+
 /** The downloads list: the original first, then each LOD as GLB. */
 export function createDownloads(model: Model, lods: Lod[]): HTMLElement {
   const describe = lodDescriber(model);
-  return h(
+  const list = h(
     'ul',
     { class: 'download-list' },
     h(
@@ -41,4 +68,6 @@ export function createDownloads(model: Model, lods: Lod[]): HTMLElement {
         ),
       ),
   );
+  refreshBeforeFollowing(list, model.id);
+  return list;
 }

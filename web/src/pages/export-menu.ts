@@ -1,7 +1,7 @@
 /**
  * The model page's Export menu: each format the service writes, at a chosen level of detail, with or without the
  * bound materials. The service makes a file in the background the first time (202), so the menu asks again until
- * the file is ready, then downloads it from its `/files/` URL (which needs no token).
+ * the file is ready, then downloads it from its signed `/files/` URL (which needs no token while it lasts).
  */
 import { EXPORT_FILES, EXPORT_FORMATS, type ExportFormat } from '../../../src/exports/export-formats.ts';
 import { ApiError, errorFromBody } from '../api/api-error.ts';

@@ -2,6 +2,7 @@
  * Facts and metadata of a model: edit name/description/tags and, for a file that states none, its unit and up
  * axis (a change there converts the model again); thumbnail upload and regeneration, deletion.
  */
+import { sameFile } from '../api/file-urls.ts';
 import {
   deleteModel,
   getModel,
@@ -205,7 +206,7 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
       const check = (): void => {
         getModel(model.id)
           .then((next) => {
-            if (next.thumbnail_url !== before) {
+            if (!sameFile(next.thumbnail_url, before)) {
               show(next);
               handlers.onUpdated(next);
               regenerateButton.disabled = false;

@@ -1,4 +1,6 @@
 /** The working area of a converted model: the view with its LOD switcher, the parts tree and the materials panel, kept in step. */
+import { getLod } from '../api/catalog-api.ts';
+import { expiresSoon } from '../api/file-urls.ts';
 import { materialsForGroups } from '../api/materials-api.ts';
 import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
@@ -166,12 +168,15 @@ export function mountModelWorkspace(
   document.addEventListener('keydown', onKeyDown);
 
   const levels = lods.length > 0 ? lods : [];
+  // File URLs are signed for a while only: a level chosen long after the page opened asks for a fresh one.
+  const freshUrl = async (lod: Lod): Promise<string> =>
+    expiresSoon(lod.url) ? (await getLod(model.id, lod.level)).url : lod.url;
   const lodSwitcher =
     levels.length > 0
       ? createLodSwitcher(
           levels,
           levels[0].level,
-          (lod) => attempt(`Loading LOD ${lod.level}`, () => loadLevel(lod.url, lod.level)),
+          (lod) => attempt(`Loading LOD ${lod.level}`, async () => loadLevel(await freshUrl(lod), lod.level)),
           lodDescriber(model),
         )
       : null;

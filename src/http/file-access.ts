@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TOKEN_HEADER, type TokenChecker } from './auth.ts';
+import type { FileUrlSigner } from './file-url-signer.ts';
+
+/** What deciding on a `/files/` request needs. */
+export interface FileAccessOptions {
+  /** Checks the signature a handed-out URL carries. */
+  signer: FileUrlSigner;
+  /** Checks an `X-API-Token` header, the other way in. */
+  checkToken: TokenChecker;
+}
+
+/**
+ * A granted request and how long the client may reuse its answer without asking (0: revalidate every time), or
+ * a refusal and its message.
+ */
+export type FileAccess = { granted: true; reuseSeconds: number } | { granted: false; message: string };
+
+/** Status of every refused `/files/` request, whether the file exists or not. */
+export const FILE_REFUSED_STATUS = 403;
+
+const REFUSALS = {
+  unsigned: 'This file needs a signed URL from the API or an X-API-Token header',
+  expired: 'This file URL has expired; ask the API for a fresh one',
+  altered: 'This file URL is not signed for this file',
+  token: 'invalid API token',
+} as const;
+
+/**
+ * Decides a `/files/<key>` request: a valid signature of `key` grants it until the signature expires (cached
+ * privately no longer than that), a valid `X-API-Token` grants it for this request only (revalidated with the
+ * ETag every time). Anything else is refused before the store is asked, so a refusal says nothing about whether
+ * the file exists.
+ */
+export async function decideFileAccess(
+  request: FastifyRequest,
+  key: string,
+  options: FileAccessOptions,
+): Promise<FileAccess> {
+  const signature = options.signer.check(key, request.query as Record<string, unknown>);
+  if (signature.valid) {
+    return { granted: true, reuseSeconds: signature.secondsLeft };
+  }
+  const presented = request.headers[TOKEN_HEADER];
+  if (signature.reason === 'unsigned' && presented !== undefined) {
+    const scope = await options.checkToken(presented);
+    if (scope === 'missing' || scope === 'invalid') return { granted: false, message: REFUSALS.token };
+    return { granted: true, reuseSeconds: 0 };
+  }
+  return { granted: false, message: REFUSALS[signature.reason] };
+}
+
+/** Private caching for at most `seconds`: never `public` or `immutable`, since the answer needed a grant. */
+export function privateCacheControl(seconds: number): string {
+  return seconds > 0 ? `private, max-age=${seconds}` : 'private, no-cache';
+}
+
+/** Sends the refusal: plain text like the rest of `/files/`, readable by any page, never cached. */
+export function refuseFile(reply: FastifyReply, message: string): FastifyReply {
+  return reply
+    .code(FILE_REFUSED_STATUS)
+    .header('cache-control', 'no-store')
+    .header('access-control-allow-origin', '*')
+    .type('text/plain; charset=utf-8')
+    .send(`${message}\n`);
+}
