@@ -28,7 +28,9 @@ for (const dialect of testDialects()) {
   void describe(`concurrent binding (${dialect})`, () => {
     let testApp: TestApp;
     before(async () => {
-      testApp = await createTestApp(dialect);
+      // Correctness under contention, not timing: 200 requests queue for the pool's connections, which on a loaded
+      // machine can take past the default 5 s wait and answer 503 (a refusal the outage tests cover).
+      testApp = await createTestApp(dialect, { DATABASE_CONNECT_TIMEOUT_SECONDS: '60' });
     });
     after(() => testApp.close());
 
