@@ -2,6 +2,7 @@ import type { FlatScene } from './flatten-parts.ts';
 import { flatTriangleCount } from './flatten-parts.ts';
 import { UNITS_PER_METRE, type ExportUnit } from './export-formats.ts';
 import { toPrintFrame } from './print-frame.ts';
+import { faceNormal } from '../gltf/face-normal.ts';
 
 const HEADER_BYTES = 80;
 const TRIANGLE_BYTES = 50;
@@ -20,6 +21,7 @@ export function writeStl(scene: FlatScene, title: string, unit: ExportUnit): Uin
   const header = `Vitrine export: ${title}`.replace(/^solid/i, 'Solid').slice(0, HEADER_BYTES);
   bytes.set(new TextEncoder().encode(header).subarray(0, HEADER_BYTES));
   view.setUint32(HEADER_BYTES, count, true);
+  const normal = new Float64Array(3);
   let offset = HEADER_BYTES + 4;
   for (const part of scene.parts) {
     for (const primitive of part.primitives) {
@@ -29,15 +31,10 @@ export function writeStl(scene: FlatScene, title: string, unit: ExportUnit): Uin
         const a = indices[t] * 3;
         const b = indices[t + 1] * 3;
         const c = indices[t + 2] * 3;
-        const ux = p[b] - p[a];
-        const uy = p[b + 1] - p[a + 1];
-        const uz = p[b + 2] - p[a + 2];
-        const vx = p[c] - p[a];
-        const vy = p[c + 1] - p[a + 1];
-        const vz = p[c + 2] - p[a + 2];
-        const nx = uy * vz - uz * vy;
-        const ny = uz * vx - ux * vz;
-        const nz = ux * vy - uy * vx;
+        faceNormal(p, a, b, c, normal);
+        const nx = normal[0];
+        const ny = normal[1];
+        const nz = normal[2];
         const length = Math.hypot(nx, ny, nz) || 1;
         view.setFloat32(offset, nx / length, true);
         view.setFloat32(offset + 4, ny / length, true);

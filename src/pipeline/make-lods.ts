@@ -11,6 +11,7 @@ import { simplifyInChunks } from './simplify-in-chunks.ts';
 import { simplifyWelded } from './simplify-welded.ts';
 import { deviatingShare } from './shading-deviation.ts';
 import type { StepContext } from './types.ts';
+import { faceNormal } from '../gltf/face-normal.ts';
 
 /** Step name used in logs. */
 export const NAME = 'make-lods';
@@ -334,20 +335,16 @@ async function tidy(document: Document): Promise<void> {
 
 /** Area of an indexed triangle list. */
 function surfaceArea(positions: Float32Array, indices: Uint32Array): number {
+  const normal = new Float64Array(3);
   let area = 0;
   for (let t = 0; t + 2 < indices.length; t += 3) {
     const a = indices[t] * 3;
     const b = indices[t + 1] * 3;
     const c = indices[t + 2] * 3;
-    const ux = positions[b] - positions[a];
-    const uy = positions[b + 1] - positions[a + 1];
-    const uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a];
-    const vy = positions[c + 1] - positions[a + 1];
-    const vz = positions[c + 2] - positions[a + 2];
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    faceNormal(positions, a, b, c, normal);
+    const nx = normal[0];
+    const ny = normal[1];
+    const nz = normal[2];
     // Math.sqrt rather than Math.hypot: several times faster, and squares of single-precision positions cannot
     // overflow a double.
     area += Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;

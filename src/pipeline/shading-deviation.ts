@@ -1,3 +1,5 @@
+import { faceNormal } from '../gltf/face-normal.ts';
+
 /** cos 45°: a corner whose normal strays further than this from its face shades it visibly wrong. */
 export const DEVIATING_COSINE = Math.SQRT1_2;
 
@@ -14,19 +16,15 @@ export function deviatingShare(
   if (!normals) return 0;
   let total = 0;
   let deviating = 0;
+  const normal = new Float64Array(3);
   for (let t = 0; t + 2 < indices.length; t += 3) {
     const a = indices[t] * 3;
     const b = indices[t + 1] * 3;
     const c = indices[t + 2] * 3;
-    const ux = positions[b] - positions[a];
-    const uy = positions[b + 1] - positions[a + 1];
-    const uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a];
-    const vy = positions[c + 1] - positions[a + 1];
-    const vz = positions[c + 2] - positions[a + 2];
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    faceNormal(positions, a, b, c, normal);
+    const nx = normal[0];
+    const ny = normal[1];
+    const nz = normal[2];
     const twiceArea = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(twiceArea > 0)) continue;
     total += twiceArea;

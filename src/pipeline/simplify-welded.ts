@@ -1,6 +1,7 @@
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import { simplifyInChunks } from './simplify-in-chunks.ts';
 import type { SimplifyInChunksOptions } from './simplify-in-chunks.ts';
+import { faceNormal } from '../gltf/face-normal.ts';
 
 /**
  * Simplifies a triangle list whose surface the source split into separate polygons or faceted pieces (each with
@@ -48,19 +49,15 @@ export function simplifyWelded(
   for (let v = 0; v < vertexCount; v++) if (used[v]) copies[fill[remap[v]]++] = v;
 
   const result = new Uint32Array(kept.length);
+  const normal = new Float64Array(3);
   for (let t = 0; t < kept.length; t += 3) {
     const a = kept[t] * 3;
     const b = kept[t + 1] * 3;
     const c = kept[t + 2] * 3;
-    const ux = positions[b] - positions[a];
-    const uy = positions[b + 1] - positions[a + 1];
-    const uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a];
-    const vy = positions[c + 1] - positions[a + 1];
-    const vz = positions[c + 2] - positions[a + 2];
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    faceNormal(positions, a, b, c, normal);
+    const nx = normal[0];
+    const ny = normal[1];
+    const nz = normal[2];
     for (let corner = 0; corner < 3; corner++) {
       const vertex = kept[t + corner];
       let best = vertex;
