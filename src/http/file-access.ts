@@ -14,10 +14,14 @@ export interface FileAccessOptions {
  * A granted request and how long the client may reuse its answer without asking (0: revalidate every time), or
  * a refusal and its message.
  */
-export type FileAccess = { granted: true; reuseSeconds: number } | { granted: false; message: string };
+export type FileAccess =
+  { granted: true; reuseSeconds: number } | { granted: false; status: RefusedStatus; message: string };
 
-/** Status of every refused `/files/` request, whether the file exists or not. */
-export const FILE_REFUSED_STATUS = 403;
+/**
+ * Status of a refused `/files/` request: 404 whether the file exists or not, as if there were none (the address
+ * alone opens nothing and tells nothing); 401 for a wrong `X-API-Token`, as everywhere in the API.
+ */
+type RefusedStatus = 401 | 404;
 
 const REFUSALS = {
   unsigned: 'This file needs a signed URL from the API or an X-API-Token header',
@@ -44,10 +48,11 @@ export async function decideFileAccess(
   const presented = request.headers[TOKEN_HEADER];
   if (signature.reason === 'unsigned' && presented !== undefined) {
     const scope = await options.checkToken(presented);
-    if (scope === 'missing' || scope === 'invalid') return { granted: false, message: REFUSALS.token };
+    if (scope === 'missing' || scope === 'invalid')
+      return { granted: false, status: 401, message: REFUSALS.token };
     return { granted: true, reuseSeconds: 0 };
   }
-  return { granted: false, message: REFUSALS[signature.reason] };
+  return { granted: false, status: 404, message: REFUSALS[signature.reason] };
 }
 
 /** Private caching for at most `seconds`: never `public` or `immutable`, since the answer needed a grant. */
@@ -56,9 +61,12 @@ export function privateCacheControl(seconds: number): string {
 }
 
 /** Sends the refusal: plain text like the rest of `/files/`, readable by any page, never cached. */
-export function refuseFile(reply: FastifyReply, message: string): FastifyReply {
+export function refuseFile(
+  reply: FastifyReply,
+  { status, message }: { status: number; message: string },
+): FastifyReply {
   return reply
-    .code(FILE_REFUSED_STATUS)
+    .code(status)
     .header('cache-control', 'no-store')
     .header('access-control-allow-origin', '*')
     .type('text/plain; charset=utf-8')

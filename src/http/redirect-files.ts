@@ -15,7 +15,7 @@ export interface FileRedirectOptions {
 /**
  * Answers `/files/<key>` with a 302 to a fresh presigned GET of the object, for stores the app does not serve
  * itself (S3), to the same requests local serving grants (a valid signature or an API token); others get the
- * same 403. Handed-out URLs stay `/files/…` ones signed by the service while the bytes never pass through the
+ * same 404. Handed-out URLs stay `/files/…` ones signed by the service while the bytes never pass through the
  * API. The presigned GET carries what local serving sends: the allow-listed type, and originals (and any type a
  * browser could show) as attachments. A browser may reuse the redirect for half the presigned URL's life and
  * never past the signature's, so a cached redirect always leads to a URL with time left.
@@ -28,7 +28,7 @@ export function registerFileRedirects(
   app.get(`${FILES_ROUTE_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
     const key = (request.params as { '*'?: string })['*'] ?? '';
     const decision = await decideFileAccess(request, key, options.access);
-    if (!decision.granted) return refuseFile(reply, decision.message);
+    if (!decision.granted) return refuseFile(reply, decision);
     // No object has an empty or dot segment, and a URL would normalise one away after signing.
     if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'))
       return reply.callNotFound();

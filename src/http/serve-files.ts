@@ -42,7 +42,7 @@ export function storedFileHeaders(key: string): { contentType: string; attachmen
 /**
  * Serves a file store's objects at `/files/…` to requests with a valid signature (the URLs the API hands out)
  * or an API token, with ETag and Range, cached privately no longer than the signature lasts; anything else is
- * 403 before the disk is read. Every answer is inert: a type from the allow-list above, `nosniff`, a sandboxing
+ * 404 (401 for a wrong token) before the disk is read. Every answer is inert: a type from the allow-list above, `nosniff`, a sandboxing
  * CSP, and originals as attachments.
  */
 export async function registerFileServing(
@@ -54,7 +54,7 @@ export async function registerFileServing(
     files.addHook('onRequest', async (request, reply) => {
       const key = (request.params as { '*'?: string })['*'] ?? '';
       const decision = await decideFileAccess(request, key, access);
-      if (!decision.granted) return refuseFile(reply, decision.message);
+      if (!decision.granted) return refuseFile(reply, decision);
       reply.header('cache-control', privateCacheControl(decision.reuseSeconds));
     });
     // The stored name decides the headers, after @fastify/static has chosen its own from the extension.

@@ -20,7 +20,7 @@ const ROUTES: [url: string, status: number, kind: 'page' | 'inert'][] = [
   ['/api/v1/materials', 401, 'inert'],
   ['/api/models', 401, 'inert'],
   ['/api/models/not-a-uuid', 401, 'inert'],
-  ['/files/models/none/lod0.glb', 403, 'inert'],
+  ['/files/models/none/lod0.glb', 404, 'inert'],
   ['/nowhere', 404, 'inert'],
 ];
 
