@@ -26,9 +26,17 @@ for (const dialect of testDialects()) {
       const truck = await api.create('CesiumMilkTruck.glb', sample('glb/CesiumMilkTruck.glb'));
       const done = await waitForStatus(testApp.app, truck.id, ['completed', 'failed']);
       assert.equal(done.status, 'completed', done.error);
+      // LOD 2 does not shrink to 30 % of LOD 0's bytes with the truck's seams kept: LOD 1 stands in for it.
       assert.deepEqual(
-        done.lods.map((lod: { triangle_count: number }) => lod.triangle_count),
-        [3624, 2076, 1612],
+        done.lods.map((lod: { triangle_count: number; reduced: boolean | null }) => [
+          lod.triangle_count,
+          lod.reduced,
+        ]),
+        [
+          [3624, false],
+          [2172, true],
+          [2172, false],
+        ],
       );
       assert.equal(done.part_count, 3);
       const thumbnail = await testApp.app.inject({ method: 'GET', url: pathOf(done.thumbnail_url) });
