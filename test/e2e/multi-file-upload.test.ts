@@ -142,7 +142,8 @@ void describe(
       assert.equal(done.status, 'completed', done.text);
       const images = await lod0Images(done.id);
       assert.equal(images.length, 3, images.join(', '));
-      for (const image of images) assert.match(image, /^image\/png [1-9]\d{4,}$/);
+      // Served levels carry their textures as WebP (LOD_TEXTURES=webp, the default).
+      for (const image of images) assert.match(image, /^image\/webp [1-9]\d{4,}$/);
       await page.locator('.upload-panel').screenshot({ path: join(dataDir, 'upload-panel.png') });
     });
 
