@@ -3,6 +3,7 @@ import { checkTriangleLimit } from './limits.ts';
 import { CornerSet } from './obj-corners.ts';
 import type { ObjVertexData } from './obj-corners.ts';
 import { triangulatePolygon } from './triangulate-polygon.ts';
+import { grow, growInt, nextLine, skipBlanks, wordEnds } from './obj-scan.ts';
 
 /** One `o`/`g` of the file: its triangles by material name (`''` when no `usemtl` was given). */
 export interface ObjPart {
@@ -377,40 +378,4 @@ export class ObjParser {
   private damaged(start: number, reason: string): ObjSyntaxError {
     return new ObjSyntaxError(this.fileOffset + start, reason);
   }
-}
-
-/** Whether a keyword ends at `at` (a blank, a line end or the end of the data follows). */
-function wordEnds(bytes: Uint8Array, at: number, end: number): boolean {
-  return at >= end || bytes[at] <= 0x20;
-}
-
-/** The first byte at or after `at` that is not a blank within the line (a line end is not a blank). */
-function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
-  while (at < end) {
-    const c = bytes[at];
-    if (c > 0x20 || c === 0x0a) break;
-    at++;
-  }
-  return at;
-}
-
-/** The start of the line after the one holding `at`. */
-function nextLine(bytes: Uint8Array, at: number, end: number): number {
-  at = skipBlanks(bytes, at, end);
-  if (at >= end) return end;
-  if (bytes[at] === 0x0a) return at + 1;
-  const newline = bytes.indexOf(0x0a, at);
-  return newline < 0 || newline >= end ? end : newline + 1;
-}
-
-function grow(array: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
-  const grown = new Float32Array(Math.ceil((array.length * 1.5) / 6) * 6);
-  grown.set(array);
-  return grown;
-}
-
-function growInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(array.length * 2);
-  grown.set(array);
-  return grown;
 }
