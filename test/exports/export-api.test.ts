@@ -14,15 +14,23 @@ import { readGlb, validationErrors } from '../pipeline/documents.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
-/** The base colour of the material on the first primitive of the named node. */
-async function baseColourOf(glb: Uint8Array, nodeName: string): Promise<number[] | undefined> {
+/** The material on the first primitive of the named node. */
+async function materialOf(glb: Uint8Array, nodeName: string) {
   const document = await readGlb(glb);
   const node = document
     .getRoot()
     .listNodes()
     .find((candidate) => candidate.getName() === nodeName);
-  return node?.getMesh()?.listPrimitives()[0].getMaterial()?.getBaseColorFactor();
+  return node?.getMesh()?.listPrimitives()[0].getMaterial() ?? undefined;
 }
+
+/** The base colour of the material on the first primitive of the named node. */
+async function baseColourOf(glb: Uint8Array, nodeName: string): Promise<number[] | undefined> {
+  return (await materialOf(glb, nodeName))?.getBaseColorFactor();
+}
+
+/** The colour of a part the source gave no material: conversion gives it glTF's default (white, two-sided). */
+const UNPAINTED = [1, 1, 1, 1];
 
 function assertColour(actual: number[] | undefined, rgb: [number, number, number], alpha = 1): void {
   assert.ok(actual, 'the part has a material');
@@ -101,9 +109,9 @@ for (const dialect of testDialects()) {
       const glb = await exported('format=glb', true);
       assert.deepEqual(await validationErrors(glb), []);
       assertColour(await baseColourOf(glb, 'Shared'), [200, 20, 20], 128 / 255);
-      assert.equal(await baseColourOf(glb, 'Plain'), undefined, 'an unbound part keeps its own (none)');
+      assert.deepEqual(await baseColourOf(glb, 'Plain'), UNPAINTED, 'an unbound part keeps its own');
       const document = await readGlb(glb);
-      assert.equal(document.getRoot().listMaterials()[0].getAlphaMode(), 'BLEND');
+      assert.equal((await materialOf(glb, 'Shared'))?.getAlphaMode(), 'BLEND');
       assert.deepEqual(
         document
           .getRoot()
@@ -145,7 +153,7 @@ for (const dialect of testDialects()) {
       assert.equal(edited.status, 200);
       const repainted = await exported('format=glb', true);
       assertColour(await baseColourOf(repainted, 'Shared'), [10, 200, 250]);
-      const material = (await readGlb(repainted)).getRoot().listMaterials()[0];
+      const material = (await materialOf(repainted, 'Shared'))!;
       assert.equal(material.getMetallicFactor(), 0.7);
 
       const unbound = await materials.call('DELETE', `/materials/${blue.id}/bindings`, {
@@ -153,7 +161,7 @@ for (const dialect of testDialects()) {
       });
       assert.equal(unbound.status, 200);
       const plain = await exported('format=glb', true);
-      assert.equal(await baseColourOf(plain, 'Shared'), undefined);
+      assert.deepEqual(await baseColourOf(plain, 'Shared'), UNPAINTED);
       // The replaced files are gone: one GLB remains for this export.
       const folder = path.join(testApp.config.dataDir, 'files', 'models', modelId, 'exports');
       const glbs = fs
@@ -166,7 +174,7 @@ for (const dialect of testDialects()) {
       const green = await materials.create({ name: 'Green', diffuse_r: 0, diffuse_g: 255, diffuse_b: 0 });
       await materials.bind(green.id, [sharedGroup]);
       const source = await exported('format=glb&materials=source', true);
-      assert.equal(await baseColourOf(source, 'Shared'), undefined);
+      assert.deepEqual(await baseColourOf(source, 'Shared'), UNPAINTED);
     });
 
     /** The corners of an STL's first triangle, x y z each. */
