@@ -1,4 +1,3 @@
-import type { Worker } from 'node:worker_threads';
 import { Logger, type ILogger } from '@gltf-transform/core';
 import type { ConversionStage } from '../pipeline/convert-model.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
@@ -11,53 +10,14 @@ import type {
   PooledConversion,
   PooledFileConversion,
 } from './pool-types.ts';
+import type { Task, Thread } from './pool-places.ts';
 import { startThread } from './start-thread.ts';
-import { startTaskProcess, type TaskProcess } from './task-process.ts';
+import { startTaskProcess } from './task-process.ts';
 import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
 import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
-
-interface Task {
-  id: number;
-  /** The stage the thread last reported. */
-  stage?: string;
-  message: ParentMessage;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  logger: ILogger;
-  onProgress?: PoolConversionRequest['onProgress'];
-  thumbnailColours?: PoolConversionRequest['thumbnailColours'];
-  /** Runs in a process of its own, in the stead of the thread that takes it. */
-  isolated?: boolean;
-  resolve(message: ThreadMessage): void;
-  reject(error: Error): void;
-}
-
-/** A place in the pool: a warm thread, or a process running one isolated task in a thread's stead. */
-interface Thread {
-  /** The thread; absent in a place held by a process. */
-  worker?: Worker;
-  ready: boolean;
-  jobs: number;
-  task?: Task;
-  /** Resident memory of the process when the running task started, in bytes. */
-  rssAtStart?: number;
-  /** Whether the running task has had the process to itself: only then is its resident-memory growth its own. */
-  alone?: boolean;
-  /** Ends the running task's timers. */
-  disarm?: () => void;
-  /** Restarts the no-progress watchdog; a `busy` message sets the silence it allows from then on. */
-  feed?: (busyMs?: number) => void;
-  /**
-   * Stops the task's clocks (time limit and watchdog) while the thread waits on this one: the wait is the
-   * database's or the storage's, not the task's. The function it returns starts them again.
-   */
-  holdClocks?: () => () => void;
-  /** The process running this place's isolated task. */
-  child?: TaskProcess;
-}
 
 /**
  * Starts a pool of conversion threads that load the pipeline, its WebAssembly importers and the renderer once.
