@@ -1,59 +1,41 @@
 // The catalog in headless Chromium against a real server: a material bound to a model's part, through the API,
 // shows in the model's catalog thumbnail within 10 s, with no Regenerate and no reload.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
-import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
+import type { Page } from 'playwright-core';
+import type { ModelRecord } from './support/catalog-client.ts';
+import { skipWithoutChromium } from './support/chromium.ts';
 import { countPixels, decodePng, isRed, pixelAt } from './support/pixels.ts';
-import { startServer, type RunningServer } from './support/server-process.ts';
+import type { RunningServer } from './support/server-process.ts';
+import { openViewerSession, SHOTS, type ViewerSession } from './support/viewer-session.ts';
 import { zUpHouseObj } from '../fixtures/z-up-house.ts';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'e2e-thumbnail-refresh-token-0123456789';
 const FOLLOW_MS = 10_000;
-/** Where the screenshots go when VITRINE_E2E_SHOTS names a folder, to look at. */
-const SHOTS = process.env.VITRINE_E2E_SHOTS;
 
-let dataDir: string;
+let session: ViewerSession;
 let server: RunningServer;
-let browser: Browser | undefined;
 let page: Page;
+let client: ViewerSession['client'];
 let model: ModelRecord;
-let client: ReturnType<typeof catalogClient>;
-const pageErrors: string[] = [];
 
 void describe(
   'catalog thumbnails follow bindings end to end',
   { timeout: 5 * 60_000, skip: skipWithoutChromium },
   () => {
     before(async () => {
-      ensureViewerBuilt(REPO);
-      dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-thumbnail-refresh-'));
-      server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
-      client = catalogClient(server.baseUrl, TOKEN);
+      session = await openViewerSession('thumbnail-refresh', TOKEN);
+      ({ server, page, client } = session);
       const uploaded = await client.upload({
         name: 'house.obj',
         bytes: new TextEncoder().encode(zUpHouseObj()),
       });
       model = await client.waitCompleted(uploaded.id);
-      browser = await launchChromium();
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
     });
 
-    after(async () => {
-      await browser?.close();
-      await server?.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    });
+    after(() => session?.close());
 
     void test('a binding change turns the catalog thumbnail red within 10 s', async () => {
       await page.goto(`${server.baseUrl}/#/`);
@@ -94,7 +76,7 @@ void describe(
         red > pixels.width * pixels.height * 0.05,
         `red pixels: ${red}, corner ${pixelAt(pixels, 0, 0)}`,
       );
-      assert.deepEqual(pageErrors, []);
+      assert.deepEqual(session.pageErrors, []);
     });
   },
 );

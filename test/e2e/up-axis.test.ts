@@ -1,42 +1,37 @@
 // The details form's up axis in headless Chromium against a real server: a Z-up OBJ lies on its side, is set to
 // Z up in the form, is converted again by itself and then stands upright in the view.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { ensureViewerBuilt } from './support/build-viewer.ts';
-import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
-import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
-import { decodePng, differs, hexToRgb, pixelAt, type Pixels } from './support/pixels.ts';
-import { startServer, type RunningServer } from './support/server-process.ts';
+import type { Page } from 'playwright-core';
+import type { ModelRecord } from './support/catalog-client.ts';
+import { skipWithoutChromium } from './support/chromium.ts';
+import { decodePng, differs, pixelAt, type Pixels } from './support/pixels.ts';
+import type { RunningServer } from './support/server-process.ts';
+import {
+  CANVAS_EDGE,
+  openViewerSession,
+  SHOTS,
+  VIEW_BACKGROUND,
+  viewShot,
+  type ViewerSession,
+} from './support/viewer-session.ts';
 import { zUpHouseObj } from '../fixtures/z-up-house.ts';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'e2e-up-axis-token-0123456789';
-/** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
-const BACKGROUND = hexToRgb('#262b36');
-/** Where the screenshots go when VITRINE_E2E_SHOTS names a folder, to look at. */
-const SHOTS = process.env.VITRINE_E2E_SHOTS;
 
-let dataDir: string;
+let session: ViewerSession;
 let server: RunningServer;
-let browser: Browser | undefined;
 let page: Page;
+let client: ViewerSession['client'];
 let model: ModelRecord;
-const pageErrors: string[] = [];
-
-/** Pixels along the canvas edge left out: its rounded corners show the page behind it. */
-const EDGE = 16;
 
 /** Width and height of the box around everything the view drew that is not background. */
 function drawnSize(pixels: Pixels): { width: number; height: number } {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let y = EDGE; y < pixels.height - EDGE; y += 1) {
-    for (let x = EDGE; x < pixels.width - EDGE; x += 1) {
-      if (!differs(pixelAt(pixels, x, y), BACKGROUND)) continue;
+  for (let y = CANVAS_EDGE; y < pixels.height - CANVAS_EDGE; y += 1) {
+    for (let x = CANVAS_EDGE; x < pixels.width - CANVAS_EDGE; x += 1) {
+      if (!differs(pixelAt(pixels, x, y), VIEW_BACKGROUND)) continue;
       [minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
     }
   }
@@ -46,21 +41,7 @@ function drawnSize(pixels: Pixels): { width: number; height: number } {
 
 /** The drawn size once the view has loaded its model and drawn a frame or two. */
 async function viewedSize(name: string): Promise<{ width: number; height: number }> {
-  const canvas = page.locator('.viewer[data-state="ready"] canvas');
-  try {
-    await canvas.waitFor({ timeout: 120_000 });
-  } catch (error) {
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-not-ready.png`), fullPage: true });
-    throw error;
-  }
-  await page.waitForTimeout(500);
-  // A clip of the page rather than an element screenshot: the latter waits for the canvas to hold still, which
-  // a busy machine can stretch past its timeout.
-  const box = await canvas.boundingBox({ timeout: 120_000 });
-  assert.ok(box, 'the canvas is laid out');
-  const png = await page.screenshot({ clip: box, timeout: 120_000 });
-  if (SHOTS) await writeFile(join(SHOTS, `${name}.png`), png);
-  return drawnSize(await decodePng(png));
+  return drawnSize(await decodePng(await viewShot(page, name)));
 }
 
 void describe(
@@ -68,27 +49,16 @@ void describe(
   { timeout: 5 * 60_000, skip: skipWithoutChromium },
   () => {
     before(async () => {
-      ensureViewerBuilt(REPO);
-      dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-up-axis-'));
-      server = await startServer({ repoDir: REPO, dataDir, apiToken: TOKEN, timeoutMs: 60_000 });
-      const client = catalogClient(server.baseUrl, TOKEN);
+      session = await openViewerSession('up-axis', TOKEN);
+      ({ server, page, client } = session);
       const uploaded = await client.upload({
         name: 'house.obj',
         bytes: new TextEncoder().encode(zUpHouseObj()),
       });
       model = await client.waitCompleted(uploaded.id);
-      browser = await launchChromium();
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addInitScript((token) => localStorage.setItem('vitrine.apiToken', token), TOKEN);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
     });
 
-    after(async () => {
-      await browser?.close();
-      await server?.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    });
+    after(() => session?.close());
 
     void test('a Z-up OBJ set to Z up in the details form is converted again and stands upright', async () => {
       await page.goto(`${server.baseUrl}/#/models/${model.id}`);
@@ -116,13 +86,15 @@ void describe(
           .locator('.model-details')
           .screenshot({ path: join(SHOTS, 'details.png'), timeout: 120_000 });
 
-      const record = (
-        await (await catalogClient(server.baseUrl, TOKEN).call(`/api/models/${model.id}`)).json()
-      ).data as { up: string; unit: string; bounds: { min: number[]; max: number[] } };
+      const record = (await (await client.call(`/api/models/${model.id}`)).json()).data as {
+        up: string;
+        unit: string;
+        bounds: { min: number[]; max: number[] };
+      };
       assert.equal(record.up, 'z');
       const size = record.bounds.max.map((max, axis) => max - record.bounds.min[axis]);
       assert.equal(size.indexOf(Math.max(...size)), 1, `bounds ${JSON.stringify(record.bounds)}`);
-      assert.deepEqual(pageErrors, []);
+      assert.deepEqual(session.pageErrors, []);
     });
   },
 );
