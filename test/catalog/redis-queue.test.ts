@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger.ts';
 import { catalogApi, catalogError, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxyInFront, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
@@ -81,14 +81,10 @@ for (const dialect of testDialects()) {
     });
 
     void it('answers 503 with a message while Redis is away, takes uploads into the outbox, and converts them after', async () => {
-      const target = new URL(url);
-      const proxy = await createTcpProxy(target.hostname, Number(target.port || 6379));
+      const { proxy, url: through } = await proxyInFront(url, 6379);
       extra.proxies.push(proxy);
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
       testApp = await createTestApp(dialect, {
-        REDIS_URL: through.toString(),
+        REDIS_URL: through,
         REDIS_PREFIX: prefix,
         DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
       });

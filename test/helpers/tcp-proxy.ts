@@ -43,3 +43,21 @@ export async function createTcpProxy(host: string, targetPort: number): Promise<
     close: stop,
   };
 }
+
+/** `url` with its host and port replaced by the proxy's, so a client of it goes through the proxy. */
+export function throughProxy(url: string, proxy: TcpProxy): string {
+  const through = new URL(url);
+  through.hostname = '127.0.0.1';
+  through.port = String(proxy.port);
+  return through.toString();
+}
+
+/** Starts a proxy in front of the server `url` names (`defaultPort` when it names none): the proxy and the URL through it. */
+export async function proxyInFront(
+  url: string,
+  defaultPort: number,
+): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await createTcpProxy(target.hostname, Number(target.port || defaultPort));
+  return { proxy, url: throughProxy(url, proxy) };
+}

@@ -10,7 +10,7 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.ts';
 import { catalogApi, catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxyInFront, throughProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
@@ -53,19 +53,11 @@ if (testDialects().includes('postgres')) {
     let testApp: TestApp;
     let modelId: string;
     before(async () => {
-      const server = new URL(process.env.TEST_DATABASE_URL!);
-      proxy = await createTcpProxy(server.hostname, Number(server.port || 5432));
+      ({ proxy } = await proxyInFront(process.env.TEST_DATABASE_URL!, 5432));
       testApp = await createTestApp(
         'postgres',
         { DATABASE_CONNECT_TIMEOUT_SECONDS: '1' },
-        {
-          rewriteDatabaseUrl(url) {
-            const proxied = new URL(url);
-            proxied.hostname = '127.0.0.1';
-            proxied.port = String(proxy.port);
-            return proxied.toString();
-          },
-        },
+        { rewriteDatabaseUrl: (url) => throughProxy(url, proxy) },
       );
       assert.equal((await call(testApp, 'POST', '/api/v1/materials', { name: 'Steel' })).statusCode, 201);
       modelId = (await catalogApi(testApp.app, testApp.auth).create('tri.obj', OBJ)).id;

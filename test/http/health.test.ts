@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { testDialects } from '../helpers/databases.ts';
 import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxyInFront, throughProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const health = (testApp: TestApp) => testApp.app.inject({ method: 'GET', url: '/health' });
@@ -48,13 +48,10 @@ for (const dialect of testDialects()) {
     before(async () => {
       url = testRedisUrl();
       prefix = uniqueRedisPrefix('health');
-      const target = new URL(url);
-      proxy = await createTcpProxy(target.hostname, Number(target.port || 6379));
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
+      let through: string;
+      ({ proxy, url: through } = await proxyInFront(url, 6379));
       testApp = await createTestApp(dialect, {
-        REDIS_URL: through.toString(),
+        REDIS_URL: through,
         REDIS_PREFIX: prefix,
         DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
       });
@@ -101,19 +98,11 @@ if (testDialects().includes('postgres')) {
     let proxy: TcpProxy;
     let testApp: TestApp;
     before(async () => {
-      const server = new URL(process.env.TEST_DATABASE_URL!);
-      proxy = await createTcpProxy(server.hostname, Number(server.port || 5432));
+      ({ proxy } = await proxyInFront(process.env.TEST_DATABASE_URL!, 5432));
       testApp = await createTestApp(
         'postgres',
         { DATABASE_CONNECT_TIMEOUT_SECONDS: '1' },
-        {
-          rewriteDatabaseUrl(url) {
-            const proxied = new URL(url);
-            proxied.hostname = '127.0.0.1';
-            proxied.port = String(proxy.port);
-            return proxied.toString();
-          },
-        },
+        { rewriteDatabaseUrl: (url) => throughProxy(url, proxy) },
       );
     });
     after(async () => {

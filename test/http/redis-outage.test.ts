@@ -13,7 +13,7 @@ import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { catalogApi, catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxyInFront, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
@@ -29,12 +29,9 @@ for (const dialect of testDialects()) {
     before(async () => {
       url = testRedisUrl();
       prefix = uniqueRedisPrefix('outage');
-      const target = new URL(url);
-      proxy = await createTcpProxy(target.hostname, Number(target.port || 6379));
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
-      testApp = await createTestApp(dialect, { REDIS_URL: through.toString(), REDIS_PREFIX: prefix });
+      let through: string;
+      ({ proxy, url: through } = await proxyInFront(url, 6379));
+      testApp = await createTestApp(dialect, { REDIS_URL: through, REDIS_PREFIX: prefix });
     });
     after(async () => {
       await testApp.close();

@@ -13,7 +13,7 @@ import { QueueUnavailableError } from '../../src/jobs/queue-unavailable.ts';
 import { RedisUnreachableError } from '../../src/jobs/redis-connection.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
 import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxyInFront, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { laneContract } from './lane-contract.ts';
 import { queueContract, type HeldState, type QueueImplementation } from './queue-contract.ts';
 import { FAST, gate, handlers, recordingLogger, sleep, waitFor } from './queue-test-kit.ts';
@@ -138,13 +138,9 @@ for (const dialect of testDialects()) {
     }
 
     async function proxied(): Promise<{ proxy: TcpProxy; url: string }> {
-      const target = new URL(url);
-      const proxy = await createTcpProxy(target.hostname, Number(target.port || 6379));
-      proxies.push(proxy);
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
-      return { proxy, url: through.toString() };
+      const inFront = await proxyInFront(url, 6379);
+      proxies.push(inFront.proxy);
+      return inFront;
     }
 
     const outbox = () => handle.db.selectFrom('job_outbox').selectAll().execute();
