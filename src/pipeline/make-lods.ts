@@ -9,9 +9,8 @@ import { simplifierAttributes } from './simplifier-attributes.ts';
 import type { AttributeWeights } from './simplifier-attributes.ts';
 import { simplifyInChunks } from './simplify-in-chunks.ts';
 import { simplifyWelded } from './simplify-welded.ts';
-import { deviatingShare } from './shading-deviation.ts';
+import { measureSurface } from './shading-deviation.ts';
 import type { StepContext } from './types.ts';
-import { faceNormal } from '../gltf/face-normal.ts';
 
 /** Step name used in logs. */
 export const NAME = 'make-lods';
@@ -161,8 +160,7 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
         const elements = indexCount(primitive) / 3;
         const positions = floatPositions(position);
         const indices = uint32Indices(primitive);
-        const area = surfaceArea(positions, indices);
-        const shading = deviatingShare(positions, floatNormals(primitive), indices);
+        const { area, deviatingShare: shading } = measureSurface(positions, floatNormals(primitive), indices);
         work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0, shading });
       } else if (mode === Primitive.Mode.POINTS && position.getCount() >= settings.minTriangles) {
         work.push({
@@ -260,10 +258,10 @@ function simplifyTriangles(
     if (best.length === 0 || best.length >= indices.length) return item.spent;
     // Each step after the pieces takes seconds on tens of millions of triangles: report between them.
     onShare(1);
-    const area = surfaceArea(positions, best);
+    const { area, deviatingShare } = measureSurface(positions, normals, best);
     onShare(1);
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
-    if (deviatingShare(positions, normals, best) > maxShading) continue;
+    if (deviatingShare > maxShading) continue;
     replaceIndices(primitive, best, () => onShare(1));
     item.spent += error;
     return item.spent;
@@ -331,23 +329,4 @@ async function tidy(document: Document): Promise<void> {
     // Meshes that were alike at LOD 0 (a spider's legs) shared their accessors, and simplify alike: share again.
     dedup({ propertyTypes: [PropertyType.ACCESSOR] }),
   );
-}
-
-/** Area of an indexed triangle list. */
-function surfaceArea(positions: Float32Array, indices: Uint32Array): number {
-  const normal = new Float64Array(3);
-  let area = 0;
-  for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = indices[t] * 3;
-    const b = indices[t + 1] * 3;
-    const c = indices[t + 2] * 3;
-    faceNormal(positions, a, b, c, normal);
-    const nx = normal[0];
-    const ny = normal[1];
-    const nz = normal[2];
-    // Math.sqrt rather than Math.hypot: several times faster, and squares of single-precision positions cannot
-    // overflow a double.
-    area += Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
-  }
-  return area;
 }
