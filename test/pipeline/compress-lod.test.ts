@@ -11,23 +11,13 @@ import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
 import { exactTriangles } from '../helpers/ladder-checks.ts';
 import { MODELS, addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { glbJson } from '../helpers/ladder-checks.ts';
 
 const TRUCK: ImportSource = {
   file: path.join(MODELS, 'glb/CesiumMilkTruck.glb'),
   dir: path.join(MODELS, 'glb'),
   format: 'glb',
 };
-
-/** The JSON chunk of a GLB, as written: the first chunk, after the 12-byte header and 8-byte chunk header. */
-function glbJson(glb: Uint8Array): { extensionsUsed?: string[]; extensionsRequired?: string[] } {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const length = view.getUint32(12, true);
-  assert.equal(view.getUint32(16, true), 0x4e4f534a, 'the first chunk is JSON');
-  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + length))) as {
-    extensionsUsed?: string[];
-    extensionsRequired?: string[];
-  };
-}
 
 /** Group ids carried by the nodes of a document. */
 function groupIds(document: Document): Set<string> {
