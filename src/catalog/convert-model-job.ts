@@ -76,7 +76,12 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     async run(job, signal) {
       const modelId = job.payload.model_id;
       const model = await models.get(modelId);
-      if (!model) return; // Deleted while queued: nothing to do.
+      if (!model) {
+        // Deleted while queued, or between the tries of a job whose earlier try stored files and then failed:
+        // what that try wrote under the model's prefix went after the delete had cleared it.
+        await blobs.deletePrefix(modelPrefix(modelId));
+        return;
+      }
       await models.setStatus(modelId, 'processing', 0);
       await announce('model.progress', modelId);
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
@@ -151,9 +156,18 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           { model_id: modelId, job_id: job.id, err: error },
           'conversion failed on a storage or system error',
         );
-        await models.setStatus(modelId, 'failed', 0, SYSTEM_FAILURE);
-      } else {
-        await models.setStatus(modelId, 'failed', 0, error.message);
+      }
+      const recorded = await models.setStatus(
+        modelId,
+        'failed',
+        0,
+        isSystemError(error) ? SYSTEM_FAILURE : error.message,
+      );
+      if (!recorded) {
+        // Deleted during a conversion that stored some levels and then failed (storage going away, say): those
+        // files were written after the delete cleared the prefix. A throw here is retried like the record.
+        await blobs.deletePrefix(modelPrefix(modelId));
+        return;
       }
       await announce('model.failed', modelId);
     },
