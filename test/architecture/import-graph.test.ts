@@ -1,0 +1,78 @@
+// The layering of src/ holds: no module imports a higher layer or another feature's own modules, beyond the
+// known crossings still to be moved; every folder has its layer; the README draws the layers as layers.ts has them.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { crosses, edgeName, importEdges, layerOf, memberOf, SRC } from './import-graph.ts';
+import { KNOWN_CROSSINGS } from './known-crossings.ts';
+import { LAYERS } from './layers.ts';
+
+void describe('the import graph of src/', () => {
+  const edges = importEdges();
+
+  void it('reads the imports of every module (a sanity floor, so a broken reader cannot pass)', () => {
+    assert.ok(edges.length > 500, `${edges.length} imports`);
+    assert.ok(
+      edges.some((edge) => edge.from === 'app.ts' && edge.to === 'catalog/routes.ts'),
+      'app.ts mounts the catalog routes',
+    );
+  });
+
+  void it('puts every folder and top-level file of src/ in exactly one layer', () => {
+    const members = fs
+      .readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')))
+      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+    assert.deepEqual(
+      members.filter((member) => layerOf(member) === -1),
+      [],
+      'members of no layer',
+    );
+    const listed = LAYERS.flatMap((layer) => layer.members);
+    assert.equal(new Set(listed).size, listed.length, 'a member listed in two layers');
+    assert.deepEqual(
+      listed.filter((member) => !members.includes(member)),
+      [],
+      'layers naming what src/ does not have',
+    );
+  });
+
+  void it('has no crossing beyond the known ones, and each known one still exists', () => {
+    const found = new Set(edges.filter(crosses).map(edgeName));
+    assert.deepEqual(
+      [...found].filter((name) => !KNOWN_CROSSINGS.includes(name)).sort(),
+      [],
+      'new imports that go up a layer or into another feature (move the code, do not list them)',
+    );
+    assert.deepEqual(
+      KNOWN_CROSSINGS.filter((name) => !found.has(name)),
+      [],
+      'known crossings that are gone: remove them from known-crossings.ts',
+    );
+  });
+
+  void it('tells an upward import and a feature’s own module from what is allowed', () => {
+    assert.ok(crosses({ from: 'pipeline/a.ts', to: 'catalog/b.ts' }), 'engine importing a feature');
+    assert.ok(crosses({ from: 'catalog/a.ts', to: 'materials/routes.ts' }), 'a feature’s own routes');
+    assert.ok(!crosses({ from: 'catalog/a.ts', to: 'materials/repository.ts' }), 'a published repository');
+    assert.ok(!crosses({ from: 'catalog/a.ts', to: 'pipeline/b.ts' }), 'a feature importing the engine');
+    assert.ok(!crosses({ from: 'app.ts', to: 'catalog/routes.ts' }), 'the app mounting a feature');
+    assert.equal(memberOf('catalog/routes.ts'), 'catalog/');
+    assert.equal(memberOf('app.ts'), 'app.ts');
+  });
+
+  void it('is drawn in the README’s Architecture section, layer by layer', () => {
+    const readme = fs.readFileSync(path.join(SRC, '../README.md'), 'utf8');
+    const section = /^## Architecture\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
+    assert.ok(section, 'README has an "## Architecture" section');
+    for (const layer of LAYERS) {
+      // One list item per layer, which may wrap over several lines.
+      const item = section.split(/\n(?=- \*\*)/).find((text) => text.startsWith(`- **${layer.name}**`));
+      assert.ok(item, `the section draws the ${layer.name} layer`);
+      for (const member of layer.members) {
+        assert.ok(item.includes(`\`${member}\``), `${layer.name}: ${member} in its item`);
+      }
+    }
+  });
+});

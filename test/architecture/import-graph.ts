@@ -1,0 +1,68 @@
+// The import graph of src/: every relative import of every module, and the ones that cross the layers of
+// layers.ts (upward, or from one feature into another).
+import fs from 'node:fs';
+import path from 'node:path';
+import { LAYERS } from './layers.ts';
+
+/** src/ of this checkout. */
+export const SRC = path.resolve(import.meta.dirname, '../../src');
+
+/** One import: both ends as paths relative to src/. */
+export interface Edge {
+  from: string;
+  to: string;
+}
+
+// Static imports and re-exports (`from '…'`), bare imports (`import '…'`) and dynamic ones (`import('…')`).
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The TypeScript modules under `dir`, relative to src/, in a stable order. */
+function modulesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.relative(SRC, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** Every relative import between modules of src/. */
+export function importEdges(): Edge[] {
+  const edges: Edge[] = [];
+  for (const from of modulesUnder(SRC)) {
+    const text = fs.readFileSync(path.join(SRC, from), 'utf8');
+    for (const match of text.matchAll(SPECIFIER)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), match[1]!));
+      // Imports reaching outside src/ (the web viewer's, say) are not this graph's.
+      if (!target.startsWith('../')) edges.push({ from, to: target });
+    }
+  }
+  return edges;
+}
+
+/** The layer member a module belongs to: its top folder (`catalog/`) or, at src/'s top, its file name. */
+export function memberOf(module: string): string {
+  const slash = module.indexOf('/');
+  return slash === -1 ? module : module.slice(0, slash + 1);
+}
+
+/** The index in {@link LAYERS} of a member, or -1 when no layer holds it. */
+export function layerOf(member: string): number {
+  return LAYERS.findIndex((layer) => layer.members.includes(member));
+}
+
+/** Whether an import breaks the layering: it goes up, or into what another feature keeps its own. */
+export function crosses(edge: Edge): boolean {
+  const from = memberOf(edge.from);
+  const to = memberOf(edge.to);
+  if (from === to) return false;
+  const fromLayer = layerOf(from);
+  const toLayer = layerOf(to);
+  if (toLayer !== fromLayer) return toLayer > fromLayer;
+  const published = LAYERS[fromLayer]!.published;
+  return published !== undefined && !published.includes(path.posix.basename(edge.to));
+}
+
+/** An edge as `from -> to`, as the list of known crossings writes it. */
+export function edgeName(edge: Edge): string {
+  return `${edge.from} -> ${edge.to}`;
+}

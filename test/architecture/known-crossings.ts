@@ -1,0 +1,30 @@
+// Imports that break the layering today, each to go as the house is put in order (see the README's
+// "Architecture"): the import-graph test fails on any crossing not listed here, and on any listed one that is gone,
+// so this list only shrinks.
+
+/** Known crossings, as `from -> to` paths relative to src/. */
+export const KNOWN_CROSSINGS: readonly string[] = [
+  'access/shared-model-routes.ts -> catalog/model-rows.ts',
+  'catalog/model-events.ts -> materials/routes.ts',
+  'catalog/route-context.ts -> uploads/finished-uploads.ts',
+  'catalog/routes.ts -> exports/routes.ts',
+  'catalog/thumbnail-refresh.ts -> config.ts',
+  'catalog/upload-routes.ts -> uploads/finished-uploads.ts',
+  'events/routes.ts -> access/request-scope.ts',
+  'events/routes.ts -> catalog/schemas.ts',
+  'exports/export-plan.ts -> catalog/model-rows.ts',
+  'exports/routes.ts -> access/request-scope.ts',
+  'exports/routes.ts -> access/route-access.ts',
+  'exports/routes.ts -> catalog/route-context.ts',
+  'http/api-family.ts -> access/request-scope.ts',
+  'http/api-family.ts -> access/route-access.ts',
+  'http/auth.ts -> access/secrets.ts',
+  'jobs/job-types.ts -> exports/repository.ts',
+  'threads/conversion-tasks.ts -> catalog/thumbnails.ts',
+  'threads/conversion-tasks.ts -> exports/export-model.ts',
+  'threads/pool-types.ts -> exports/export-model.ts',
+  'threads/thread-protocol.ts -> exports/export-model.ts',
+  'uploads/finished-uploads.ts -> catalog/catalog-service.ts',
+  'uploads/tus-store.ts -> config.ts',
+  'webhooks/routes.ts -> access/secrets.ts',
+];
