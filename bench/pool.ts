@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
-import { thumbnailLevel } from '../src/catalog/thumbnails.ts';
+import { thumbnailLevel } from '../src/render/thumbnail-level.ts';
 import { loadConfig } from '../src/config.ts';
 import { startJobRunner } from '../src/job-runner.ts';
 import { createLogger } from '../src/logger.ts';

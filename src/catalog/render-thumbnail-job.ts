@@ -6,7 +6,8 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { storedLods } from './model-rows.ts';
 import type { ModelRepository } from './repository.ts';
-import { renderWithBoundMaterials, thumbnailLevel, type ThumbnailDependencies } from './thumbnails.ts';
+import { thumbnailLevel } from '../render/thumbnail-level.ts';
+import { renderWithBoundMaterials, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the thumbnail job needs. */
 export interface ThumbnailJobDependencies extends ThumbnailDependencies {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ILogger } from '@gltf-transform/core';
-import { thumbnailLevel } from '../catalog/thumbnails.ts';
+import { thumbnailLevel } from '../render/thumbnail-level.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { peakRssBytes } from '../pipeline/peak-rss.ts';

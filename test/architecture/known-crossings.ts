@@ -20,7 +20,6 @@ export const KNOWN_CROSSINGS: readonly string[] = [
   'http/api-family.ts -> access/route-access.ts',
   'http/auth.ts -> access/secrets.ts',
   'jobs/job-types.ts -> exports/repository.ts',
-  'threads/conversion-tasks.ts -> catalog/thumbnails.ts',
   'threads/conversion-tasks.ts -> exports/export-model.ts',
   'threads/pool-types.ts -> exports/export-model.ts',
   'threads/thread-protocol.ts -> exports/export-model.ts',
