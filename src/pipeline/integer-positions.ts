@@ -25,14 +25,14 @@ export function integerPositions(document: Document, bits: number): number {
   for (const mesh of meshes) {
     for (const primitive of mesh.listPrimitives()) {
       const position = primitive.getAttribute('POSITION');
-      if (!position || rewritten.has(position)) continue;
+      if (!position) continue;
       if (position.getComponentType() !== Accessor.ComponentType.SHORT || !position.getNormalized()) return 0;
     }
   }
   for (const mesh of meshes) {
     for (const primitive of mesh.listPrimitives()) {
-      const position = primitive.getAttribute('POSITION')!;
-      if (rewritten.has(position)) continue;
+      const position = primitive.getAttribute('POSITION');
+      if (!position || rewritten.has(position)) continue;
       const stored = position.getArray() as Int16Array;
       const grid = new Int16Array(stored.length);
       for (let i = 0; i < stored.length; i++) grid[i] = Math.sign(stored[i]) * (Math.abs(stored[i]) >> shift);
