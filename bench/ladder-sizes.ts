@@ -44,7 +44,8 @@ async function sized(glb: Uint8Array): Promise<Sized> {
 /** gltfpack run in memory on `input` with `args`; the output GLB. */
 async function gltfpack(input: Uint8Array, args: string[]): Promise<Uint8Array> {
   const files = new Map<string, Uint8Array>([['in.glb', input]]);
-  await pack(['-i', 'in.glb', '-o', 'out.glb', '-kn', '-ke', ...args], {
+  // -kv: our levels keep vertex attributes no material reads (clean-up leaves them for materials the viewer binds).
+  await pack(['-i', 'in.glb', '-o', 'out.glb', '-kn', '-ke', '-kv', ...args], {
     read: (name: string) => files.get(path.basename(name))!,
     write: (name: string, data: Uint8Array) => void files.set(path.basename(name), data.slice()),
   });

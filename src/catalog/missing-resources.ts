@@ -29,7 +29,7 @@ const OBJ_HEAD_BYTES = 1024 * 1024;
  * The files a .gltf or .obj names that are not among the upload's files, as the model writes them; empty for
  * other formats and whenever the model cannot be read cheaply (the conversion then judges it). For a .gltf:
  * its buffers and images, matched exactly as the glTF reader opens them. For an .obj: its `mtllib` libraries and
- * the diffuse, emissive and normal maps those name, matched as the OBJ importer finds them (case and folders
+ * the diffuse, emissive, normal, roughness and metalness maps those name, matched as the OBJ importer finds them (case and folders
  * aside).
  */
 export async function missingResources(
@@ -66,7 +66,8 @@ export async function missingResources(
       const text = file && (await readSmallText(file.path));
       if (text === undefined) continue;
       for (const material of parseMtl(text)) {
-        for (const map of [material.diffuseMap, material.emissiveMap, material.normalMap]) {
+        const maps = [material.diffuseMap, material.emissiveMap, material.normalMap];
+        for (const map of [...maps, material.roughnessMap, material.metallicMap]) {
           if (map !== undefined && !resolve(map)) missing.push(map);
         }
       }

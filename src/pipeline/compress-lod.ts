@@ -2,6 +2,8 @@ import type { Document } from '@gltf-transform/core';
 import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { cloneDocument, meshopt, reorder } from '@gltf-transform/functions';
 import type { MeshoptEncoder } from 'meshoptimizer';
+import { integerPositions } from './integer-positions.ts';
+import { snapTexcoords } from './snap-texcoords.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -9,6 +11,11 @@ export const NAME = 'compress-lod';
 
 /** How the levels of detail are compressed; `none` writes them as they are. */
 export type LodCompression = 'none' | 'meshopt';
+
+/** Bits of the grid quantized positions are snapped to, gltfpack's default. */
+const POSITION_BITS = 14;
+/** Precision of UVs over their extent, as `quantize` and gltfpack give them. */
+const TEXCOORD_BITS = 12;
 
 /** Options of {@link compressLod}. */
 export interface CompressLodOptions {
@@ -46,7 +53,11 @@ export async function compressLod(
   await settings.encoder.ready;
   const target = settings.consumeSource ? document : cloneDocument(document);
   if (settings.quantize) {
-    await target.transform(meshopt({ encoder: settings.encoder, level: settings.level }));
+    await target.transform(
+      meshopt({ encoder: settings.encoder, level: settings.level, quantizePosition: POSITION_BITS }),
+    );
+    integerPositions(target, POSITION_BITS);
+    snapTexcoords(target, TEXCOORD_BITS);
   } else {
     // Reordering for locality is what makes the lossless codec pay (a 1.5 MB STL: 588 KB unordered, 388 KB ordered).
     await target.transform(reorder({ encoder: settings.encoder, target: 'size' }));

@@ -38,7 +38,10 @@ export interface ConvertModelOptions {
   onProgress?: (percent: number, stage: ConversionStage) => void;
   /** LOD settings, over {@link MAKE_LODS_DEFAULTS}. */
   lods?: Partial<Omit<MakeLodsOptions, 'simplifier'>>;
-  /** Geometry compression of every level (`GLB_COMPRESSION`): lossless on LOD 0, quantized on LOD 1 and 2. */
+  /**
+   * Geometry compression of every level (`GLB_COMPRESSION`, `meshopt` unless set): lossless on LOD 0, quantized on
+   * LOD 1 and 2. Plain (`none`) when left out here: the service always passes its setting.
+   */
   compressLods?: LodCompression;
   /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came (the default here). */
   lodTextures?: LodTextureFormat;

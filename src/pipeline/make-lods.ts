@@ -5,10 +5,11 @@ import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
 import { emptyBox, listMeshNodes, meshTriangleCount, meshWorldBox, unionBox } from './measure-geometry.ts';
 import { compactVertices } from './compact-vertices.ts';
 import { floatColors, floatNormals, floatPositions, indexCount, uint32Indices } from './primitive-arrays.ts';
-import { simplifierAttributes } from './simplifier-attributes.ts';
+import { simplifierAttributes, weldKeys } from './simplifier-attributes.ts';
 import type { AttributeWeights } from './simplifier-attributes.ts';
 import { simplifyInChunks } from './simplify-in-chunks.ts';
 import { simplifyWelded } from './simplify-welded.ts';
+import type { SharedAttributes } from './simplify-welded.ts';
 import { measureSurface } from './shading-deviation.ts';
 import type { StepContext } from './types.ts';
 
@@ -30,7 +31,7 @@ export interface MakeLodsOptions {
   /**
    * Largest share of a primitive's surface area LOD 1 and LOD 2 may lose or add: a bounded error can still
    * fold away a thin part (a leg, a fin) narrower than the bound, which this catches; the budget is then
-   * quartered until it holds, or the primitive stays as it was.
+   * quartered until it holds, then fewer triangles removed, or the primitive stays as it was.
    */
   maxAreaChange: readonly [number, number];
   /**
@@ -41,7 +42,7 @@ export interface MakeLodsOptions {
   /**
    * Largest share of a primitive's area LOD 1 and LOD 2 may shade wrongly (vertex normals more than 45° from their
    * face) beyond what LOD 0 does: a budget that folds a surface over or drags a normal across a hard edge is then
-   * quartered, as for the area.
+   * quartered, or fewer triangles removed, as for the area.
    */
   maxShadingChange: readonly [number, number];
   /** Keep open borders where they are, so parts that meet along an edge leave no gap. */
@@ -231,16 +232,33 @@ function simplifyTriangles(
   const indices = uint32Indices(primitive);
   const normals = floatNormals(primitive);
   const { attributes, weights } = simplifierAttributes(primitive, settings.attributeWeights);
-  // Faceted or split surfaces pin the simplifier at their copied corners; with normals alone they can be welded.
-  const weldable = normals !== undefined && onlyPositionsAndNormals(primitive);
+  // Faceted or split surfaces pin the simplifier at their copied corners: copies that differ in their normals
+  // alone can be welded, the UV seams between them kept.
+  const weldable = normals !== undefined && primitive.listTargets().length === 0;
   const flags: SimplifierFlags[] = settings.lockBorder ? ['LockBorder', 'ErrorAbsolute'] : ['ErrorAbsolute'];
-  let budget = settings.maxError[level - 1] * item.diagonal - item.spent;
+  const budget = settings.maxError[level - 1] * item.diagonal - item.spent;
+  if (!(budget > 0)) return item.spent;
   const maxChange = settings.maxAreaChange[level - 1];
   const maxShading = item.shading + settings.maxShadingChange[level - 1];
-  for (let attempt = 0; attempt < 3 && budget > 0; attempt++, budget /= 4) {
+  // Copies that differ in their normals alone are welded only when the simplifier stalls: looked up once.
+  let shared: SharedAttributes | undefined;
+  // Tried in turn until a result keeps the area and the shading: the budget quartered (a thin part folded away
+  // within a bounded error), then the full budget removing half and a quarter as many triangles (on a surface
+  // whose normals are smoothed over its hard edges, each collapse near them shades a little more of it wrongly).
+  const removable = (indices.length - target) / 3;
+  const gentler = (share: number) => indices.length - Math.floor(removable * share) * 3;
+  const trials: [number, number][] = [
+    [budget, target],
+    [budget / 4, target],
+    [budget / 16, target],
+    [budget, gentler(1 / 2)],
+    [budget, gentler(1 / 4)],
+  ];
+  for (let trial = 0; trial < trials.length; trial++) {
+    const [targetError, targetIndexCount] = trials[trial];
     const options = {
-      targetIndexCount: target,
-      targetError: budget,
+      targetIndexCount,
+      targetError,
       flags,
       chunkTriangles: settings.chunkTriangles,
       onChunk: (done: number) => onShare(done / triangles),
@@ -251,11 +269,21 @@ function simplifyTriangles(
       attributes,
       attributeWeights: weights,
     });
-    if (weldable && best.length > target * 1.5) {
-      const welded = simplifyWelded(indices, positions, normals, settings.simplifier, options);
+    if (weldable && best.length > targetIndexCount * 1.5) {
+      shared ??= {
+        ...weldKeys(primitive),
+        ...simplifierAttributes(primitive, { ...settings.attributeWeights, normal: 0 }),
+      };
+      const welded = simplifyWelded(indices, positions, normals, settings.simplifier, options, shared);
       if (welded[0].length < best.length) [best, error] = welded;
     }
-    if (best.length === 0 || best.length >= indices.length) return item.spent;
+    if (best.length === 0 || best.length >= indices.length) {
+      // Nothing goes at the full budget: nothing will at less. A smaller budget that removes nothing: go on to
+      // the gentler targets.
+      if (trial === 0) return item.spent;
+      if (trial < 3) trial = 2;
+      continue;
+    }
     // Each step after the pieces takes seconds on tens of millions of triangles: report between them.
     onShare(1);
     const { area, deviatingShare } = measureSurface(positions, normals, best);
@@ -267,14 +295,6 @@ function simplifyTriangles(
     return item.spent;
   }
   return item.spent;
-}
-
-/** Whether a primitive's vertices carry nothing but a position and a normal (no UVs, colours, skin or morphs). */
-function onlyPositionsAndNormals(primitive: Primitive): boolean {
-  return (
-    primitive.listTargets().length === 0 &&
-    primitive.listSemantics().every((semantic) => semantic === 'POSITION' || semantic === 'NORMAL')
-  );
 }
 
 /**

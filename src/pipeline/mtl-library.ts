@@ -1,7 +1,7 @@
 /** One `newmtl` of an MTL file: the values Vitrine turns into a glTF material. */
 export interface MtlMaterial {
   name: string;
-  /** `Kd`. */
+  /** `Kd`, in sRGB as written: MTL colours are display values (three.js's MTLLoader and Blender read them so). */
   diffuse?: [number, number, number];
   /** `Ks`. */
   specular?: [number, number, number];
@@ -23,6 +23,10 @@ export interface MtlMaterial {
   emissiveMap?: string;
   /** `norm` or `map_Kn`: a tangent-space normal map. */
   normalMap?: string;
+  /** `map_Pr` (PBR extension): a grey roughness image. */
+  roughnessMap?: string;
+  /** `map_Pm` (PBR extension): a grey metalness image. */
+  metallicMap?: string;
 }
 
 /** Texture options (`-o 0 0 0`, `-clamp on`, …) that may come before an image's file name. */
@@ -44,7 +48,7 @@ const OPTION_ARGUMENTS: Record<string, number> = {
 
 /**
  * Reads the materials of an MTL file (small text, read whole): colours, shininess, opacity, `Ni`, the PBR `Pr`/`Pm`
- * extension and the diffuse, emissive and normal maps. Statements it does not use are skipped.
+ * extension and the diffuse, emissive, normal, roughness and metalness maps. Statements it does not use are skipped.
  */
 export function parseMtl(text: string): MtlMaterial[] {
   const materials: MtlMaterial[] = [];
@@ -105,6 +109,12 @@ export function parseMtl(text: string): MtlMaterial[] {
       case 'norm':
       case 'map_kn':
         current.normalMap = imageName(words) ?? current.normalMap;
+        break;
+      case 'map_pr':
+        current.roughnessMap = imageName(words) ?? current.roughnessMap;
+        break;
+      case 'map_pm':
+        current.metallicMap = imageName(words) ?? current.metallicMap;
         break;
     }
   }

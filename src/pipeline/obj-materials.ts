@@ -4,19 +4,23 @@ import type { Document, ILogger, Material, Texture } from '@gltf-transform/core'
 import { KHRMaterialsIOR } from '@gltf-transform/extensions';
 import { resolveReference } from './import-assimp-textures.ts';
 import type { FolderIndex } from './import-assimp-textures.ts';
+import { srgbToLinear } from './mesh-document.ts';
 import type { MtlMaterial } from './mtl-library.ts';
+import { packMetallicRoughness } from './obj-pbr-maps.ts';
 
 /** Name of the material of faces that come before any `usemtl`. */
 export const DEFAULT_MATERIAL = 'DefaultMaterial';
 
-/** The grey of a material the MTL gives no `Kd` (assimp's default, kept so imports look as before). */
+/** The linear grey of a material the MTL gives no `Kd` (assimp's default, kept so imports look as before). */
 const DEFAULT_DIFFUSE: [number, number, number] = [0.6, 0.6, 0.6];
 
 /**
  * Creates the glTF materials of the names faces use, from their MTL definitions, the way assimp's glTF export
- * reads them: `Kd` is the base colour, `d`/`Tr` its alpha (blended below 1), roughness from `Ks` and `Ns`
- * unless `Pr` gives it, metallic 0 unless `Pm` does, `Ke` emissive, `Ni` the IOR; `map_Kd`, `map_Ke` and `norm` become
- * textures read from the upload's folder. A name with no definition gets a default material under that name.
+ * reads them, but for `Kd`: the base colour, read as sRGB (as three.js's MTLLoader and Blender do, and as the
+ * OBJ export writes it) and made linear; `d`/`Tr` its alpha (blended below 1), roughness from `Ks` and `Ns` unless
+ * `Pr` gives it, metallic 0 unless `Pm` does, `Ke` emissive, `Ni` the IOR; `map_Kd`, `map_Ke` and `norm` become
+ * textures read from the upload's folder, and `map_Pr`/`map_Pm` one metallic-roughness texture (their factors
+ * then 1: the maps hold the values). A name with no definition gets a default material under that name.
  */
 export async function createObjMaterials(
   document: Document,
@@ -30,9 +34,21 @@ export async function createObjMaterials(
   const textures = new Map<string, Texture | undefined>();
   const texture = async (reference: string | undefined): Promise<Texture | undefined> => {
     if (reference === undefined) return undefined;
-    if (!textures.has(reference))
-      textures.set(reference, await readTexture(document, reference, folder, logger, step));
+    if (!textures.has(reference)) {
+      const image = await readImage(reference, folder, logger, step);
+      textures.set(
+        reference,
+        image && document.createTexture(image.name).setURI(image.name).setImage(image.data),
+      );
+    }
     return textures.get(reference);
+  };
+  const packed = new Map<string, Texture | undefined>();
+  const metallicRoughness = async (source: MtlMaterial): Promise<Texture | undefined> => {
+    if (source.roughnessMap === undefined && source.metallicMap === undefined) return undefined;
+    const key = `${source.roughnessMap ?? ''}\n${source.metallicMap ?? ''}`;
+    if (!packed.has(key)) packed.set(key, await packMaps(document, source, folder, logger, step));
+    return packed.get(key);
   };
   for (const name of used) {
     const definition = library.get(name);
@@ -42,8 +58,9 @@ export async function createObjMaterials(
     const source = definition ?? { name: name === '' ? DEFAULT_MATERIAL : name };
     const material = document.createMaterial(source.name);
     const opacity = clamp01(source.opacity ?? 1);
+    const diffuse = source.diffuse?.map((channel) => srgbToLinear(clamp01(channel))) ?? DEFAULT_DIFFUSE;
     material
-      .setBaseColorFactor([...(source.diffuse ?? DEFAULT_DIFFUSE), opacity])
+      .setBaseColorFactor([diffuse[0], diffuse[1], diffuse[2], opacity])
       .setMetallicFactor(clamp01(source.metallic ?? 0))
       .setRoughnessFactor(clamp01(source.roughness ?? roughnessOf(source)))
       .setAlphaMode(opacity < 1 ? 'BLEND' : 'OPAQUE');
@@ -61,6 +78,13 @@ export async function createObjMaterials(
     }
     const normal = await texture(source.normalMap);
     if (normal) material.setNormalTexture(normal);
+    const pbr = await metallicRoughness(source);
+    if (pbr) {
+      material.setMetallicRoughnessTexture(pbr);
+      // A map holds its value; the texture's other channel is white, so the factor alone sets that one.
+      if (source.roughnessMap !== undefined) material.setRoughnessFactor(1);
+      if (source.metallicMap !== undefined) material.setMetallicFactor(1);
+    }
     materials.set(name, material);
   }
   return materials;
@@ -75,23 +99,42 @@ function roughnessOf(material: MtlMaterial): number {
 }
 
 /** The image a map names, from the upload's folder; missing ones are left out with a warning. */
-async function readTexture(
-  document: Document,
+async function readImage(
   reference: string,
   folder: FolderIndex,
   logger: ILogger,
   step: string,
-): Promise<Texture | undefined> {
+): Promise<{ name: string; data: Uint8Array } | undefined> {
   const file = resolveReference(reference, folder);
   if (!file) {
     logger.warn(`${step}: texture "${reference}" is not among the uploaded files; it is left out`);
     return undefined;
   }
-  const name = path.basename(file);
-  return document
-    .createTexture(name)
-    .setURI(name)
-    .setImage(new Uint8Array(await readFile(file)));
+  return { name: path.basename(file), data: new Uint8Array(await readFile(file)) };
+}
+
+/** `map_Pr` and `map_Pm` packed into one metallic-roughness texture; left out with a warning when unreadable. */
+async function packMaps(
+  document: Document,
+  source: MtlMaterial,
+  folder: FolderIndex,
+  logger: ILogger,
+  step: string,
+): Promise<Texture | undefined> {
+  const read = (reference: string | undefined) =>
+    reference === undefined ? undefined : readImage(reference, folder, logger, step);
+  const [roughness, metallic] = await Promise.all([read(source.roughnessMap), read(source.metallicMap)]);
+  if (!roughness && !metallic) return undefined;
+  try {
+    const png = await packMetallicRoughness(roughness?.data, metallic?.data);
+    const name = `${(roughness ?? metallic)!.name.replace(/\.[^.]+$/, '')}_metallicRoughness.png`;
+    return document.createTexture(name).setURI(name).setMimeType('image/png').setImage(png);
+  } catch (error) {
+    logger.warn(
+      `${step}: roughness/metalness maps of "${source.name}" unreadable, left out: ${String(error)}`,
+    );
+    return undefined;
+  }
 }
 
 function clamp01(value: number): number {

@@ -46,3 +46,29 @@ export function simplifierAttributes(primitive: Primitive, weights: AttributeWei
   }
   return { attributes, weights: parts.flatMap(([, size, weight]) => new Array<number>(size).fill(weight)) };
 }
+
+/**
+ * Every attribute of a primitive's vertices but its position, normal and tangent, packed `stride` floats a vertex:
+ * what copies of a corner must share to be welded into one when only their normals (and the tangents that go
+ * with them) tell them apart.
+ */
+export function weldKeys(primitive: Primitive): { keys: Float32Array; keyStride: number } {
+  const accessors = primitive
+    .listSemantics()
+    .filter((semantic) => !['POSITION', 'NORMAL', 'TANGENT'].includes(semantic))
+    .map((semantic) => primitive.getAttribute(semantic)!);
+  const keyStride = accessors.reduce((sum, accessor) => sum + accessor.getElementSize(), 0);
+  const count = primitive.getAttribute('POSITION')?.getCount() ?? 0;
+  const keys = new Float32Array(count * keyStride);
+  const element: number[] = [];
+  let offset = 0;
+  for (const accessor of accessors) {
+    const size = accessor.getElementSize();
+    for (let i = 0; i < count; i++) {
+      accessor.getElement(i, element);
+      for (let k = 0; k < size; k++) keys[i * keyStride + offset + k] = element[k];
+    }
+    offset += size;
+  }
+  return { keys, keyStride };
+}

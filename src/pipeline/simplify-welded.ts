@@ -3,14 +3,28 @@ import { simplifyInChunks } from './simplify-in-chunks.ts';
 import type { SimplifyInChunksOptions } from './simplify-in-chunks.ts';
 import { faceNormal } from '../gltf/face-normal.ts';
 
+/** What besides a position the copies of one corner share, and what of it the simplifier weighs. */
+export interface SharedAttributes {
+  /**
+   * Per vertex, `keyStride` floats that copies must have equal to be welded (UVs, colours, skin…): vertices that
+   * differ in them stay apart, as the seams the simplifier keeps.
+   */
+  keys: Float32Array;
+  keyStride: number;
+  /** Per vertex, `weights.length` floats the simplifier weighs (UVs, colours), as in `simplifyWithAttributes`. */
+  attributes: Float32Array;
+  weights: number[];
+}
+
 /**
  * Simplifies a triangle list whose surface the source split into separate polygons or faceted pieces (each with
  * its own copy of a shared corner, differing only in its normal): such corners pin meshoptimizer, which never
  * collapses a vertex where more than two copies meet, so the list would not shrink at all. Here the copies are
- * welded by position for the simplifier, and each corner of a kept triangle then takes back the copy whose normal
- * lies closest to its face's: the source's hard edges stay hard and its smooth surfaces smooth, with no normal
- * invented. Only for lists whose vertices carry positions and normals alone: a UV copy cannot be chosen this way.
- * Returns indices into the same vertices, and the simplifier's error.
+ * welded for the simplifier, and each corner of a kept triangle then takes back the copy whose normal lies
+ * closest to its face's: the source's hard edges stay hard and its smooth surfaces smooth, with no normal
+ * invented. Copies are welded by position and by everything in `shared` (UVs, colours), so a UV seam stays a
+ * seam the simplifier respects while the facets along it are joined. Returns indices into the same vertices, and
+ * the simplifier's error.
  */
 export function simplifyWelded(
   indices: Uint32Array,
@@ -18,8 +32,10 @@ export function simplifyWelded(
   normals: Float32Array,
   simplifier: typeof MeshoptSimplifier,
   options: Omit<SimplifyInChunksOptions, 'simplifier' | 'attributes' | 'attributeWeights'>,
+  shared?: SharedAttributes,
 ): [Uint32Array, number] {
-  const remap = simplifier.generatePositionRemap(positions, 3);
+  const positionRemap = simplifier.generatePositionRemap(positions, 3);
+  const remap = shared ? splitByKeys(positionRemap, shared.keys, shared.keyStride) : positionRemap;
   // The welded vertices get a buffer of their own: the simplifier locks any vertex whose position other
   // vertices of the buffer share, even unused ones.
   const vertexCount = positions.length / 3;
@@ -35,7 +51,19 @@ export function simplifyWelded(
   originalOf.forEach((vertex, k) =>
     weldedPositions.set(positions.subarray(vertex * 3, vertex * 3 + 3), k * 3),
   );
-  const [simplified, error] = simplifyInChunks(welded, weldedPositions, { ...options, simplifier });
+  const stride = shared?.weights.length ?? 0;
+  const weldedAttributes = new Float32Array(originalOf.length * stride);
+  if (shared) {
+    originalOf.forEach((vertex, k) =>
+      weldedAttributes.set(shared.attributes.subarray(vertex * stride, vertex * stride + stride), k * stride),
+    );
+  }
+  const [simplified, error] = simplifyInChunks(welded, weldedPositions, {
+    ...options,
+    simplifier,
+    attributes: weldedAttributes,
+    attributeWeights: shared?.weights ?? [],
+  });
   const kept = simplified.map((k) => originalOf[k]);
 
   // The copies of each welded vertex that the list uses, as runs of one array (counting sort by welded vertex).
@@ -77,4 +105,23 @@ export function simplifyWelded(
     }
   }
   return [result, error];
+}
+
+/**
+ * Refines a position remap (each vertex → the first vertex at its position) so that vertices at one position
+ * but with different `keys` map to different first vertices.
+ */
+function splitByKeys(positionRemap: Uint32Array, keys: Float32Array, stride: number): Uint32Array {
+  if (stride === 0) return positionRemap;
+  const remap = new Uint32Array(positionRemap.length);
+  const first = new Map<string, number>();
+  const bits = new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
+  for (let v = 0; v < positionRemap.length; v++) {
+    // The floats' bit patterns: exact equality, as the position remap has it.
+    const key = `${positionRemap[v]}:${bits.subarray(v * stride, v * stride + stride).join(',')}`;
+    let vertex = first.get(key);
+    if (vertex === undefined) first.set(key, (vertex = v));
+    remap[v] = vertex;
+  }
+  return remap;
 }

@@ -12,6 +12,7 @@ import {
   convertedSample,
   loadObjWithThree,
   loadWithThree,
+  reimport,
   SAMPLES_DIR,
   zipEntries,
   type PipelineRead,
@@ -144,6 +145,20 @@ void describe('exports keep appearance: the avocado (base colour, normal and met
       assert.ok(zip.has(files.get(semantic) ?? ''), `texture type ${semantic}`);
     assert.ok(numbers.get('$mat.metallicFactor')! < 0.01, 'Pm: not metal');
     assert.ok(Math.abs(numbers.get('$mat.roughnessFactor')! - 0.858) < 0.01, 'Pr: the mean roughness');
+  });
+
+  void it('OBJ round trip: map_Pr and map_Pm come back as one metallic-roughness texture', async () => {
+    const back = await reimport(await run('obj'), 'obj');
+    const material = back.document.getRoot().listMaterials()[0];
+    assert.ok(material.getBaseColorTexture() && material.getNormalTexture(), 'base colour and normal maps');
+    const packed = material.getMetallicRoughnessTexture();
+    assert.ok(packed, 'the metallic-roughness texture');
+    const [, green, blue] = await channelMeans(avocadoImage('Avocado_roughnessMetallic.png'));
+    const [, roughness, metallic] = await channelMeans(packed.getImage()!);
+    assert.ok(Math.abs(roughness - green) < 0.5, `G mean ${roughness} ≈ the source's ${green}`);
+    assert.ok(Math.abs(metallic - blue) < 0.5, `B mean ${metallic} ≈ the source's ${blue}`);
+    assert.equal(material.getRoughnessFactor(), 1);
+    assert.equal(material.getMetallicFactor(), 1);
   });
 
   void it('OBJ: a bound colour (230, 20, 200) comes back as #e614c8 through MTLLoader (Kd in sRGB)', async () => {

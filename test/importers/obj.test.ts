@@ -6,10 +6,13 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Document, Primitive } from '@gltf-transform/core';
 import type { IOR } from '@gltf-transform/extensions';
+import sharp from 'sharp';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { createAssimpImporter } from '../../src/pipeline/import-assimp.ts';
 import { createObjImporter, importObj } from '../../src/pipeline/import-obj.ts';
 import { importerFor } from '../../src/pipeline/importers.ts';
+import { srgbToLinear } from '../../src/pipeline/mesh-document.ts';
+import { DEFAULT_MATERIAL } from '../../src/pipeline/obj-materials.ts';
 import { LimitError } from '../../src/pipeline/limits.ts';
 import { ConversionError } from '../../src/pipeline/types.ts';
 import type { PartInfo } from '../../src/pipeline/types.ts';
@@ -66,19 +69,24 @@ for (const sample of ['obj/spider/spider.obj', 'obj/spot_triangulated.obj']) {
         );
       }
     });
-    const materialsOf = (document: Document) =>
+    // assimp takes Kd as linear; ours reads it as the sRGB it is in practice and makes it linear.
+    const materialsOf = (document: Document, kdAsSrgb: boolean) =>
       primitives(document).map((primitive) => {
         const material = primitive.getMaterial()!;
+        const [r, g, b, a] = material.getBaseColorFactor();
+        // The default grey of faces without a material is linear in both.
+        const kd =
+          kdAsSrgb && material.getName() !== DEFAULT_MATERIAL ? srgbToLinear : (value: number) => value;
         return {
           name: material.getName(),
-          color: material.getBaseColorFactor().map((value) => Math.round(value * 1000) / 1000),
+          color: [kd(r), kd(g), kd(b), a].map((value) => Math.round(value * 1000) / 1000),
           roughness: material.getRoughnessFactor(),
           metallic: material.getMetallicFactor(),
           texture: material.getBaseColorTexture()?.getImage()?.byteLength,
           attributes: primitive.listSemantics().sort(),
         };
       });
-    assert.deepEqual(materialsOf(ours.document), materialsOf(theirs.document));
+    assert.deepEqual(materialsOf(ours.document, false), materialsOf(theirs.document, true));
     assert.deepEqual(errorsOf(await validate(ours.document)), []);
   });
 }
@@ -348,5 +356,72 @@ void test('missing material libraries and textures warn and the model still impo
     primitives(document).map((primitive) => primitive.getMaterial()!.getName()),
     ['gone', 'wood'],
   );
-  assert.deepEqual(primitives(document)[1].getMaterial()!.getBaseColorFactor(), [0.5, 0.3, 0.1, 1]);
+  const wood = primitives(document)[1].getMaterial()!.getBaseColorFactor();
+  [0.5, 0.3, 0.1, 1]
+    .map((value, index) => (index < 3 ? srgbToLinear(value) : value))
+    .forEach((expected, index) =>
+      assert.ok(
+        Math.abs(wood[index] - expected) < 1e-6,
+        `Kd ${index}: ${wood[index]} is sRGB ${expected} made linear`,
+      ),
+    );
+});
+
+/** A grey PNG of `width` × `height` whose pixel at x, y is `value(x, y)`. */
+async function greyPng(
+  width: number,
+  height: number,
+  value: (x: number, y: number) => number,
+): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels[y * width + x] = value(x, y);
+  return sharp(pixels, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+void test('map_Pr and map_Pm become one metallic-roughness texture: roughness in G, metalness in B', async () => {
+  const obj = 'mtllib pbr.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n';
+  const file = await folderWith({
+    'pbr.obj': `${obj}usemtl both\nf 1/1 2/2 3/3\nusemtl rough\nf 3/3 2/2 1/1\n`,
+    'pbr.mtl': [
+      'newmtl both',
+      'Kd 0.5 0.5 0.5',
+      'Pr 0.3',
+      'Pm 0.2',
+      'map_Pr rough.png',
+      'map_Pm -clamp on metal.png',
+      'newmtl rough',
+      'Pm 0.25',
+      'map_Pr rough.png',
+      '',
+    ].join('\n'),
+    // Different sizes: the metalness map is stretched over the roughness map's.
+    'rough.png': await greyPng(4, 2, (x) => x * 60),
+    'metal.png': await greyPng(2, 1, (x) => (x === 0 ? 0 : 255)),
+  });
+  const { document } = await readObj(file);
+  const [both, rough] = primitives(document).map((primitive) => primitive.getMaterial()!);
+
+  const texture = both.getMetallicRoughnessTexture()!;
+  assert.ok(texture, 'the packed texture');
+  assert.equal(texture.getMimeType(), 'image/png');
+  const { data, info } = await sharp(texture.getImage()!).raw().toBuffer({ resolveWithObject: true });
+  assert.deepEqual([info.width, info.height, info.channels], [4, 2, 3]);
+  for (let x = 0; x < 4; x++) assert.equal(data[x * 3 + 1], x * 60, `G at x ${x}: the roughness map`);
+  // The metalness map stretched (interpolated between): its ends stay as they were.
+  assert.equal(data[2], 0, 'B at the left: not metal');
+  assert.equal(data[3 * 3 + 2], 255, 'B at the right: metal');
+  // The maps hold the values: factors 1, whatever Pr and Pm said.
+  assert.equal(both.getRoughnessFactor(), 1);
+  assert.equal(both.getMetallicFactor(), 1);
+
+  // Roughness alone: metalness stays the Pm factor over a white blue channel; the same map packs once.
+  assert.notEqual(rough.getMetallicRoughnessTexture(), undefined);
+  assert.equal(rough.getRoughnessFactor(), 1);
+  assert.equal(rough.getMetallicFactor(), 0.25);
+  const alone = await sharp(rough.getMetallicRoughnessTexture()!.getImage()!).raw().toBuffer();
+  assert.equal(alone[2], 255, 'B white');
+  assert.equal(alone[3 * 3 + 1], 180, 'G the roughness map');
+  assert.deepEqual(errorsOf(await validate(document)), []);
 });

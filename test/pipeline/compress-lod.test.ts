@@ -8,6 +8,7 @@ import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { compressLod } from '../../src/pipeline/compress-lod.ts';
 import { createConversionPool } from '../../src/threads/conversion-pool.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { createNodeIO } from '../../src/pipeline/create-io.ts';
 import type { ConversionResult, ImportSource } from '../../src/pipeline/types.ts';
 import { exactTriangles } from '../helpers/ladder-checks.ts';
 import { MODELS, addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
@@ -156,4 +157,77 @@ void test('the conversion thread receives the compression setting', async () => 
     ),
     [true, true, true],
   );
+});
+
+/** Every vertex's `semantic` value, positions in world space through each node that holds them. */
+function vertexValues(document: Document, semantic: string): number[][] {
+  const result: number[][] = [];
+  for (const node of document.getRoot().listNodes()) {
+    const mesh = node.getMesh();
+    if (!mesh) continue;
+    const matrix = node.getWorldMatrix();
+    for (const primitive of mesh.listPrimitives()) {
+      const accessor = primitive.getAttribute(semantic)!;
+      for (let i = 0; i < accessor.getCount(); i++) {
+        const value = accessor.getElement(i, []);
+        if (semantic !== 'POSITION') {
+          result.push(value);
+          continue;
+        }
+        const [x, y, z] = value;
+        result.push(
+          [0, 1, 2].map((r) => matrix[r] * x + matrix[4 + r] * y + matrix[8 + r] * z + matrix[12 + r]),
+        );
+      }
+    }
+  }
+  return result;
+}
+
+/** Largest distance from a point of `points` to the nearest point of `reference`. */
+function farthest(points: number[][], reference: number[][]): number {
+  let worst = 0;
+  for (const point of points) {
+    let nearest = Infinity;
+    for (const other of reference)
+      nearest = Math.min(nearest, Math.hypot(...point.map((v, i) => v - other[i])));
+    worst = Math.max(worst, nearest);
+  }
+  return worst;
+}
+
+void test('quantized levels store positions as plain grid integers and UVs outside [0, 1] on a float grid', async () => {
+  const document = emptyDocument();
+  const mesh = addSphere(document, 32, 16, 3);
+  const uv = mesh.listPrimitives()[0].getAttribute('TEXCOORD_0')!;
+  // Tiled UVs reach past [0, 1], which no normalized integer holds.
+  uv.setArray(uv.getArray()!.map((value) => value * 3 - 1) as Float32Array<ArrayBuffer>);
+  const holder = document.createNode('Ball').setMesh(mesh).setTranslation([10, -4, 2]).setScale([2, 2, 2]);
+  holder.addChild(document.createNode('Child'));
+  document.getRoot().listScenes()[0].addChild(holder);
+
+  const packed = await compressLod(document, { encoder: MeshoptEncoder }, { logger: quietLogger });
+  const position = packed.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+  assert.ok(
+    position.getArray() instanceof Int16Array && !position.getNormalized(),
+    'positions are plain int16',
+  );
+  const largest = Math.max(...Array.from(position.getArray()!, Math.abs));
+  assert.ok(largest > 8000 && largest <= 8191, `grid values span 14 bits signed (largest ${largest})`);
+  // The sphere is 12 units wide in the world: a 14-bit grid over it is 12 / 16383 apart.
+  const positionError = farthest(vertexValues(packed, 'POSITION'), vertexValues(document, 'POSITION'));
+  assert.ok(
+    positionError <= 12 / 16383,
+    `world positions within a grid step of the source: ${positionError}`,
+  );
+
+  const packedUv = packed.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('TEXCOORD_0')!;
+  assert.ok(packedUv.getArray() instanceof Float32Array, 'UVs outside [0, 1] stay floats');
+  const step = 2 ** -11; // largest power of two under an extent of 3 over 4095 steps
+  for (const value of packedUv.getArray()!)
+    assert.equal(value / step, Math.round(value / step), `${value} on the grid`);
+  const uvError = farthest(vertexValues(packed, 'TEXCOORD_0'), vertexValues(document, 'TEXCOORD_0'));
+  assert.ok(uvError <= step, `UVs within a step of the source: ${uvError}`);
+  const io = await createNodeIO();
+  assert.deepEqual(await validationErrors(await io.writeBinary(packed)), [], 'the level validates');
 });

@@ -1,16 +1,26 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 import { Primitive } from '@gltf-transform/core';
 import type { Document } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from '../../src/pipeline/clean-up.ts';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { MAKE_LODS_DEFAULTS, makeLods } from '../../src/pipeline/make-lods.ts';
 import type { LodDocument } from '../../src/pipeline/make-lods.ts';
 import { createNodeIO } from '../../src/pipeline/create-io.ts';
 import { meshArea } from './surface-area.ts';
-import { addRawMesh, addSphere, emptyDocument, readGlb, recordingContext } from './documents.ts';
+import {
+  MODELS,
+  addRawMesh,
+  addSphere,
+  emptyDocument,
+  quietLogger,
+  readGlb,
+  recordingContext,
+} from './documents.ts';
 
 /** Collects both levels, each written to GLB and read back as it is yielded (the levels share one document). */
 async function allLods(
@@ -292,4 +302,93 @@ void test('a primitive simplified in pieces reports after its last piece, its ar
   assert.ok(count(1) >= 6, `level 2's end was reported ${count(1)} times: ${reports.join(', ')}`);
   for (let i = 1; i < reports.length; i++)
     assert.ok(reports[i] >= reports[i - 1], 'progress never goes back');
+});
+
+/**
+ * A sphere stored as Wuson.ply is: every triangle with corners of its own, a face normal and the sphere's UVs, so
+ * each corner's copies differ in their normals alone (and along the UV seam, in their UVs too).
+ */
+function facetedUvSphere(document: Document): void {
+  const sphere = addSphere(document, 48, 32);
+  const source = sphere.listPrimitives()[0];
+  const position = source.getAttribute('POSITION')!;
+  const uv = source.getAttribute('TEXCOORD_0')!;
+  const indices = source.getIndices()!.getArray()!;
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const uvs: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [0, 1, 2].map((k) => position.getElement(indices[t + k], []));
+    const e1 = a.map((v, i) => b[i] - v);
+    const e2 = a.map((v, i) => c[i] - v);
+    const n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    const length = Math.hypot(...n);
+    for (let k = 0; k < 3; k++) {
+      positions.push(...[a, b, c][k]);
+      normals.push(...n.map((v) => v / length));
+      uvs.push(...uv.getElement(indices[t + k], []));
+    }
+  }
+  const buffer = document.getRoot().listBuffers()[0];
+  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
+    document.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
+  const primitive = document
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', positions))
+    .setAttribute('NORMAL', accessor('VEC3', normals))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', uvs))
+    .setIndices(
+      document
+        .createAccessor()
+        .setArray(new Uint32Array(positions.length / 3).map((_, i) => i))
+        .setBuffer(buffer),
+    );
+  sphere.dispose();
+  const mesh = document.createMesh('Facets').addPrimitive(primitive);
+  document.getRoot().listScenes()[0].addChild(document.createNode('Facets').setMesh(mesh));
+}
+
+void test('a faceted surface split at its UV seam still reduces, each kept corner with a normal and UV of its own', async () => {
+  const document = emptyDocument();
+  facetedUvSphere(document);
+  const source = computeStats(document).triangle_count;
+  const sourceUvs = new Set<string>();
+  const uv = document.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('TEXCOORD_0')!;
+  for (let i = 0; i < uv.getCount(); i++) sourceUvs.add(uv.getElement(i, []).join(','));
+
+  const [lod1] = await allLods(document);
+  const kept = computeStats(lod1.document).triangle_count;
+  assert.ok(kept < source * 0.75, `LOD 1 has ${kept} of ${source} triangles`);
+  const primitive = lod1.document.getRoot().listMeshes()[0].listPrimitives()[0];
+  const normal = primitive.getAttribute('NORMAL')!;
+  const keptUv = primitive.getAttribute('TEXCOORD_0')!;
+  for (let i = 0; i < keptUv.getCount(); i++) {
+    // Vertices are picked from the source's, never blended: every UV is one the source had.
+    assert.ok(
+      sourceUvs.has(keptUv.getElement(i, []).join(',')),
+      `UV ${keptUv.getElement(i, [])} is the source's`,
+    );
+    assert.ok(Math.abs(Math.hypot(...normal.getElement(i, [])) - 1) < 1e-5, 'a unit normal');
+  }
+});
+
+void test('the barrel and Wuson, whose corners the source copies per face or per UV island, reduce', async () => {
+  for (const [file, format, most] of [
+    ['glb/barrel.glb', 'glb', 0.9],
+    ['ply/Wuson.ply', 'ply', 0.7],
+  ] as const) {
+    const result = await convertModel({
+      modelId: 'sample',
+      source: { file: path.join(MODELS, file), dir: path.dirname(path.join(MODELS, file)), format },
+      logger: quietLogger,
+      // Every level with fewer triangles is kept, however few bytes it saves.
+      levelByteShares: [1, 1],
+    });
+    const [lod0, lod1] = result.lods;
+    assert.ok(lod1.reduced, `${file}: LOD 1 is reduced`);
+    assert.ok(
+      lod1.triangle_count <= lod0.triangle_count * most,
+      `${file}: LOD 1 has ${lod1.triangle_count} of ${lod0.triangle_count} triangles`,
+    );
+  }
 });

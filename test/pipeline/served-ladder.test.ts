@@ -36,6 +36,14 @@ void test('the barrel is served compressed, LOD 0 exact, with its textures on th
     compressLods: 'meshopt',
     lodTextures: 'webp',
   });
+  // Plain, the barrel's smaller levels save too few bytes beside its textures and LOD 0 stands in for them:
+  // the triangles compare with plain levels kept whatever they save.
+  const simplified = await convertModel({
+    modelId: 'barrel',
+    source: BARREL,
+    logger: quietLogger,
+    levelByteShares: [1, 1],
+  });
   const square = { width: 2048, height: 2048 };
   await assertLadder(
     served.lods.map((lod) => lod.glb),
@@ -50,7 +58,11 @@ void test('the barrel is served compressed, LOD 0 exact, with its textures on th
       lod.glb.byteLength < plain.lods[level].glb.byteLength / (level === 0 ? 2 : 3),
       `LOD ${level}: ${lod.glb.byteLength} B served, ${plain.lods[level].glb.byteLength} B plain`,
     );
-    assert.equal(lod.triangle_count, plain.lods[level].triangle_count, `LOD ${level} keeps its triangles`);
+    assert.equal(
+      lod.triangle_count,
+      simplified.lods[level].triangle_count,
+      `LOD ${level} keeps its triangles`,
+    );
   }
   const sizes = served.lods.map((lod) => lod.glb.byteLength);
   assert.ok(sizes[0] > sizes[1] && sizes[1] > sizes[2], `bytes fall with the level: ${sizes.join(', ')}`);

@@ -1,10 +1,10 @@
 // Tiny glTF documents built in code for the thumbnail tests, and a large generated mesh for the benchmark.
 import { readFile } from 'node:fs/promises';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { Document, Logger, NodeIO } from '@gltf-transform/core';
 import type { Material, Node } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, KHRMaterialsUnlit } from '@gltf-transform/extensions';
-import { meshopt } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
+import { compressLod } from '../../src/pipeline/compress-lod.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 /** The sample models, read-only. */
@@ -28,8 +28,12 @@ export async function readSampleGlb(sample: string): Promise<Uint8Array> {
 
 /** Packs a document as GLB with EXT_meshopt_compression and quantized attributes, as compressed LODs are written. */
 export async function toMeshoptGlb(document: Document): Promise<Uint8Array> {
-  await MeshoptEncoder.ready;
-  await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  // The served LOD 1 and 2 encoding: positions on a plain integer grid under a scaled node, octahedral normals.
+  await compressLod(
+    document,
+    { encoder: MeshoptEncoder, consumeSource: true },
+    { logger: new Logger(Logger.Verbosity.ERROR) },
+  );
   const writer = new NodeIO()
     .registerExtensions(ALL_EXTENSIONS)
     .registerDependencies({ 'meshopt.encoder': MeshoptEncoder });
