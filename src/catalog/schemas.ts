@@ -38,7 +38,8 @@ const BoundsSchema = Type.Object(
 export const LodSchema = Type.Object({
   level: Type.Integer({ minimum: 0, maximum: 2 }),
   url: Type.String({
-    description: 'Signed file URL: no token needed until it expires (`FILE_URL_EXPIRES_SECONDS`).',
+    description:
+      'Signed file URL: no token needed until it expires (`FILE_URL_EXPIRES_SECONDS`) or the scoped token it was handed to is revoked.',
   }),
   triangle_count: Type.Integer(),
   size: Type.Integer({ description: 'GLB size in bytes.' }),
