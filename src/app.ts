@@ -134,6 +134,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     prefix: UPLOADS_PREFIX,
     store: resumable.store,
     locker: resumable.locker,
+    refusalsUndone: resumable.refusalsUndone,
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     uploadExpiryMs: config.uploadExpiryMs,
