@@ -205,6 +205,22 @@ export function catalogEnvelope<T extends TSchema>(data: T) {
 /** The catalog's success envelope carrying only a message. */
 export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
+/**
+ * The request headers `POST /api/models` reads besides the token. Documented only: the value is judged by the
+ * route (request-keys.ts), which answers a bad one with its own message, so the schema sets no bounds of its own.
+ */
+export const UploadModelHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'A multipart upload sent again under the same key (1 to 255 visible ASCII characters, e.g. a random ' +
+        'UUID per upload) with the same token within IDEMPOTENCY_KEY_HOURS answers the model the first copy ' +
+        'made (200, `Idempotent-Replayed: true`) instead of making another; the same key with a different ' +
+        'request is 422. Ignored with a JSON `{upload_id}` body, whose upload id is already its key.',
+    }),
+  ),
+});
+
 /** The form of `POST /api/models`, for the OpenAPI document (the route streams the file itself). */
 export const UploadModelForm = Type.Object({
   file: Type.Array(Type.String({ format: 'binary' }), {
