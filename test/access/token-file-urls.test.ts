@@ -85,6 +85,18 @@ for (const dialect of testDialects()) {
       for (const url of adminUrls) await assertServed(url, "the admin token's");
     });
 
+    void it('refuses the URLs of a token once it has expired', async () => {
+      const expiring = await createToken('expiring');
+      const urls = await fileUrlsFor(expiring.token);
+      // Expired an hour ago, as the clock would have it later; no file request has looked the token up yet.
+      await testApp.database.db
+        .updateTable('api_tokens')
+        .set({ expires_at: new Date(Date.now() - 3_600_000).toISOString() })
+        .where('id', '=', expiring.id)
+        .execute();
+      for (const url of urls) await assertRefused(pathOf(url), REVOKED, 'after expiry');
+    });
+
     void it('refuses a URL whose grant was swapped, dropped, added or made up', async () => {
       const mine = await createToken('mine');
       const other = await createToken('other');
