@@ -2,12 +2,17 @@
 // handed working until it expired (an hour by default). Now a scoped token's URLs name the token inside the
 // signature, and /files/ refuses them once the token is revoked or expired.
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { createLiveGrants } from '../../src/access/live-grants.ts';
+import type { FastifyInstance } from 'fastify';
+import { createLiveGrants, GRANT_RECHECK_MS } from '../../src/access/live-grants.ts';
+import { buildApp } from '../../src/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openServices } from '../../src/services.ts';
 import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestApp, TEST_TOKEN, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus, type ModelJson } from '../helpers/wait-for-status.ts';
 
 const REVOKED = /handed to a token that is revoked or expired/;
@@ -83,6 +88,36 @@ for (const dialect of testDialects()) {
       for (const url of revokedUrls) await assertRefused(pathOf(url), REVOKED, 'after revocation');
       for (const url of liveUrls) await assertServed(url, "another token's");
       for (const url of adminUrls) await assertServed(url, "the admin token's");
+    });
+
+    void it('ends the URLs in another API process within the recheck, well inside 30 s', async () => {
+      assert.ok(GRANT_RECHECK_MS <= 30_000);
+      // A second API process on the same database and files, with its own memory of tokens.
+      const services = await openServices(testApp.config);
+      const other: FastifyInstance = await buildApp({
+        config: testApp.config,
+        ...services,
+        apiToken: TEST_TOKEN,
+        logger: createLogger('silent'),
+      });
+      try {
+        const token = await createToken('elsewhere');
+        const urls = await fileUrlsFor(token.token);
+        const getThere = (url: string) => other.inject({ method: 'GET', url: pathOf(url) });
+        for (const url of urls) assert.equal((await getThere(url)).statusCode, 200, url);
+        const revokedAt = Date.now();
+        const deleted = await inject('DELETE', `/api/tokens/${token.id}`, testApp.auth);
+        assert.equal(deleted.statusCode, 200, deleted.body);
+        await sleep(Math.max(0, revokedAt + GRANT_RECHECK_MS + 200 - Date.now()));
+        for (const url of urls) {
+          const refused = await getThere(url);
+          assert.equal(refused.statusCode, 404, `${url}: ${refused.body}`);
+          assert.match(refused.body, REVOKED);
+        }
+      } finally {
+        await other.close();
+        await services.close();
+      }
     });
 
     void it('refuses the URLs of a token once it has expired', async () => {
