@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import path from 'node:path';
+import { createLiveGrants } from './access/live-grants.ts';
 import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
@@ -106,8 +107,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     recheckMs: config.eventStreamTokenCheckMs,
     onRecheckError: (error) => logger.warn({ err: error }, 'could not recheck the tokens of event streams'),
   });
-  // A revocation here ends its streams at once; the periodic recheck catches those of other processes.
-  await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken, onRevoked: streams.recheck });
+  const grants = createLiveGrants({ isLive: tokens.isLive });
+  // A revocation here ends its streams and file URLs at once; other processes' periodic rechecks catch theirs.
+  const onRevoked = async (tokenId: string) => {
+    grants.forget(tokenId);
+    await streams.recheck();
+  };
+  await app.register(tokenRoutes, { prefix: '/api/tokens', tokens, checkToken, onRevoked });
   const materials = createMaterialRepository(database, {
     onDeadlockRetry: (error) => dependencies.logger.warn({ err: error }, 'binding retried after a deadlock'),
   });
@@ -128,6 +134,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     prefix: UPLOADS_PREFIX,
     store: resumable.store,
     locker: resumable.locker,
+    refusalsUndone: resumable.refusalsUndone,
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     uploadExpiryMs: config.uploadExpiryMs,
@@ -175,7 +182,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
   await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });
-  const fileAccess = { signer: fileUrls, checkToken };
+  const fileAccess = { signer: fileUrls, checkToken, grants };
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot, fileAccess);
   else if (blobs.signedUrl && config.storage.kind === 's3') {
     const { urlExpiresSeconds } = config.storage;

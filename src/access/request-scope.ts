@@ -14,3 +14,15 @@ export function rememberScope(request: FastifyRequest, scope: TokenScope): void 
 export function scopeOf(request: FastifyRequest): TokenScope | undefined {
   return scopes.get(request);
 }
+
+const grants = new WeakMap<FastifyRequest, string>();
+
+/** Notes the id of the scoped token admitted for `request`, the grant its file URLs are bound to. */
+export function rememberGrant(request: FastifyRequest, tokenId: string): void {
+  grants.set(request, tokenId);
+}
+
+/** The id of the request's admitted scoped token; undefined for the admin token or no token check. */
+export function grantOf(request: FastifyRequest): string | undefined {
+  return grants.get(request);
+}

@@ -63,9 +63,21 @@ export function createTokenRepository({ db }: DatabaseHandle) {
     findByHash(tokenHash: string): Promise<StoredToken | undefined> {
       return db
         .selectFrom('api_tokens')
-        .select(['token_hash', 'scope', 'expires_at'])
+        .select(['id', 'token_hash', 'scope', 'expires_at'])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
+    },
+
+    /** Whether the token with this id still exists and has not expired: the grant of the file URLs it was handed. */
+    async isLive(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('api_tokens')
+        .select('expires_at')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return (
+        row !== undefined && (row.expires_at === null || new Date(row.expires_at).getTime() > Date.now())
+      );
     },
   };
 }

@@ -18,8 +18,11 @@ import {
 export interface TokenRoutesOptions {
   tokens: TokenRepository;
   checkToken: TokenChecker;
-  /** Runs after a token is revoked, before the answer: this process ends what the token had opened (event streams). */
-  onRevoked?: () => Promise<void>;
+  /**
+   * Runs after a token is revoked, before the answer: this process ends what the token had opened (event streams,
+   * signed file URLs).
+   */
+  onRevoked?: (tokenId: string) => Promise<void>;
 }
 
 const tags = ['tokens'];
@@ -96,7 +99,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     },
     async (request) => {
       if (!(await tokens.delete(request.params.id))) throw new ApiError(404, 'Token not found');
-      await onRevoked?.();
+      await onRevoked?.(request.params.id);
       return { success: true as const, message: 'Token revoked' };
     },
   );

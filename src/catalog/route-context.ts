@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { grantOf } from '../access/request-scope.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { TokenChecker } from '../http/auth.ts';
 import type { FileUrlSigner } from '../http/file-url-signer.ts';
@@ -65,7 +66,7 @@ export const CATALOG_ERRORS = {
 
 /** Helpers the catalog's route files share. */
 export interface CatalogRouteContext extends CatalogRoutesOptions {
-  /** Resolves blob keys to the signed URLs this request's client should use. */
+  /** Resolves blob keys to the signed URLs this request's client should use, bound to its scoped token if any. */
   urlFor(request: FastifyRequest): UrlFor;
   /** The model, or a 404 with the given message. */
   existing(id: string, message?: string): Promise<ModelRow>;
@@ -84,7 +85,8 @@ export function createRouteContext(options: CatalogRoutesOptions): CatalogRouteC
   };
   return {
     ...options,
-    urlFor: (request) => (key) => options.fileUrls.sign(key, baseUrl(request)),
+    // Bound to the scoped token that asked, so revoking the token ends its URLs too.
+    urlFor: (request) => (key) => options.fileUrls.sign(key, baseUrl(request), grantOf(request)),
     existing,
     async completed(id) {
       const row = await existing(id, NOT_READY);

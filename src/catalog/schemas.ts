@@ -38,7 +38,8 @@ const BoundsSchema = Type.Object(
 export const LodSchema = Type.Object({
   level: Type.Integer({ minimum: 0, maximum: 2 }),
   url: Type.String({
-    description: 'Signed file URL: no token needed until it expires (`FILE_URL_EXPIRES_SECONDS`).',
+    description:
+      'Signed file URL: no token needed until it expires (`FILE_URL_EXPIRES_SECONDS`) or the scoped token it was handed to is revoked.',
   }),
   triangle_count: Type.Integer(),
   size: Type.Integer({ description: 'GLB size in bytes.' }),
@@ -203,6 +204,22 @@ export function catalogEnvelope<T extends TSchema>(data: T) {
 
 /** The catalog's success envelope carrying only a message. */
 export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+/**
+ * The request headers `POST /api/models` reads besides the token. Documented only: the value is judged by the
+ * route (request-keys.ts), which answers a bad one with its own message, so the schema sets no bounds of its own.
+ */
+export const UploadModelHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'A multipart upload sent again under the same key (1 to 255 visible ASCII characters, e.g. a random ' +
+        'UUID per upload) with the same token within IDEMPOTENCY_KEY_HOURS answers the model the first copy ' +
+        'made (200, `Idempotent-Replayed: true`) instead of making another; the same key with a different ' +
+        'request is 422. Ignored with a JSON `{upload_id}` body, whose upload id is already its key.',
+    }),
+  ),
+});
 
 /** The form of `POST /api/models`, for the OpenAPI document (the route streams the file itself). */
 export const UploadModelForm = Type.Object({

@@ -13,6 +13,7 @@ import {
   ModelIdParams,
   ModelSchema,
   UploadModelForm,
+  UploadModelHeaders,
 } from './schemas.ts';
 import { prepareBundle } from './upload-bundle.ts';
 import {
@@ -72,6 +73,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
         // Only the JSON body is validated here: the multipart one is streamed and judged by the route itself.
         body: { content: { 'application/json': { schema: CreateModelFromUploadBody } } },
         multipartBody: UploadModelForm,
+        headers: UploadModelHeaders,
         response: {
           200: catalogEnvelope(ModelSchema),
           201: catalogEnvelope(ModelSchema),

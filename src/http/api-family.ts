@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rememberScope } from '../access/request-scope.ts';
+import { rememberGrant, rememberScope } from '../access/request-scope.ts';
 import { accessDenied } from '../access/route-access.ts';
 import { noteRejection } from './access-log.ts';
 import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
@@ -47,7 +47,7 @@ export function installApiFamily(app: FastifyInstance, options: ApiFamilyOptions
       done();
     };
     const presented = options.presentedToken?.(request) ?? request.headers[TOKEN_HEADER];
-    const result = options.checkToken(presented);
+    const result = options.checkToken(presented, (tokenId) => rememberGrant(request, tokenId));
     if (typeof result === 'string') admit(result);
     else result.then(admit, done);
   });

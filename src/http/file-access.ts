@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GRANT_RECHECK_MS, type LiveGrants } from '../access/live-grants.ts';
 import { TOKEN_HEADER, type TokenChecker } from './auth.ts';
 import type { FileUrlSigner } from './file-url-signer.ts';
 
@@ -8,6 +9,8 @@ export interface FileAccessOptions {
   signer: FileUrlSigner;
   /** Checks an `X-API-Token` header, the other way in. */
   checkToken: TokenChecker;
+  /** Whether the scoped token a signed URL was handed to is still live. */
+  grants: LiveGrants;
 }
 
 /**
@@ -27,14 +30,20 @@ const REFUSALS = {
   unsigned: 'This file needs a signed URL from the API or an X-API-Token header',
   expired: 'This file URL has expired; ask the API for a fresh one',
   altered: 'This file URL is not signed for this file',
+  revoked: 'This file URL was handed to a token that is revoked or expired',
   token: 'invalid API token',
 } as const;
 
+// A scoped token's URL is reused no longer than its grant is trusted unchecked, so a revoked token's files leave
+// browsers' caches as soon as the server refuses them.
+const GRANT_REUSE_SECONDS = GRANT_RECHECK_MS / 1000;
+
 /**
  * Decides a `/files/<key>` request: a valid signature of `key` grants it until the signature expires (cached
- * privately no longer than that), a valid `X-API-Token` grants it for this request only (revalidated with the
- * ETag every time). Anything else is refused before the store is asked, so a refusal says nothing about whether
- * the file exists.
+ * privately no longer than that) and, for a URL handed to a scoped token, while that token is live (cached no
+ * longer than the token is trusted unchecked); a valid `X-API-Token` grants it for this request only (revalidated
+ * with the ETag every time). Anything else is refused before the store is asked, so a refusal says nothing about
+ * whether the file exists.
  */
 export async function decideFileAccess(
   request: FastifyRequest,
@@ -43,7 +52,10 @@ export async function decideFileAccess(
 ): Promise<FileAccess> {
   const signature = options.signer.check(key, request.query as Record<string, unknown>);
   if (signature.valid) {
-    return { granted: true, reuseSeconds: signature.secondsLeft };
+    if (signature.grant === undefined) return { granted: true, reuseSeconds: signature.secondsLeft };
+    if (!(await options.grants.isLive(signature.grant)))
+      return { granted: false, status: 404, message: REFUSALS.revoked };
+    return { granted: true, reuseSeconds: Math.min(signature.secondsLeft, GRANT_REUSE_SECONDS) };
   }
   const presented = request.headers[TOKEN_HEADER];
   if (signature.reason === 'unsigned' && presented !== undefined) {

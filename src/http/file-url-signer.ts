@@ -5,6 +5,11 @@ import { filesRouteUrl } from '../storage/files-route.ts';
 export const EXPIRES_PARAM = 'expires';
 /** Query parameter holding a signed URL's signature (base64url HMAC-SHA256). */
 export const SIGNATURE_PARAM = 'signature';
+/** Query parameter naming the scoped token a signed URL was handed to; absent on the admin token's URLs. */
+export const GRANT_PARAM = 'grant';
+
+// Scoped tokens' ids are UUIDs; anything else in the parameter was not written by the signer.
+const GRANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Options of {@link createFileUrlSigner}. */
 export interface FileUrlSignerOptions {
@@ -16,15 +21,22 @@ export interface FileUrlSignerOptions {
   now?: () => number;
 }
 
-/** Outcome of checking a request's signature: valid for `secondsLeft` more, or why not. */
+/**
+ * Outcome of checking a request's signature: valid for `secondsLeft` more, for the scoped token `grant` names
+ * (undefined: the admin token's URL), or why not.
+ */
 export type FileSignatureCheck =
-  { valid: true; secondsLeft: number } | { valid: false; reason: 'unsigned' | 'expired' | 'altered' };
+  | { valid: true; secondsLeft: number; grant: string | undefined }
+  | { valid: false; reason: 'unsigned' | 'expired' | 'altered' };
 
 /** Signs `/files/` URLs and checks the signatures requests bring. */
 export interface FileUrlSigner {
-  /** The `/files/` URL of `key` under `baseUrl`, signed until some time between half the lifetime and all of it. */
-  sign(key: string, baseUrl: string): string;
-  /** Whether `query` holds an unexpired signature of exactly `key`. */
+  /**
+   * The `/files/` URL of `key` under `baseUrl`, signed until some time between half the lifetime and all of it;
+   * with `grant` (a scoped token's id) the URL names the token and the signature covers it.
+   */
+  sign(key: string, baseUrl: string, grant?: string): string;
+  /** Whether `query` holds an unexpired signature of exactly `key` (and of the grant it names). */
   check(key: string, query: Record<string, unknown>): FileSignatureCheck;
 }
 
@@ -40,44 +52,53 @@ export function fileSigningKey(configuredSecret: string | undefined, adminToken:
 }
 
 /**
- * Builds a signer of `/files/` URLs: `?expires=<unix seconds>&signature=<HMAC of key and expiry>`. Expiries are
- * rounded to steps of half the lifetime, so the URL of a file stays the same for a while and browsers reuse what
- * they cached, while every URL handed out still has at least half the lifetime left.
+ * Builds a signer of `/files/` URLs: `?expires=<unix seconds>&signature=<HMAC of key and expiry>`, with
+ * `&grant=<token id>` before the signature (and inside it) for a scoped token's URL. Expiries are rounded to steps
+ * of half the lifetime, so the URL of a file stays the same for a while and browsers reuse what they cached, while
+ * every URL handed out still has at least half the lifetime left.
  */
 export function createFileUrlSigner(options: FileUrlSignerOptions): FileUrlSigner {
   const now = options.now ?? Date.now;
   const lifetimeSeconds = Math.floor(options.lifetimeMs / 1000);
   const stepSeconds = Math.max(1, Math.floor(lifetimeSeconds / 2));
-  const signatureOf = (key: string, expires: number): Buffer =>
-    createHmac('sha256', options.key).update(`${expires}\n${key}`).digest();
+  // The admin token's payload is unchanged, so its URLs handed out before grants existed stay valid; a grant's
+  // payload starts with a word where that one starts with digits, so neither can pass for the other.
+  const signatureOf = (key: string, expires: number, grant: string | undefined): Buffer =>
+    createHmac('sha256', options.key)
+      .update(grant === undefined ? `${expires}\n${key}` : `grant ${grant}\n${expires}\n${key}`)
+      .digest();
   return {
-    sign(key, baseUrl) {
+    sign(key, baseUrl, grant) {
       const nowSeconds = Math.floor(now() / 1000);
       const expires = nowSeconds - (nowSeconds % stepSeconds) + lifetimeSeconds;
-      const signature = signatureOf(key, expires).toString('base64url');
-      return `${filesRouteUrl(key, baseUrl)}?${EXPIRES_PARAM}=${expires}&${SIGNATURE_PARAM}=${signature}`;
+      const signature = signatureOf(key, expires, grant).toString('base64url');
+      const granted = grant === undefined ? '' : `&${GRANT_PARAM}=${grant}`;
+      return `${filesRouteUrl(key, baseUrl)}?${EXPIRES_PARAM}=${expires}${granted}&${SIGNATURE_PARAM}=${signature}`;
     },
     check(key, query) {
       const expiresRaw = query[EXPIRES_PARAM];
       const signatureRaw = query[SIGNATURE_PARAM];
-      if (expiresRaw === undefined && signatureRaw === undefined) return { valid: false, reason: 'unsigned' };
+      const grant = query[GRANT_PARAM];
+      if (expiresRaw === undefined && signatureRaw === undefined && grant === undefined)
+        return { valid: false, reason: 'unsigned' };
       if (
         typeof expiresRaw !== 'string' ||
         typeof signatureRaw !== 'string' ||
-        !/^\d{1,12}$/.test(expiresRaw)
+        !/^\d{1,12}$/.test(expiresRaw) ||
+        (grant !== undefined && (typeof grant !== 'string' || !GRANT_ID.test(grant)))
       ) {
         return { valid: false, reason: 'altered' };
       }
       const expires = Number(expiresRaw);
       const presented = Buffer.from(signatureRaw, 'base64url');
-      const expected = signatureOf(key, expires);
+      const expected = signatureOf(key, expires, grant);
       // Checked before the expiry, so an old URL with a made-up expiry is "altered", not merely "expired".
       if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
         return { valid: false, reason: 'altered' };
       }
       const secondsLeft = expires - Math.floor(now() / 1000);
       if (secondsLeft <= 0) return { valid: false, reason: 'expired' };
-      return { valid: true, secondsLeft };
+      return { valid: true, secondsLeft, grant };
     },
   };
 }

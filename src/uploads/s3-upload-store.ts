@@ -54,6 +54,18 @@ export class S3UploadStore extends S3Store {
   }
 
   /**
+   * Makes an upload's length deferred again, taking back the length a refused PATCH declared (see
+   * refused-patch-undo.ts). The bytes that PATCH sent before it ran past the length are not taken back: S3 cannot
+   * remove a part from a multipart upload, so the upload's offset may have moved, as after a PATCH cut off midway.
+   */
+  async forgetDeclaredLength(id: string): Promise<void> {
+    const { file, 'upload-id': uploadId } = await this.getMetadata(id);
+    file.size = undefined;
+    await this.saveMetadata(file, uploadId);
+    await this.clearCache(id);
+  }
+
+  /**
    * Removes the uploads whose last change (creation, a chunk, a declared length, completion) is older than
    * `maxAgeMs`; returns their ids. Multipart uploads that never got their `.info` (a process killed between the
    * two requests) are not seen here: the bucket's lifecycle rule for incomplete multipart uploads takes them.

@@ -6,6 +6,7 @@ import { IoRedisKvStore, type KvStore, type Locker } from '@tus/utils';
 import type { Config } from '../config.ts';
 import { openRedis, untilReachable } from '../jobs/redis-connection.ts';
 import { RedisLocker } from './redis-locker.ts';
+import { fileStoreUndo, undoRefusedPatches, type RefusalsUndone } from './refused-patch-undo.ts';
 import { S3UploadStore } from './s3-upload-store.ts';
 import { createLocalUploadHolds, createRedisUploadHolds, type UploadHolds } from './upload-holds.ts';
 
@@ -18,6 +19,8 @@ export function tusUploadDir(dataDir: string): string {
 export interface ResumableUploads {
   /** Where uploads grow: local files, or the S3 bucket under `<prefix>uploads/`. */
   store: DataStore;
+  /** Waits until what refused PATCHes changed is taken back (see refused-patch-undo.ts). */
+  refusalsUndone: RefusalsUndone;
   /** Which request is turning which finished upload into a model. */
   holds: UploadHolds;
   /** The tus lock shared by every API process (with Redis); undefined leaves tus its per-process lock. */
@@ -41,13 +44,18 @@ export type ResumableUploadSettings = Pick<
  */
 export async function openResumableUploads(settings: ResumableUploadSettings): Promise<ResumableUploads> {
   const local = settings.storage.kind === 'file';
-  const store = (cache: KvStore<MetadataValue>) =>
-    settings.storage.kind === 'file'
-      ? new FileStore({ directory: tusUploadDir(settings.dataDir) })
-      : new S3UploadStore(settings.storage, cache);
+  const store = (cache: KvStore<MetadataValue>): Pick<ResumableUploads, 'store' | 'refusalsUndone'> => {
+    if (settings.storage.kind === 'file') {
+      const files = new FileStore({ directory: tusUploadDir(settings.dataDir) });
+      return { store: files, refusalsUndone: undoRefusedPatches(files, fileStoreUndo(files)) };
+    }
+    const bucket = new S3UploadStore(settings.storage, cache);
+    const undo = { forgetLength: (id: string) => bucket.forgetDeclaredLength(id) };
+    return { store: bucket, refusalsUndone: undoRefusedPatches(bucket, undo) };
+  };
   if (!settings.redisUrl) {
     return {
-      store: store(NO_CACHE),
+      ...store(NO_CACHE),
       holds: createLocalUploadHolds(),
       locker: undefined,
       close: async () => {},
@@ -72,7 +80,7 @@ export async function openResumableUploads(settings: ResumableUploadSettings): P
     throw error;
   }
   return {
-    store: store(new IoRedisKvStore<MetadataValue>(redis, `${settings.redisPrefix}:tus:`)),
+    ...store(new IoRedisKvStore<MetadataValue>(redis, `${settings.redisPrefix}:tus:`)),
     holds: local ? createLocalUploadHolds() : createRedisUploadHolds(redis, settings.redisPrefix),
     locker: new RedisLocker(redis, subscriber, { prefix: settings.redisPrefix }),
     close: async () => {

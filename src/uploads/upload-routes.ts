@@ -9,6 +9,7 @@ import type { AppLogger } from '../logger.ts';
 import { isRedisOutage } from '../http/classify-error.ts';
 import { QUEUE_UNAVAILABLE } from '../jobs/queue-unavailable.ts';
 import { STORAGE_UNAVAILABLE } from '../storage/storage-unavailable.ts';
+import type { RefusalsUndone } from './refused-patch-undo.ts';
 import { S3UploadStore } from './s3-upload-store.ts';
 import { scheduleUploadSweep } from './sweep-uploads.ts';
 
@@ -19,6 +20,8 @@ export const UPLOADS_PREFIX = '/api/uploads';
 export interface UploadRoutesOptions {
   /** Where uploads grow (see tus-store.ts). */
   store: DataStore;
+  /** Waits until what refused PATCHes changed is taken back, so their answer comes after it. */
+  refusalsUndone: RefusalsUndone;
   /** The lock every API process shares; tus's per-process lock when undefined. */
   locker: Locker | undefined;
   checkToken: TokenChecker;
@@ -56,9 +59,13 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
     datastore: store,
     ...(options.locker ? { locker: options.locker } : {}),
     ...(store instanceof S3UploadStore ? prefixedIds(store.keyPrefix) : {}),
-    onResponseError: (_request, error) => {
+    onResponseError: async (_request, error) => {
       // tus answers its protocol errors itself; any other is a fault whose message must not reach the client.
-      if ('status_code' in error) return undefined;
+      if ('status_code' in error) {
+        // A client that asks where its upload stands after a 413 must find it as it was before the PATCH.
+        if (error.status_code === 413) await undoneOrLogged(options);
+        return undefined;
+      }
       options.logger.error({ err: error }, 'resumable upload request failed');
       return outageAnswer(error, store);
     },
@@ -89,6 +96,15 @@ export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app,
   const stopSweep = scheduleUploadSweep(options.store, options.uploadExpiryMs, options.logger);
   app.addHook('onClose', async () => stopSweep());
 };
+
+/** Waits for the undoing of refused PATCHes; a failure is logged, and the refusal still answered. */
+async function undoneOrLogged(options: UploadRoutesOptions): Promise<void> {
+  try {
+    await options.refusalsUndone();
+  } catch (error) {
+    options.logger.error({ err: error }, 'could not take back what a refused upload PATCH changed');
+  }
+}
 
 /**
  * Refuses (413) a PATCH that declares its upload's length together with more bytes than that length leaves room

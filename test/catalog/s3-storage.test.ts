@@ -164,6 +164,39 @@ for (const dialect of testDialects()) {
       assert.equal((await testApp.app.inject({ method: 'GET', url: pathOf(lodUrl) })).statusCode, 404);
     });
 
+    void it("redirects a scoped token's URLs to one-minute presigned GETs, and stops when it is revoked", async () => {
+      const created = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/tokens',
+        headers: testApp.auth,
+        payload: { name: 'viewer', scope: 'read' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const token = created.json().data as { id: string; token: string };
+      const seen = await testApp.app.inject({
+        method: 'GET',
+        url: `/api/models/${model.id}`,
+        headers: { 'x-api-token': token.token },
+      });
+      const lodUrl = (seen.json().data as ModelJson).lods[0].url as string;
+      assert.equal(new URL(lodUrl).searchParams.get('grant'), token.id);
+      const lod = await follow(lodUrl);
+      // Reused no longer than the grant goes unchecked, leading to a presigned GET a revocation soon outlives.
+      assert.equal(lod.redirect.headers['cache-control'], 'private, max-age=15');
+      assert.match(String(lod.redirect.headers.location), /X-Amz-Expires=60&/);
+      assert.equal(lod.bytes.subarray(0, 4).toString('latin1'), 'glTF');
+
+      const revoked = await testApp.app.inject({
+        method: 'DELETE',
+        url: `/api/tokens/${token.id}`,
+        headers: testApp.auth,
+      });
+      assert.equal(revoked.statusCode, 200, revoked.body);
+      const refused = await testApp.app.inject({ method: 'GET', url: pathOf(lodUrl) });
+      assert.equal(refused.statusCode, 404, refused.body);
+      assert.equal(refused.headers.location, undefined);
+    });
+
     void it('redirects a ready export to a presigned GET that downloads it under its name', async () => {
       const url = `/api/models/${model.id}/export?format=glb&lod=2`;
       const deadline = Date.now() + 60_000;

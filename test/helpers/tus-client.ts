@@ -36,6 +36,18 @@ export interface TusClient {
   ): Promise<TusAnswer | undefined>;
   /** Any request with the token and Tus-Resumable, for the refusals. */
   send(method: string, path: string, headers?: Record<string, string>, body?: Uint8Array): Promise<TusAnswer>;
+  /**
+   * Like {@link TusClient.send}, with the body sent chunked (no Content-Length), one write per part, as a client
+   * streaming what it does not know the length of, `pauseMs` apart (so the server has stored one before the next
+   * comes); undefined when the server closed the connection unanswered.
+   */
+  sendChunked(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    parts: Uint8Array[],
+    pauseMs?: number,
+  ): Promise<TusAnswer | undefined>;
 }
 
 /** The last path segment of an upload URL: the `upload_id` `POST /api/models` takes. */
@@ -76,6 +88,19 @@ export function tusClient(baseUrl: string, headers: Record<string, string>): Tus
 
   return {
     send,
+    async sendChunked(method, path, extra, parts, pauseMs = 0) {
+      const req = request(method, path, { ...extra, 'transfer-encoding': 'chunked' });
+      const answered = answer(req);
+      // A refusal may come, and the connection close, before every part is written.
+      answered.catch(() => {});
+      for (const [index, part] of parts.entries()) {
+        if (index > 0 && pauseMs > 0) await sleep(pauseMs);
+        if (req.destroyed) break;
+        if (!req.write(part)) await drainedOrClosed(req);
+      }
+      if (!req.destroyed) req.end();
+      return answered.catch(() => undefined);
+    },
     async create(length, metadata) {
       const encoded = Object.entries(metadata)
         .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)

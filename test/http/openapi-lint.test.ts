@@ -11,6 +11,7 @@ const REDOCLY = path.join(REPO, 'node_modules', '.bin', 'redocly');
 
 interface Operation {
   operationId?: string;
+  parameters?: { in: string; name: string; required?: boolean; schema: { type: string } }[];
   requestBody?: { content: Record<string, { schema: { required?: string[]; properties: object } }> };
 }
 
@@ -78,6 +79,16 @@ void describe('the OpenAPI document', () => {
       assert.ok(body, `POST ${url} has a multipart request body`);
       assert.deepEqual(body.schema.required, [field]);
     }
+  });
+
+  void it('lists the optional Idempotency-Key request header of the model upload', () => {
+    const headers = (document.paths['/api/models']?.post?.parameters ?? []).filter(
+      (parameter) => parameter.in === 'header',
+    );
+    const key = headers.find((parameter) => parameter.name.toLowerCase() === 'idempotency-key');
+    assert.ok(key, `POST /api/models lists the header: ${JSON.stringify(headers)}`);
+    assert.notEqual(key.required, true);
+    assert.equal(key.schema.type, 'string');
   });
 
   void it('names no path with a trailing slash, and a server', () => {

@@ -3,11 +3,13 @@
  * dropped connection, and an upload cut by a page reload continues where it stopped when the same file is
  * chosen again (tus-js-client keeps its address in localStorage under the file's fingerprint). A model with its
  * resources (a .gltf with its .bin and images, an .obj with its .mtl and textures) goes as several `file` fields
- * of one multipart request, which the server keeps together.
+ * of one multipart request, which the server keeps together, sent again under its `Idempotency-Key` when the
+ * connection drops.
  */
 import { DetailedError, Upload } from 'tus-js-client';
 import { ApiError, errorFromBody } from './api-error.ts';
 import { request } from './http.ts';
+import { newIdempotencyKey } from './idempotency-key.ts';
 import { getToken } from './token.ts';
 import type { Model } from './types.ts';
 
@@ -63,9 +65,12 @@ export async function uploadModel(
 
 /**
  * Uploads a model with its resources in one multipart request, each file a `file` field named with its folder,
- * reporting the bytes sent (XMLHttpRequest: fetch reports no upload progress).
+ * reporting the bytes sent (XMLHttpRequest: fetch reports no upload progress). The request carries an
+ * `Idempotency-Key` made for this upload, and is sent again under the same key after a dropped connection or a
+ * passing outage (502–504), so a request whose answer was lost makes no second model: the server answers the
+ * first (200, `Idempotent-Replayed`).
  */
-export function uploadModelFiles(
+export async function uploadModelFiles(
   parts: readonly UploadPart[],
   fields: UploadFields,
   progress: UploadProgress,
@@ -73,10 +78,31 @@ export function uploadModelFiles(
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) if (value) form.append(key, value);
   for (const part of parts) form.append('file', part.file, part.relativePath);
+  const key = newIdempotencyKey();
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await sendForm(form, key, progress);
+    } catch (error) {
+      const delay = MULTIPART_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !(error instanceof ApiError) || !RETRIED_STATUSES.has(error.status))
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** Waits before each new sending of a multipart upload; the whole body goes again, so they are few. */
+const MULTIPART_RETRY_DELAYS_MS = [1000, 3000, 10_000];
+/** Failures worth sending the same request again for: no answer (0), and a proxy or server briefly away. */
+const RETRIED_STATUSES = new Set([0, 502, 503, 504]);
+
+/** One sending of a multipart upload under `key`; resolves with the model made (201) or replayed (200). */
+function sendForm(form: FormData, key: string, progress: UploadProgress): Promise<Model> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/models');
     xhr.setRequestHeader('X-API-Token', getToken() ?? '');
+    xhr.setRequestHeader('Idempotency-Key', key);
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) progress.onProgress(event.loaded / event.total);
     });
@@ -87,7 +113,7 @@ export function uploadModelFiles(
       } catch {
         body = undefined;
       }
-      if (xhr.status === 201 && body) {
+      if ((xhr.status === 201 || xhr.status === 200) && body) {
         progress.onProgress(1);
         resolve((body as { data: Model }).data);
       } else {
