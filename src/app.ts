@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import path from 'node:path';
-import { createLiveGrants } from './access/live-grants.ts';
+import { createLiveGrants } from './http/auth/live-grants.ts';
 import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { AccessLogController } from './http/access-log.ts';
 import { registerHealth } from './http/health.ts';
-import { createTokenChecker } from './http/auth.ts';
+import { createTokenChecker } from './http/auth/token-checker.ts';
 import { registerCompression } from './http/compression.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';

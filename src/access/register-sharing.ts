@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createModelRepository } from '../catalog/repository.ts';
 import type { DatabaseHandle } from '../db/create-db.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { oembedRoutes } from './oembed-routes.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { ModelShareRow } from '../db/database.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
-import { newSecret, sameDigest, secretDigest } from './secrets.ts';
+import { newSecret, sameDigest, secretDigest } from '../http/auth/secrets.ts';
 
 /** A share link as the repository hands it out: the secret is kept so the link can be shown again. */
 export interface StoredShare {

@@ -10,7 +10,7 @@ import {
 } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { ShareRepository, StoredShare } from './share-repository.ts';
 import { ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
 import { baseUrlOf, sharePageUrl } from './share-urls.ts';

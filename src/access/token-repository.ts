@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { ApiTokenRow } from '../db/database.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
-import type { StoredToken } from '../http/auth.ts';
-import { newSecret, SCOPED_TOKEN_PREFIX, secretDigest } from './secrets.ts';
+import type { StoredToken } from '../http/auth/token-checker.ts';
+import { newSecret, SCOPED_TOKEN_PREFIX, secretDigest } from '../http/auth/secrets.ts';
 import type { ApiToken, TokenScopeName } from './token-schemas.ts';
 
 /** The scoped tokens' data access: the only code that queries `api_tokens`. */

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { catalogEnvelope, CatalogErrorSchema, CatalogMessageSchema } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { TokenRepository } from './token-repository.ts';
 import {
   ApiTokenSchema,

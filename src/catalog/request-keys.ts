@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Db, ModelRow } from '../db/database.ts';
-import { TOKEN_HEADER } from '../http/auth.ts';
+import { TOKEN_HEADER } from '../http/auth/token-checker.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { ReceivedFile } from '../http/receive-file.ts';
 

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { grantOf } from '../access/request-scope.ts';
+import { grantOf } from '../http/auth/request-scope.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { FileUrlSigner } from '../http/file-url-signer.ts';
 import type { ExportRepository } from '../exports/repository.ts';
 import type { JobQueue } from '../jobs/queue.ts';

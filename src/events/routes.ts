@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { scopeOf } from '../access/request-scope.ts';
+import { scopeOf } from '../http/auth/request-scope.ts';
 import { CatalogErrorSchema } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import { TOKEN_HEADER, type TokenChecker } from '../http/auth.ts';
+import { TOKEN_HEADER, type TokenChecker } from '../http/auth/token-checker.ts';
 import type { EventHub } from './event-hub.ts';
 import type { EventLog } from './event-log.ts';
 import type { EventStreams } from './event-stream.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scopeOf } from '../access/request-scope.ts';
-import { EXPORT_NEEDS_WRITE_MESSAGE } from '../access/route-access.ts';
+import { scopeOf } from '../http/auth/request-scope.ts';
+import { EXPORT_NEEDS_WRITE_MESSAGE } from '../http/auth/route-access.ts';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rememberGrant, rememberScope } from '../access/request-scope.ts';
-import { accessDenied } from '../access/route-access.ts';
+import { rememberGrant, rememberScope } from './auth/request-scope.ts';
+import { accessDenied } from './auth/route-access.ts';
 import { noteRejection } from './access-log.ts';
-import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth.ts';
+import { TOKEN_HEADER, type TokenCheck, type TokenChecker, type TokenScope } from './auth/token-checker.ts';
 import { classifyError } from './classify-error.ts';
 
 /** How one API family (material service, catalog) shapes its errors. */

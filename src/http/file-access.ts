@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GRANT_RECHECK_MS, type LiveGrants } from '../access/live-grants.ts';
-import { TOKEN_HEADER, type TokenChecker } from './auth.ts';
+import { GRANT_RECHECK_MS, type LiveGrants } from './auth/live-grants.ts';
+import { TOKEN_HEADER, type TokenChecker } from './auth/token-checker.ts';
 import type { FileUrlSigner } from './file-url-signer.ts';
 
 /** What deciding on a `/files/` request needs. */

@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
 import { tagReply } from '../http/etag.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import { clampPage } from './paging.ts';
 import { lookupResponseChunks, type LookupResponse } from './lookup-response.ts';
 import { createMaterialReads } from './material-reads.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Server, type DataStore } from '@tus/server';
 import { ERRORS, type Locker } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { COMMON_SECURITY_HEADERS, formatCsp, INERT_CSP } from '../http/security-headers.ts';
 import type { AppLogger } from '../logger.ts';

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { newSecret } from '../access/secrets.ts';
+import { newSecret } from '../http/auth/secrets.ts';
 import { catalogEnvelope, CatalogErrorSchema, CatalogMessageSchema } from '../catalog/schemas.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import type { TokenChecker } from '../http/auth.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { AddressGuard } from './address-guard.ts';
 import { checkWebhook } from './check-webhook.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { secretDigest } from '../../src/access/secrets.ts';
+import { secretDigest } from '../../src/http/auth/secrets.ts';
 import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { catalogApi, catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';

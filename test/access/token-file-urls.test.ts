@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createLiveGrants, GRANT_RECHECK_MS } from '../../src/access/live-grants.ts';
+import { createLiveGrants, GRANT_RECHECK_MS } from '../../src/http/auth/live-grants.ts';
 import { buildApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openServices } from '../../src/services.ts';

@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { sameDigest, SCOPED_TOKEN_PREFIX, secretDigest } from '../access/secrets.ts';
+import { sameDigest, SCOPED_TOKEN_PREFIX, secretDigest } from './secrets.ts';
 
 /** What a token may do: `admin` is the configured API_TOKEN; `read` and `write` are scoped tokens. */
 export type TokenScope = 'admin' | 'write' | 'read';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { TokenScope } from '../http/auth.ts';
+import type { TokenScope } from './token-checker.ts';
 
 // Kept beside the request rather than decorated on it: every API family's plugin sets it, and a decoration would
 // have to be declared on each of their encapsulated instances.

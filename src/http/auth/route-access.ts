@@ -1,4 +1,4 @@
-import type { TokenScope } from '../http/auth.ts';
+import type { TokenScope } from './token-checker.ts';
 
 /** Prefix of the token management routes, which only the admin token reaches. */
 export const TOKEN_ROUTES_PREFIX = '/api/tokens';
