@@ -9,7 +9,7 @@ import { Logger } from '@gltf-transform/core';
 import { pack } from 'gltfpack';
 import { computeStats } from '../src/pipeline/compute-stats.ts';
 import { convertModel } from '../src/pipeline/convert-model.ts';
-import { createNodeIO } from '../src/pipeline/create-io.ts';
+import { createNodeIO } from '../src/gltf/create-io.ts';
 import type { ImportSource, ModelFormat } from '../src/pipeline/types.ts';
 
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/models/', import.meta.url));

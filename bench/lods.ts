@@ -10,10 +10,10 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from '../src/pipeline/clean-up.ts';
 import { computeStats } from '../src/pipeline/compute-stats.ts';
 import { convertModel } from '../src/pipeline/convert-model.ts';
-import { createNodeIO } from '../src/pipeline/create-io.ts';
+import { createNodeIO } from '../src/gltf/create-io.ts';
 import { extractParts } from '../src/pipeline/extract-parts.ts';
-import { importGltf } from '../src/pipeline/import-gltf.ts';
-import { makeLods } from '../src/pipeline/make-lods.ts';
+import { importGltf } from '../src/pipeline/import/gltf/import-gltf.ts';
+import { makeLods } from '../src/pipeline/lods/make-lods.ts';
 
 const MODELS = fileURLToPath(new URL('../../shared/models/', import.meta.url));
 /** Timed runs per model: more for small models, whose few milliseconds are easily disturbed. */

@@ -1,14 +1,14 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveReference } from '../pipeline/import-assimp-textures.ts';
+import { resolveReference } from '../pipeline/import/assimp/import-assimp-textures.ts';
 import {
   gltfResourcePath,
   gltfResourceUris,
   indexNames,
   objLibraryStatements,
   resolveLibraryStatement,
-} from '../pipeline/model-resources.ts';
-import { parseMtl } from '../pipeline/mtl-library.ts';
+} from '../pipeline/import/gltf/model-resources.ts';
+import { parseMtl } from '../pipeline/import/obj/mtl-library.ts';
 import type { ModelFormat } from '../pipeline/types.ts';
 
 /** One file of an upload: where its bytes are and the name (with folders) the client gave it. */

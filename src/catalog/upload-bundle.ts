@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApiError } from '../http/api-error.ts';
 import type { ReceivedFile } from '../http/receive-file.ts';
 import { detectModelFormat, formatOfName, type DetectedFormat } from '../pipeline/detect-format.ts';
-import { missingResourcesMessage } from '../pipeline/model-resources.ts';
+import { missingResourcesMessage } from '../pipeline/import/gltf/model-resources.ts';
 import type { UploadedFile } from './catalog-service.ts';
 import { missingResources, type UploadedName } from './missing-resources.ts';
 import { packFiles, PackTooLargeError } from './pack-files.ts';

@@ -1,6 +1,6 @@
 import type { Document, Material as GltfMaterial, Mesh, Node } from '@gltf-transform/core';
 import { KHRMaterialsIOR, KHRMaterialsSpecular } from '@gltf-transform/extensions';
-import { listMeshNodes } from '../pipeline/measure-geometry.ts';
+import { listMeshNodes } from '../gltf/measure-geometry.ts';
 
 /** The fields of a material-service record an export uses (structured-cloneable, so it crosses to a worker). */
 export interface BoundMaterial {

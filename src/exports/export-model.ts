@@ -1,6 +1,6 @@
 import { Logger } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { createNodeIO } from '../pipeline/create-io.ts';
+import { createNodeIO } from '../gltf/create-io.ts';
 import { applyBoundMaterials, type BoundMaterial } from './bound-material.ts';
 import type { ExportFormat, ExportUnit } from './export-formats.ts';
 import { flattenParts } from './flatten-parts.ts';

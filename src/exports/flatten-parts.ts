@@ -1,6 +1,6 @@
 import { Primitive } from '@gltf-transform/core';
 import type { Accessor, Document, Material, mat4 } from '@gltf-transform/core';
-import { listMeshNodes } from '../pipeline/measure-geometry.ts';
+import { listMeshNodes } from '../gltf/measure-geometry.ts';
 import { determinant3, transformPositions } from '../render/transform-vertices.ts';
 
 /** One triangle list of a part in world space (metres, +Y up), with its glTF material. */

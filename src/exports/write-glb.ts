@@ -1,6 +1,6 @@
 import type { Document } from '@gltf-transform/core';
 import { prune } from '@gltf-transform/functions';
-import { createNodeIO } from '../pipeline/create-io.ts';
+import { createNodeIO } from '../gltf/create-io.ts';
 
 /** Transfer compression a converted LOD may carry; an export is for other tools, so it goes out plain. */
 const COMPRESSION_EXTENSIONS = ['EXT_meshopt_compression'];

@@ -7,7 +7,7 @@ import {
   meshWorldBox,
   toBounds,
   unionBox,
-} from './measure-geometry.ts';
+} from '../gltf/measure-geometry.ts';
 import type { Bounds } from './types.ts';
 
 /** Totals of a document, counting a mesh once per node that places it. */

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { listArchive } from './read-archive.ts';
+import { listArchive } from './archive/read-archive.ts';
 import { MODEL_FORMATS } from './types.ts';
 import type { ModelFormat } from './types.ts';
 

@@ -5,7 +5,7 @@ import {
   meshVertexCount,
   meshWorldBox,
   toBounds,
-} from './measure-geometry.ts';
+} from '../gltf/measure-geometry.ts';
 import type { PartInfo, StepContext } from './types.ts';
 
 /** Step name used in logs. */

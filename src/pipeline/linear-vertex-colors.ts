@@ -1,5 +1,5 @@
 import type { Document } from '@gltf-transform/core';
-import { srgbToLinear } from '../render/color-space.ts';
+import { srgbToLinear } from '../gltf/color-space.ts';
 
 /**
  * Turns every primitive's `COLOR_0` from display (sRGB) values, as PLY files store them and assimp passes them

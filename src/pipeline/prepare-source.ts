@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DetectedFormat } from './detect-format.ts';
-import { extractArchive } from './extract-archive.ts';
-import type { ExtractArchiveOptions } from './extract-archive.ts';
+import { extractArchive } from './archive/extract-archive.ts';
+import type { ExtractArchiveOptions } from './archive/extract-archive.ts';
 import type { ImportSource } from './types.ts';
 
 /** Options of {@link prepareSource}. */

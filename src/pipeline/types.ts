@@ -1,4 +1,5 @@
 import type { Document, ILogger } from '@gltf-transform/core';
+import type { Bounds } from '../gltf/measure-geometry.ts';
 
 /** Model formats Vitrine converts, named by the lower-case extension of the model file. */
 export const MODEL_FORMATS = [
@@ -20,11 +21,8 @@ export const MODEL_FORMATS = [
 /** One of {@link MODEL_FORMATS}. */
 export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
-/** An axis-aligned box in glTF scene units (metres after import). */
-export interface Bounds {
-  min: [number, number, number];
-  max: [number, number, number];
-}
+// An axis-aligned box in glTF scene units, defined with the code that measures it.
+export type { Bounds };
 
 /** Length units an uploader may declare for a file that states none, in metres. */
 export const LENGTH_UNITS = { mm: 0.001, cm: 0.01, m: 1, in: 0.0254, ft: 0.3048 } as const;

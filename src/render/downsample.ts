@@ -1,4 +1,4 @@
-import { linearToSrgbByte } from './color-space.ts';
+import { linearToSrgbByte } from '../gltf/color-space.ts';
 
 /**
  * Averages each `factor × factor` block of linear premultiplied samples (a box filter, which is

@@ -15,7 +15,7 @@ import type { InstancedMesh, Transform } from '@gltf-transform/extensions';
 import type sharpModule from 'sharp';
 import type { Bounds } from '../pipeline/types.ts';
 import { applySkin } from './apply-skin.ts';
-import { srgbToLinear } from './color-space.ts';
+import { srgbToLinear } from '../gltf/color-space.ts';
 import { decodeTexture } from './decode-texture.ts';
 import type { DecodedTexture } from './decode-texture.ts';
 import { ALPHA_BLEND, ALPHA_MASK, ALPHA_OPAQUE } from './draw-primitive.ts';

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { DEFAULT_FOV_Y, DEFAULT_VIEW, frameCamera } from './camera.ts';
 import type { FramedCamera, ViewAngles } from './camera.ts';
-import { srgbToLinear } from './color-space.ts';
+import { srgbToLinear } from '../gltf/color-space.ts';
 import { encodeSrgb } from './downsample.ts';
 import { ALPHA_BLEND } from './draw-primitive.ts';
 import { drawScene } from './draw-scene.ts';

@@ -1,4 +1,4 @@
-import { SRGB_TO_LINEAR } from './color-space.ts';
+import { SRGB_TO_LINEAR } from '../gltf/color-space.ts';
 import type { DecodedTexture } from './decode-texture.ts';
 
 /** glTF sampler wrap modes (WebGL enums). */

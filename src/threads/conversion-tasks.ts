@@ -8,7 +8,7 @@ import { thumbnailLevel } from '../render/thumbnail-level.ts';
 import { exportModel } from '../exports/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { peakRssBytes } from '../pipeline/peak-rss.ts';
-import { runtimeLoads } from '../pipeline/runtime-loads.ts';
+import { runtimeLoads } from '../pipeline/import/runtime-loads.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { getBounds } from '@gltf-transform/core';
 import { after, before, describe, it } from 'node:test';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { catalogApi, pathOf, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

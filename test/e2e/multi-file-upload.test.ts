@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';

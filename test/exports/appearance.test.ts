@@ -6,7 +6,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { exportModel, type ExportModelOptions } from '../../src/exports/export-model.ts';
 import { USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
-import { IMPORT_ASSIMP_DEFAULTS } from '../../src/pipeline/import-assimp.ts';
+import { IMPORT_ASSIMP_DEFAULTS } from '../../src/pipeline/import/assimp/import-assimp.ts';
 import {
   boundMaterial,
   convertedSample,

@@ -7,10 +7,10 @@ import yauzl from 'yauzl';
 import type { BoundMaterial } from '../../src/exports/bound-material.ts';
 import { cleanUp } from '../../src/pipeline/clean-up.ts';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
-import { importAssimp } from '../../src/pipeline/import-assimp.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
+import { importAssimp } from '../../src/pipeline/import/assimp/import-assimp.ts';
 import type { ModelFormat, PartInfo } from '../../src/pipeline/types.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { getBounds } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { importAssimp } from '../../src/pipeline/import-assimp.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
-import { importObj } from '../../src/pipeline/import-obj.ts';
-import { importPly } from '../../src/pipeline/import-ply.ts';
-import { importStl } from '../../src/pipeline/import-stl.ts';
+import { importAssimp } from '../../src/pipeline/import/assimp/import-assimp.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
+import { importObj } from '../../src/pipeline/import/obj/import-obj.ts';
+import { importPly } from '../../src/pipeline/import/ply/import-ply.ts';
+import { importStl } from '../../src/pipeline/import/stl/import-stl.ts';
 import {
   MODELS,
   SAMPLES,

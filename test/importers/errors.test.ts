@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import { ConversionError } from '../../src/pipeline/types.ts';
 import { MODELS, formatOf, recordingContext, triangleCount } from './support.ts';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Document, getBounds } from '@gltf-transform/core';
 import type { Material } from '@gltf-transform/core';
-import { decodeTga } from '../../src/pipeline/import-assimp-tga.ts';
-import { toMetresYUp } from '../../src/pipeline/import-frame.ts';
-import type { UpAxis } from '../../src/pipeline/import-frame.ts';
-import { buildOcctMesh } from '../../src/pipeline/import-occt-mesh.ts';
+import { decodeTga } from '../../src/pipeline/import/assimp/import-assimp-tga.ts';
+import { toMetresYUp } from '../../src/pipeline/import/import-frame.ts';
+import type { UpAxis } from '../../src/pipeline/import/import-frame.ts';
+import { buildOcctMesh } from '../../src/pipeline/import/occt/import-occt-mesh.ts';
 
 /** A TGA file: 18-byte header, then `body` (colour map and pixels). */
 function tga(

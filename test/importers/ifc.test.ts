@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { getBounds } from '@gltf-transform/core';
 import type { Document, Node } from '@gltf-transform/core';
-import { importIfc } from '../../src/pipeline/import-ifc.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { importIfc } from '../../src/pipeline/import/ifc/import-ifc.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import { MODELS, SAMPLES, errorsOf, importSample, readSample, triangleCount, validate } from './support.ts';
 
 /** GlobalId → entity and Name, read straight from the IFC text; `name` is left out when it holds escapes. */

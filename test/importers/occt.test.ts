@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { getBounds } from '@gltf-transform/core';
-import { createOcctImporter, importOcct } from '../../src/pipeline/import-occt.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { createOcctImporter, importOcct } from '../../src/pipeline/import/occt/import-occt.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import {
   MODELS,
   SAMPLES,

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import { boxStl } from '../fixtures/box-stl.ts';
 import { recordingContext } from './support.ts';
 

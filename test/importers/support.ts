@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Document, ILogger } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import type { ValidationReport } from 'gltf-validator';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import type { ImportResult, ModelFormat, StepContext } from '../../src/pipeline/types.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Document } from '@gltf-transform/core';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
-import { importerFor } from '../../src/pipeline/importers.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { importerFor } from '../../src/pipeline/import/importers.ts';
 import { ConversionError, type ModelFormat } from '../../src/pipeline/types.ts';
 import { recordingContext } from './support.ts';
 

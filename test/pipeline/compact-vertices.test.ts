@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Document } from '@gltf-transform/core';
 import type { Primitive } from '@gltf-transform/core';
 import { cloneDocument, compactPrimitive } from '@gltf-transform/functions';
-import { compactVertices } from '../../src/pipeline/compact-vertices.ts';
+import { compactVertices } from '../../src/pipeline/lods/compact-vertices.ts';
 
 /** A primitive of `vertices` vertices whose indices use every third one, in a scrambled order. */
 function sparselyUsed(vertices: number): Document {

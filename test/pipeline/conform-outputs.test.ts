@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { KHRMaterialsIOR, KHRMaterialsVolume } from '@gltf-transform/extensions';
 import { cleanUp } from '../../src/pipeline/clean-up.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import {
   addSphere,
   emptyDocument,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Document, Logger, Primitive } from '@gltf-transform/core';
 import type { Mesh } from '@gltf-transform/core';
 import validator from 'gltf-validator';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 /** The sample models, read-only. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { extractArchive } from '../../src/pipeline/extract-archive.ts';
+import { extractArchive } from '../../src/pipeline/archive/extract-archive.ts';
 import { makeTraversalZip, makeZip, makeZipBomb } from '../fixtures/make-zip.ts';
 import { tempDir } from './documents.ts';
 

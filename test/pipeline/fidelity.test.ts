@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
-import { MAKE_LODS_DEFAULTS } from '../../src/pipeline/make-lods.ts';
+import { MAKE_LODS_DEFAULTS } from '../../src/pipeline/lods/make-lods.ts';
 import { MODEL_FORMATS } from '../../src/pipeline/types.ts';
 import type { ModelFormat } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';

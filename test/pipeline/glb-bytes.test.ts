@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import type { Document, TypedArray } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import sharp from 'sharp';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
-import { glbBytes } from '../../src/pipeline/glb-bytes.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { glbBytes } from '../../src/gltf/glb-bytes.ts';
 import { addSphere, emptyDocument, readGlb } from './documents.ts';
 
 /** A document with what a writer must lay out: large and small accessors side by side, an index buffer view shared

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
-import { LEVEL_BYTE_SHARES } from '../../src/pipeline/keep-smaller-levels.ts';
+import { LEVEL_BYTE_SHARES } from '../../src/pipeline/lods/keep-smaller-levels.ts';
 import type { ModelFormat } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import { decodeRgba } from '../render/silhouette.ts';

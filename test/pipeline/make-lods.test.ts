@@ -8,9 +8,9 @@ import { cleanUp } from '../../src/pipeline/clean-up.ts';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
-import { MAKE_LODS_DEFAULTS, makeLods } from '../../src/pipeline/make-lods.ts';
-import type { LodDocument } from '../../src/pipeline/make-lods.ts';
-import { createNodeIO } from '../../src/pipeline/create-io.ts';
+import { MAKE_LODS_DEFAULTS, makeLods } from '../../src/pipeline/lods/make-lods.ts';
+import type { LodDocument } from '../../src/pipeline/lods/make-lods.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { meshArea } from './surface-area.ts';
 import {
   MODELS,

@@ -1,7 +1,7 @@
 // How far a document's vertex normals stray from the faces they shade: the measure of shading a LOD must keep.
 import { Primitive } from '@gltf-transform/core';
 import type { Document } from '@gltf-transform/core';
-import { listMeshNodes } from '../../src/pipeline/measure-geometry.ts';
+import { listMeshNodes } from '../../src/gltf/measure-geometry.ts';
 
 /** Angle beyond which a corner's normal is counted as shading its face wrongly. */
 export const DEVIATION_DEGREES = 45;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { detectModelFormat } from '../../src/pipeline/detect-format.ts';
-import { listArchive } from '../../src/pipeline/read-archive.ts';
+import { listArchive } from '../../src/pipeline/archive/read-archive.ts';
 import { makeZip } from '../fixtures/make-zip.ts';
 
 void describe('archive entry limits while listing', () => {

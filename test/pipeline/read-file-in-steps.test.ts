@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readFileInSteps } from '../../src/pipeline/read-file-in-steps.ts';
+import { readFileInSteps } from '../../src/pipeline/import/read-file-in-steps.ts';
 import { tempDir } from './documents.ts';
 
 void test('readFileInSteps reads the whole file and reports each step', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { measureSurface } from '../../src/pipeline/shading-deviation.ts';
+import { measureSurface } from '../../src/pipeline/lods/shading-deviation.ts';
 
 // Two right triangles of legs 2 in the z = 0 plane, facing +z: area 4.
 const positions = new Float32Array([0, 0, 0, 2, 0, 0, 0, 2, 0, 2, 2, 0]);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { simplifyInChunks } from '../../src/pipeline/simplify-in-chunks.ts';
-import type { SimplifyInChunksOptions } from '../../src/pipeline/simplify-in-chunks.ts';
+import { simplifyInChunks } from '../../src/pipeline/lods/simplify-in-chunks.ts';
+import type { SimplifyInChunksOptions } from '../../src/pipeline/lods/simplify-in-chunks.ts';
 import { openEdges, torus } from './torus.ts';
 
 before(() => MeshoptSimplifier.ready);

@@ -1,7 +1,7 @@
 // World-space surface areas of a document's triangles, in total and per part, for the fidelity tests.
 import { Primitive } from '@gltf-transform/core';
 import type { Document, Mesh, mat4 } from '@gltf-transform/core';
-import { listMeshNodes } from '../../src/pipeline/measure-geometry.ts';
+import { listMeshNodes } from '../../src/gltf/measure-geometry.ts';
 
 /** Area of a mesh's triangles placed by `matrix` (strips and fans included; points and lines have none). */
 export function meshArea(mesh: Mesh, matrix: mat4): number {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { applyTextureLadder } from '../../src/pipeline/texture-ladder.ts';
+import { applyTextureLadder } from '../../src/pipeline/lods/texture-ladder.ts';
 import { emptyDocument, quietLogger, recordingContext } from './documents.ts';
 
 /** A PNG of `width` × `height` with noise in colour and a left-to-right alpha ramp, so it has to be resized. */

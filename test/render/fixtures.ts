@@ -4,7 +4,7 @@ import { Document, Logger, NodeIO } from '@gltf-transform/core';
 import type { Material, Node } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, KHRMaterialsUnlit } from '@gltf-transform/extensions';
 import { MeshoptEncoder } from 'meshoptimizer';
-import { compressLod } from '../../src/pipeline/compress-lod.ts';
+import { compressLod } from '../../src/pipeline/lods/compress-lod.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 /** The sample models, read-only. */

@@ -1,0 +1,214 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Document } from '@gltf-transform/core';
+import type { Buffer as GltfBuffer, Material, Node } from '@gltf-transform/core';
+import type { IfcAPI } from 'web-ifc';
+import { readProductGeometry } from './import-ifc-geometry.ts';
+import type { IfcColorGroup } from './import-ifc-geometry.ts';
+import { readLengthUnit, readObjectInfo, readParents } from './import-ifc-spatial.ts';
+import type { IfcRelationTypes } from './import-ifc-spatial.ts';
+import { repairNormals } from '../import-normals.ts';
+import { countRuntimeLoad } from '../runtime-loads.ts';
+import { ConversionError } from '../../types.ts';
+import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
+
+/** Step name used in logs and errors. */
+export const NAME = 'import-ifc';
+
+/** An initialised web-ifc API with the type codes this importer looks up. */
+export interface IfcRuntime {
+  api: IfcAPI;
+  types: IfcRelationTypes & { IFCPROJECT: number };
+}
+
+/** Options of {@link createIfcImporter}. */
+export interface ImportIfcOptions {
+  /** Loads and initialises web-ifc; the default does it once per process and reuses the API. */
+  loadIfc: () => Promise<IfcRuntime>;
+  /** Moves a georeferenced model next to the origin, trading real-world coordinates for float precision. */
+  coordinateToOrigin: boolean;
+}
+
+let runtime: Promise<IfcRuntime> | undefined;
+
+/** Defaults of {@link ImportIfcOptions}. */
+export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
+  loadIfc: () => {
+    if (!runtime) {
+      countRuntimeLoad();
+      runtime = (async () => {
+        const WebIfc = await import('web-ifc');
+        const api = new WebIfc.IfcAPI();
+        // In Node the .wasm file is read from the package folder, not fetched beside the script.
+        const folder = path.dirname(createRequire(import.meta.url).resolve('web-ifc'));
+        api.SetWasmPath(folder + path.sep, true);
+        await api.Init(undefined, true);
+        api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
+        return { api, types: WebIfc };
+      })().catch((error: unknown) => {
+        runtime = undefined;
+        throw error;
+      });
+    }
+    return runtime;
+  },
+  coordinateToOrigin: false,
+};
+
+/**
+ * An importer for IFC (IFC2X3, IFC4, IFC4X3) through web-ifc: one part per product with geometry,
+ * named by its `Name` and carrying its `GlobalId` as `extras.group_id`, under nodes mirroring the
+ * spatial structure (project / site / building / storey), with one material per colour.
+ */
+export function createIfcImporter(overrides: Partial<ImportIfcOptions> = {}): Importer {
+  const options = { ...IMPORT_IFC_DEFAULTS, ...overrides };
+  return {
+    name: NAME,
+    formats: ['ifc'],
+    read: (source, context) => readWithWebIfc(source, context, options),
+  };
+}
+
+/** The default IFC importer. */
+export const importIfc: Importer = createIfcImporter();
+
+async function readWithWebIfc(
+  source: ImportSource,
+  context: StepContext,
+  options: ImportIfcOptions,
+): Promise<ImportResult> {
+  const fail = (reason: string) => new ConversionError(`Could not read the IFC file: ${reason}`);
+  const bytes = await readFile(source.file).catch(() => {
+    throw fail('the file cannot be opened');
+  });
+  if (bytes.byteLength === 0) throw fail('the file is empty');
+  checkEnvelope(bytes, fail);
+
+  const { api, types } = await options.loadIfc();
+  let modelID = -1;
+  try {
+    modelID = api.OpenModel(bytes, { COORDINATE_TO_ORIGIN: options.coordinateToOrigin });
+    if (modelID < 0) throw fail('the file is damaged or not in this format');
+    const schema = api.GetModelSchema(modelID);
+    const sourceUnit = readLengthUnit(api, modelID, types.IFCPROJECT);
+    const products = readProductGeometry(api, modelID);
+    context.onProgress?.(0.7);
+    const sourceTriangleCount = products.reduce((sum, product) => sum + product.triangles, 0);
+    if (sourceTriangleCount === 0) throw fail('no geometry found');
+
+    const document = new Document();
+    const buffer = document.createBuffer();
+    const scene = document.createScene(path.basename(source.file));
+    const parents = readParents(api, modelID, types);
+    const nodes = new Map<number, Node>();
+    const projectIds = api.GetLineIDsWithType(modelID, types.IFCPROJECT);
+    const project = projectIds.size() > 0 ? projectIds.get(0) : undefined;
+
+    const nodeFor = (expressID: number, visiting = new Set<number>()): Node => {
+      const existing = nodes.get(expressID);
+      if (existing) return existing;
+      const info = readObjectInfo(api, modelID, expressID);
+      const node = document.createNode(info.name).setExtras({ group_id: info.globalId, ifc_type: info.type });
+      nodes.set(expressID, node);
+      visiting.add(expressID);
+      const parent = parents.get(expressID) ?? (expressID !== project ? project : undefined);
+      // A product outside the spatial structure still hangs under the project, so every path starts there.
+      if (parent !== undefined && !visiting.has(parent)) nodeFor(parent, visiting).addChild(node);
+      else scene.addChild(node);
+      return node;
+    };
+
+    const materials = new Map<string, Material>();
+    for (const product of products) {
+      const node = nodeFor(product.expressID);
+      const mesh = document.createMesh(node.getName());
+      for (const group of product.groups) {
+        mesh.addPrimitive(
+          buildPrimitive(document, buffer, group).setMaterial(materialFor(document, materials, group.color)),
+        );
+      }
+      node.setMesh(mesh);
+    }
+    repairNormals(document);
+
+    context.logger.debug(
+      `${NAME}: ${schema}, ${products.length} products, ${sourceTriangleCount} triangles, ${materials.size} colours, unit ${sourceUnit}`,
+    );
+    context.onProgress?.(1);
+    // web-ifc applies the project's length unit and turns IFC's Z-up to +Y up.
+    return { document, sourceTriangleCount, sourceUnit, sourceUpAxis: '+Z' };
+  } catch (error) {
+    if (error instanceof ConversionError) throw error;
+    // A trap can leave the module's memory inconsistent, so the next import starts a fresh API.
+    runtime = undefined;
+    throw fail(
+      `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
+    );
+  } finally {
+    if (modelID >= 0) {
+      try {
+        api.CloseModel(modelID);
+      } catch {
+        // A model that failed half-way may already be gone.
+        runtime = undefined;
+      }
+    }
+  }
+}
+
+/** An IFC file is an ISO 10303-21 exchange file: a cut-off upload is caught by its missing end marker. */
+function checkEnvelope(bytes: Uint8Array, fail: (reason: string) => ConversionError): void {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 4096)).toString(
+    'latin1',
+  );
+  if (!/^\s*(\uFEFF)?ISO-10303-21\s*;/.test(head))
+    throw fail('it does not start with the ISO-10303-21 header');
+  const tailStart = Math.max(0, bytes.byteLength - 4096);
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + tailStart, bytes.byteLength - tailStart).toString(
+    'latin1',
+  );
+  if (!/END-ISO-10303-21\s*;/.test(tail)) throw fail('the file is truncated (no END-ISO-10303-21 marker)');
+}
+
+/** One material per colour; translucent colours blend and show both faces, as glazing does. */
+function materialFor(
+  document: Document,
+  materials: Map<string, Material>,
+  color: [number, number, number, number],
+): Material {
+  const key = color
+    .map((value) =>
+      Math.round(value * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
+  let material = materials.get(key);
+  if (!material) {
+    material = document
+      .createMaterial(`ifc-${key}`)
+      .setBaseColorFactor(color)
+      .setMetallicFactor(0)
+      .setRoughnessFactor(0.8);
+    if (color[3] < 1) material.setAlphaMode('BLEND').setDoubleSided(true);
+    materials.set(key, material);
+  }
+  return material;
+}
+
+function buildPrimitive(document: Document, buffer: GltfBuffer, group: IfcColorGroup) {
+  const vertexCount = group.positions.length / 3;
+  const indices = vertexCount > 65535 ? new Uint32Array(group.indices) : new Uint16Array(group.indices);
+  return document
+    .createPrimitive()
+    .setAttribute(
+      'POSITION',
+      document.createAccessor().setType('VEC3').setArray(new Float32Array(group.positions)).setBuffer(buffer),
+    )
+    .setAttribute(
+      'NORMAL',
+      document.createAccessor().setType('VEC3').setArray(new Float32Array(group.normals)).setBuffer(buffer),
+    )
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
+}
