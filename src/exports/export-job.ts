@@ -4,10 +4,11 @@ import { PermanentJobError, type FailureHandler, type JobHandler, type JobName }
 import type { AppLogger } from '../logger.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { DEFAULT_EXPORT_UNIT, EXPORT_FILES } from './export-formats.ts';
-import type { ExportModelOptions } from './export-model.ts';
+import { DEFAULT_EXPORT_UNIT, EXPORT_FILES } from '../writers/export-formats.ts';
+import type { ExportModelOptions } from '../writers/export-model.ts';
 import { planExport } from './export-plan.ts';
-import type { ExportKey, ExportRepository } from './repository.ts';
+import type { ExportKey } from '../jobs/job-types.ts';
+import type { ExportRepository } from './repository.ts';
 
 /** Writes one export off the caller's event loop (in a conversion thread); aborting cancels it. */
 export type RunExport = (

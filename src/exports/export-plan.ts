@@ -5,8 +5,8 @@ import { storedLods } from '../catalog/model-rows.ts';
 import type { ModelRepository } from '../catalog/repository.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { Material } from '../materials/schemas.ts';
-import type { BoundMaterial } from './bound-material.ts';
-import type { ExportKey } from './repository.ts';
+import type { BoundMaterial } from '../writers/bound-material.ts';
+import type { ExportKey } from '../jobs/job-types.ts';
 
 /** What one export is made from, and the fingerprint that names it. */
 export interface ExportPlan {

@@ -2,17 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { Database, ModelExportRow } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
-import type { ExportFormat, ExportMaterialMode, ExportUnit } from './export-formats.ts';
-
-/** Which export of a model: one cached file per model, format, level of detail, material mode and unit. */
-export interface ExportKey {
-  model_id: string;
-  format: ExportFormat;
-  lod: 0 | 1 | 2;
-  materials: ExportMaterialMode;
-  /** The length unit of STL and 3MF; `meter` for the formats that are always written in metres. */
-  unit: ExportUnit;
-}
+import type { ExportKey } from '../jobs/job-types.ts';
 
 /** The export state's data access: the only code that queries `model_exports`. */
 export type ExportRepository = ReturnType<typeof createExportRepository>;

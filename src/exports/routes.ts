@@ -15,10 +15,11 @@ import {
   type CatalogRouteContext,
 } from '../catalog/route-context.ts';
 import { catalogEnvelope, CatalogErrorSchema, ModelIdParams } from '../catalog/schemas.ts';
-import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from './export-formats.ts';
+import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from '../writers/export-formats.ts';
 import { exportFileName } from './export-job.ts';
 import { planExport } from './export-plan.ts';
-import type { ExportKey, ExportRepository } from './repository.ts';
+import type { ExportKey } from '../jobs/job-types.ts';
+import type { ExportRepository } from './repository.ts';
 import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
 
 /** How long an export's job may go unheard of before a call queues it again (it may have been lost). */

@@ -6,7 +6,7 @@ import {
   type ExportFormat,
   type ExportMaterialMode,
   type ExportUnit,
-} from './export-formats.ts';
+} from '../writers/export-formats.ts';
 
 /** States of an export: waiting for the queue, being written, stored, or failed for good. */
 export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed'] as const;

@@ -1,4 +1,4 @@
-import type { ExportKey } from '../exports/repository.ts';
+import type { ExportFormat, ExportMaterialMode, ExportUnit } from '../writers/export-formats.ts';
 
 /** Names of the jobs the service runs; every name has exactly one handler, checked when a worker starts. */
 export const JobName = {
@@ -34,6 +34,16 @@ export const JOB_LANE: Record<JobName, JobLane> = {
 /** The job names of a lane. */
 export function jobsInLane(lane: JobLane): JobName[] {
   return Object.values(JobName).filter((name) => JOB_LANE[name] === lane);
+}
+
+/** Which export of a model: one cached file per model, format, level of detail, material mode and unit. */
+export interface ExportKey {
+  model_id: string;
+  format: ExportFormat;
+  lod: 0 | 1 | 2;
+  materials: ExportMaterialMode;
+  /** The length unit of STL and 3MF; `meter` for the formats that are always written in metres. */
+  unit: ExportUnit;
 }
 
 /** The payload each job carries. */

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ILogger } from '@gltf-transform/core';
 import { thumbnailLevel } from '../render/thumbnail-level.ts';
-import { exportModel } from '../exports/export-model.ts';
+import { exportModel } from '../writers/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { peakRssBytes } from '../pipeline/peak-rss.ts';
 import { runtimeLoads } from '../pipeline/import/runtime-loads.ts';

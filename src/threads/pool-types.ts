@@ -1,5 +1,5 @@
 import type { ILogger } from '@gltf-transform/core';
-import type { ExportModelOptions } from '../exports/export-model.ts';
+import type { ExportModelOptions } from '../writers/export-model.ts';
 import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';

@@ -1,4 +1,4 @@
-import type { ExportModelOptions } from '../exports/export-model.ts';
+import type { ExportModelOptions } from '../writers/export-model.ts';
 import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
 import type { ConversionResult, LodOutput } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';

@@ -13,10 +13,6 @@ export const KNOWN_CROSSINGS: readonly string[] = [
   'events/routes.ts -> catalog/schemas.ts',
   'exports/export-plan.ts -> catalog/model-rows.ts',
   'exports/routes.ts -> catalog/route-context.ts',
-  'jobs/job-types.ts -> exports/repository.ts',
-  'threads/conversion-tasks.ts -> exports/export-model.ts',
-  'threads/pool-types.ts -> exports/export-model.ts',
-  'threads/thread-protocol.ts -> exports/export-model.ts',
   'uploads/finished-uploads.ts -> catalog/catalog-service.ts',
   'uploads/tus-store.ts -> config.ts',
 ];

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { exportModel, type ExportModelOptions } from '../../src/exports/export-model.ts';
-import { USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
+import { exportModel, type ExportModelOptions } from '../../src/writers/export-model.ts';
+import { USDZ_ROOT_LAYER } from '../../src/writers/write-usdz.ts';
 import { IMPORT_ASSIMP_DEFAULTS } from '../../src/pipeline/import/assimp/import-assimp.ts';
 import {
   boundMaterial,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { srgbToLinear } from '../../src/exports/bound-material.ts';
+import { srgbToLinear } from '../../src/writers/bound-material.ts';
 import { JobName } from '../../src/jobs/job-types.ts';
 import { catalogApi, catalogError, pathOf, type CatalogAnswer } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { EXPORT_UNITS, type ExportUnit } from '../../src/exports/export-formats.ts';
-import { exportModel } from '../../src/exports/export-model.ts';
+import { EXPORT_UNITS, type ExportUnit } from '../../src/writers/export-formats.ts';
+import { exportModel } from '../../src/writers/export-model.ts';
 import { convertedSample, zipEntries, type PipelineRead } from './support.ts';
 
 /** A 10 × 12 × 4 mm box standing 12 mm tall along glTF's +Y (metres), its lowest corner at the origin. */

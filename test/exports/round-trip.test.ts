@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { srgbToLinear } from '../../src/exports/bound-material.ts';
-import { exportModel } from '../../src/exports/export-model.ts';
-import { USDZ_ALIGNMENT, USDZ_ROOT_LAYER } from '../../src/exports/write-usdz.ts';
+import { srgbToLinear } from '../../src/writers/bound-material.ts';
+import { exportModel } from '../../src/writers/export-model.ts';
+import { USDZ_ALIGNMENT, USDZ_ROOT_LAYER } from '../../src/writers/write-usdz.ts';
 import { validationErrors } from '../pipeline/documents.ts';
 import {
   boundMaterial,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Logger, type Document } from '@gltf-transform/core';
 import type { BufferGeometry, Group, Mesh, MeshPhysicalMaterial } from 'three';
 import yauzl from 'yauzl';
-import type { BoundMaterial } from '../../src/exports/bound-material.ts';
+import type { BoundMaterial } from '../../src/writers/bound-material.ts';
 import { cleanUp } from '../../src/pipeline/clean-up.ts';
 import { computeStats } from '../../src/pipeline/compute-stats.ts';
 import { createNodeIO } from '../../src/gltf/create-io.ts';

@@ -3,7 +3,7 @@
  * bound materials. The service makes a file in the background the first time (202), so the menu asks again until
  * the file is ready, then downloads it from its signed `/files/` URL (which needs no token while it lasts).
  */
-import { EXPORT_FILES, EXPORT_FORMATS, type ExportFormat } from '../../../src/exports/export-formats.ts';
+import { EXPORT_FILES, EXPORT_FORMATS, type ExportFormat } from '../../../src/writers/export-formats.ts';
 import { ApiError, errorFromBody } from '../api/api-error.ts';
 import { getToken } from '../api/token.ts';
 import type { Model } from '../api/types.ts';
