@@ -31,8 +31,8 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
 import { createMaterialRepository } from './materials/repository.ts';
-import { createFinishedUploads } from './uploads/finished-uploads.ts';
 import { openResumableUploads } from './uploads/tus-store.ts';
+import { createUploadIntake } from './uploads/upload-intake.ts';
 import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
 import { materialRoutes } from './materials/routes.ts';
 import { createBindingsAnnouncer, createMaterialEditAnnouncer } from './catalog/model-events.ts';
@@ -152,7 +152,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: uploadTmpDir,
-    uploads: createFinishedUploads(resumable.store, uploadTmpDir, resumable.holds),
+    intake: createUploadIntake(resumable.store, uploadTmpDir, resumable.holds),
     idempotencyWindowMs: config.idempotencyWindowMs,
     publicBaseUrl: config.publicBaseUrl,
     fileUrls,

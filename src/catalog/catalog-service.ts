@@ -10,6 +10,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { AppLogger } from '../logger.ts';
 import type { DetectedFormat } from '../pipeline/detect-format.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import type { UploadedFile } from '../uploads/schemas.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
 import type { ThumbnailType } from './image-type.ts';
 import { modelPrefix, sourceKey } from './lod-keys.ts';
@@ -38,14 +39,6 @@ export interface CatalogServiceDependencies {
   logger: AppLogger;
   /** Where the service announces the changes it makes. */
   events: EventPublisher;
-}
-
-/** An uploaded file waiting on local disk; the service moves it into storage or removes it. */
-export interface UploadedFile {
-  path: string;
-  /** The name the client gave, without folders. */
-  filename: string;
-  size: number;
 }
 
 /** An upload as the client sent it. */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db, ModelRow } from '../db/database.ts';
 import { TOKEN_HEADER } from '../http/auth/token-checker.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { ReceivedFile } from '../http/receive-file.ts';
+import type { FormFile } from '../uploads/schemas.ts';
 
 /**
  * What identifies the request that makes a model, so that a retry of it (its answer lost, or a failure after the
@@ -67,7 +67,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
  * arrived, so a 1 GiB body is not read again). Enough to tell a retry from a different upload sent by mistake
  * under the same key; not a guard against a forger, who would need the token anyway.
  */
-export function formFingerprint(files: readonly ReceivedFile[], fields: Record<string, string>): string {
+export function formFingerprint(files: readonly FormFile[], fields: Record<string, string>): string {
   const fieldParts = Object.keys(fields)
     .sort()
     .map((name) => `field:${name}=${fields[name]}`);

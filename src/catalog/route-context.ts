@@ -10,7 +10,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ModelRow } from '../db/database.ts';
-import type { FinishedUploads } from '../uploads/finished-uploads.ts';
+import type { UploadIntake } from '../uploads/schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
 import { CatalogErrorSchema } from './schemas.ts';
@@ -32,8 +32,8 @@ export interface CatalogRoutesOptions {
   maxUploadBytes: number;
   /** Folder for uploads while they stream in. */
   tmpDir: string;
-  /** Finished resumable uploads, taken by `POST /` with an `upload_id`. */
-  uploads: FinishedUploads;
+  /** Where uploaded files come from: multipart forms, and finished resumable uploads taken by an `upload_id`. */
+  intake: UploadIntake;
   /** How long an `Idempotency-Key` of a multipart upload answers the model it made (`IDEMPOTENCY_KEY_HOURS`). */
   idempotencyWindowMs: number;
   /** Base of handed-out URLs; derived from the request when undefined. */

@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import { receiveForm } from '../http/receive-file.ts';
 import { toModel } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
@@ -46,7 +45,7 @@ export function registerThumbnailRoutes(app: CatalogApp, context: CatalogRouteCo
     async (request) => {
       const { id } = request.params;
       await existing(id);
-      const { file } = await receiveForm(request, {
+      const { file } = await context.intake.receiveForm(request, {
         fileField: 'thumbnail',
         maxBytes: MAX_THUMBNAIL_BYTES,
         tmpDir: context.tmpDir,

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../http/api-error.ts';
-import type { ReceivedFile } from '../http/receive-file.ts';
 import { detectModelFormat, formatOfName, type DetectedFormat } from '../pipeline/detect-format.ts';
 import { missingResourcesMessage } from '../pipeline/import/gltf/model-resources.ts';
-import type { UploadedFile } from './catalog-service.ts';
+import type { FormFile, UploadedFile } from '../uploads/schemas.ts';
 import { missingResources, type UploadedName } from './missing-resources.ts';
 import { packFiles, PackTooLargeError } from './pack-files.ts';
 
@@ -43,7 +42,7 @@ export async function judgeLoneFile(file: UploadedFile): Promise<DetectedFormat>
  * uploaded zip. A .gltf or .obj whose resources are not among the files is refused here, naming them. The
  * received files stay where they are; the caller removes them.
  */
-export async function prepareBundle(files: readonly ReceivedFile[], tmpDir: string): Promise<PreparedUpload> {
+export async function prepareBundle(files: readonly FormFile[], tmpDir: string): Promise<PreparedUpload> {
   const seen = new Set<string>();
   for (const { relativeName } of files) {
     if (seen.has(relativeName))

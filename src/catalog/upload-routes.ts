@@ -3,7 +3,6 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { receiveForm } from '../http/receive-file.ts';
 import { toModel } from './model-rows.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
 import {
@@ -24,7 +23,7 @@ import {
   REPLAYED_HEADER,
   type RequestKey,
 } from './request-keys.ts';
-import type { TakenUpload } from '../uploads/finished-uploads.ts';
+import type { TakenUpload } from '../uploads/schemas.ts';
 import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** A model the request made, or found already made by an earlier copy of it (`replayed`). */
@@ -110,7 +109,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
    */
   const uploadFromForm = async (request: FastifyRequest): Promise<MadeModel> => {
     const idempotencyKey = idempotencyKeyOf(request);
-    const { files, fields } = await receiveForm(request, {
+    const { files, fields } = await context.intake.receiveForm(request, {
       fileField: 'file',
       maxBytes: context.maxUploadBytes,
       tmpDir: context.tmpDir,
@@ -160,7 +159,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     const uploadId = body.upload_id;
     const requestKey: RequestKey = { kind: 'upload', uploadId };
     const discardLeftover = () =>
-      context.uploads
+      context.intake
         .discard(uploadId)
         .catch((error: unknown) =>
           request.log.warn({ err: error, upload_id: uploadId }, 'could not remove a used upload'),
@@ -172,7 +171,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
     }
     let taken: TakenUpload;
     try {
-      taken = await context.uploads.take(uploadId);
+      taken = await context.intake.take(uploadId);
     } catch (error) {
       // Gone or held because a concurrent copy of this request made the model meanwhile: that model is the answer.
       const made = error instanceof ApiError ? await catalog.madeBy(requestKey) : undefined;

@@ -6,12 +6,12 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import type { DataStore, Upload } from '@tus/server';
-import type { UploadedFile } from '../catalog/catalog-service.ts';
 import { ApiError } from '../http/api-error.ts';
 import { nulMessage } from '../http/refuse-nul.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import { S3UploadStore } from './s3-upload-store.ts';
+import type { FinishedUploads, TakenUpload } from './schemas.ts';
 import type { UploadHolds } from './upload-holds.ts';
 
 /** Answer for an upload id the store does not hold (never created, expired, or already made a model). */
@@ -21,27 +21,6 @@ export const UPLOAD_BUSY = 'Upload is already being made into a model';
 
 /** Suffix of an upload's data file while a request holds it; the sweep knows it. */
 export const TAKEN_SUFFIX = '.taken';
-
-/** A finished upload held by one request while the catalog turns it into a model. */
-export interface TakenUpload {
-  /** A local copy (or link) of the bytes for the catalog service, which removes it when done. */
-  file: UploadedFile;
-  /** Removes the upload for good: it became a model. */
-  consume(): Promise<void>;
-  /** Puts the upload back as it was, so the client may try again (say, with a corrected `unit`). */
-  giveBack(): Promise<void>;
-}
-
-/** Hands finished resumable uploads to the catalog, one request at a time per upload. */
-export interface FinishedUploads {
-  /** Takes a finished upload; 404 when unknown, 409 when unfinished or already taken. */
-  take(id: string): Promise<TakenUpload>;
-  /**
-   * Removes whatever is left of an upload that already became a model (its removal failed after the commit, or a
-   * failure later in the request put it back); nothing when it is gone. Failures are the caller's to log.
-   */
-  discard(id: string): Promise<void>;
-}
 
 /**
  * Over a local {@link FileStore} an upload is taken by renaming its data file, which only one request (of any

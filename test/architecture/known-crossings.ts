@@ -6,13 +6,10 @@
 export const KNOWN_CROSSINGS: readonly string[] = [
   'access/shared-model-routes.ts -> catalog/model-rows.ts',
   'catalog/model-events.ts -> materials/routes.ts',
-  'catalog/route-context.ts -> uploads/finished-uploads.ts',
   'catalog/routes.ts -> exports/routes.ts',
   'catalog/thumbnail-refresh.ts -> config.ts',
-  'catalog/upload-routes.ts -> uploads/finished-uploads.ts',
   'events/routes.ts -> catalog/schemas.ts',
   'exports/export-plan.ts -> catalog/model-rows.ts',
   'exports/routes.ts -> catalog/route-context.ts',
-  'uploads/finished-uploads.ts -> catalog/catalog-service.ts',
   'uploads/tus-store.ts -> config.ts',
 ];

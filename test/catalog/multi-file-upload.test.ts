@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { tooManyFiles } from '../../src/http/receive-file.ts';
+import { tooManyFiles } from '../../src/uploads/receive-file.ts';
 import { NO_MODEL_FILE } from '../../src/catalog/upload-bundle.ts';
 import { MAX_UPLOAD_FILES } from '../../src/catalog/upload-limits.ts';
 import { createNodeIO } from '../../src/gltf/create-io.ts';

@@ -7,45 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './api-error.ts';
-import { nulMessage } from './refuse-nul.ts';
-
-/** A file received from a multipart request, on local disk. */
-export interface ReceivedFile {
-  /** Temporary file holding the bytes; the caller moves or removes it. */
-  path: string;
-  /** The name the client gave, without folders. */
-  filename: string;
-  /** The name the client gave with its folders (`/`-separated, no empty, `.` or `..` segment), e.g. `textures/a.png`. */
-  relativeName: string;
-  size: number;
-  /** CRC-32 of the bytes, counted as they arrived, so the file can be packed into a zip without reading it again. */
-  crc32: number;
-}
-
-/** What a multipart request carried: its files of the file field (in order) and the text fields. */
-export interface ReceivedForm {
-  /** The first file, or undefined when there was none. */
-  file: ReceivedFile | undefined;
-  /** Every file of the file field, at most `maxFiles`. */
-  files: ReceivedFile[];
-  fields: Record<string, string>;
-}
-
-/** Limits of {@link receiveForm}. */
-export interface ReceiveFormOptions {
-  /** Form field that carries the file. */
-  fileField: string;
-  /** Most bytes accepted, all files together; beyond it the request fails with 413 `File too large`. */
-  maxBytes: number;
-  /** Folder for the temporary files. */
-  tmpDir: string;
-  /**
-   * Most files the file field may carry (default 1). With 1, later files of the field are read and dropped, as
-   * they always were; above 1, one more file fails the request with 413 {@link tooManyFiles}.
-   */
-  maxFiles?: number;
-}
+import { ApiError } from '../http/api-error.ts';
+import { nulMessage } from '../http/refuse-nul.ts';
+import type { FormFile, ReceivedForm, ReceiveFormOptions } from './schemas.ts';
 
 /** The answer to a form with more files than {@link ReceiveFormOptions.maxFiles}. */
 export function tooManyFiles(maxFiles: number): string {
@@ -81,7 +45,7 @@ export async function receiveForm(
   options: ReceiveFormOptions,
 ): Promise<ReceivedForm> {
   const fields: Record<string, string> = {};
-  const files: ReceivedFile[] = [];
+  const files: FormFile[] = [];
   const maxFiles = options.maxFiles ?? 1;
   if (!request.isMultipart()) return { file: undefined, files, fields };
   await fsp.mkdir(options.tmpDir, { recursive: true });
