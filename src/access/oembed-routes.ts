@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { CatalogErrorSchema } from '../catalog/schemas.ts';
+import { CatalogErrorSchema } from '../http/catalog-family.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installPublicErrors } from './public-errors.ts';
 import { escapeHtml } from './share-page.ts';

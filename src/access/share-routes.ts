@@ -2,12 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
+import { ModelIdParams } from '../catalog/schemas.ts';
 import {
   catalogEnvelope,
   CatalogErrorSchema,
   CatalogMessageSchema,
-  ModelIdParams,
-} from '../catalog/schemas.ts';
+  CATALOG_FAMILY,
+} from '../http/catalog-family.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
@@ -40,8 +41,9 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
   const { models, shares, checkToken, publicBaseUrl } = options;
   installApiFamily(fastify, {
     checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
+    ...CATALOG_FAMILY,
+    // Unknown paths under the prefix answer the catalog's own 404, set where the catalog is mounted.
+    notFoundMessage: undefined,
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const existing = async (id: string) => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
 import { storedLods, toModel, toPart } from '../catalog/model-rows.ts';
-import { catalogEnvelope, CatalogErrorSchema } from '../catalog/schemas.ts';
+import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';

@@ -1,7 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { catalogEnvelope, CatalogErrorSchema, CatalogMessageSchema } from '../catalog/schemas.ts';
+import {
+  catalogEnvelope,
+  CatalogErrorSchema,
+  CatalogMessageSchema,
+  CATALOG_FAMILY,
+} from '../http/catalog-family.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
@@ -38,9 +43,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
 ) => {
   installApiFamily(fastify, {
     checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
-    notFoundMessage: 'Not found',
+    ...CATALOG_FAMILY,
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 

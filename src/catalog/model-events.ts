@@ -1,7 +1,7 @@
 import type { ModelRow } from '../db/database.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { ModelEventData } from '../events/event-types.ts';
-import type { AnnounceBindings, AnnounceMaterialEdit } from '../materials/routes.ts';
+import type { AnnounceBindings, AnnounceMaterialEdit } from '../events/announcers.ts';
 import type { ModelRepository } from './repository.ts';
 
 /** What a model event says about a model row. */

@@ -13,7 +13,7 @@ import type { ModelRow } from '../db/database.ts';
 import type { UploadIntake } from '../uploads/schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
-import { CatalogErrorSchema } from './schemas.ts';
+import { CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { UrlFor } from './model-rows.ts';
 
 /** What the catalog routes need from the app. */

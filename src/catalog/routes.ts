@@ -14,8 +14,6 @@ import {
   type CatalogRoutesOptions,
 } from './route-context.ts';
 import {
-  catalogEnvelope,
-  CatalogMessageSchema,
   LodLevelParams,
   LodSchema,
   ListModelsQuery,
@@ -24,6 +22,7 @@ import {
   PartSchema,
   PatchModelBody,
 } from './schemas.ts';
+import { catalogEnvelope, CatalogMessageSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { registerThumbnailRoutes } from './thumbnail-routes.ts';
 import { registerExportRoutes } from '../exports/routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
@@ -34,9 +33,7 @@ export type { CatalogRoutesOptions } from './route-context.ts';
 export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fastify, options) => {
   installApiFamily(fastify, {
     checkToken: options.checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
-    notFoundMessage: 'Not found',
+    ...CATALOG_FAMILY,
   });
   await fastify.register(multipart, { throwFileSizeLimit: false });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import { MaterialSchema } from '../materials/schemas.ts';
@@ -193,17 +193,6 @@ export const PatchModelBody = Type.Object(
 );
 /** Parsed PATCH body. */
 export type PatchModelBody = Static<typeof PatchModelBody>;
-
-/** The catalog's error body. */
-export const CatalogErrorSchema = Type.Object({ success: Type.Literal(false), error: Type.String() });
-
-/** Wraps a payload in the catalog's success envelope. */
-export function catalogEnvelope<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Literal(true), data });
-}
-
-/** The catalog's success envelope carrying only a message. */
-export const CatalogMessageSchema = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
 /**
  * The request headers `POST /api/models` reads besides the token. Documented only: the value is judged by the

@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts';
 import type { AppLogger } from '../logger.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelsRepainted } from './model-events.ts';
@@ -10,7 +9,7 @@ import type { ModelsRepainted } from './model-events.ts';
  */
 export function thumbnailRefresher(
   catalog: CatalogService,
-  config: Pick<Config, 'thumbnailRefreshDelayMs' | 'publicBaseUrl'>,
+  config: { thumbnailRefreshDelayMs: number; publicBaseUrl: string | undefined },
   logger: AppLogger,
 ): ModelsRepainted {
   return async (modelIds) => {

@@ -9,13 +9,8 @@ import {
   type CatalogApp,
   type CatalogRouteContext,
 } from './route-context.ts';
-import {
-  CatalogErrorSchema,
-  CatalogMessageSchema,
-  ModelIdParams,
-  ModelSchema,
-  UploadThumbnailForm,
-} from './schemas.ts';
+import { ModelIdParams, ModelSchema, UploadThumbnailForm } from './schemas.ts';
+import { CatalogErrorSchema, CatalogMessageSchema } from '../http/catalog-family.ts';
 
 /** Largest uploaded thumbnail (model-catalog.md: 2 MB). */
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;

@@ -6,14 +6,13 @@ import { ApiError } from '../http/api-error.ts';
 import { toModel } from './model-rows.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
 import {
-  catalogEnvelope,
-  CatalogErrorSchema,
   CreateModelFromUploadBody,
   ModelIdParams,
   ModelSchema,
   UploadModelForm,
   UploadModelHeaders,
 } from './schemas.ts';
+import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import { prepareBundle } from './upload-bundle.ts';
 import {
   formFingerprint,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { scopeOf } from '../http/auth/request-scope.ts';
-import { CatalogErrorSchema } from '../catalog/schemas.ts';
+import { CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { TOKEN_HEADER, type TokenChecker } from '../http/auth/token-checker.ts';
@@ -70,9 +70,7 @@ export const eventRoutes: FastifyPluginAsync<EventRoutesOptions> = async (fastif
     request.headers[TOKEN_HEADER] ?? (request.query as { token?: string } | undefined)?.token;
   installApiFamily(fastify, {
     checkToken: options.checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
-    notFoundMessage: 'Not found',
+    ...CATALOG_FAMILY,
     presentedToken,
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -14,7 +14,8 @@ import {
   type CatalogApp,
   type CatalogRouteContext,
 } from '../catalog/route-context.ts';
-import { catalogEnvelope, CatalogErrorSchema, ModelIdParams } from '../catalog/schemas.ts';
+import { ModelIdParams } from '../catalog/schemas.ts';
+import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from '../writers/export-formats.ts';
 import { exportFileName } from './export-job.ts';
 import { planExport } from './export-plan.ts';

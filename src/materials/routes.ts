@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import type { AnnounceBindings, AnnounceMaterialEdit } from '../events/announcers.ts';
 import { ApiError } from '../http/api-error.ts';
 import { tagReply } from '../http/etag.ts';
 import { installApiFamily } from '../http/api-family.ts';
@@ -25,12 +26,6 @@ import {
   paginated,
   UpdateMaterialBody,
 } from './schemas.ts';
-
-/** Announces that groups were bound to or unbound from a material (the `bindings.changed` event). */
-export type AnnounceBindings = (materialId: number, groupIds: string[], bound: boolean) => Promise<void>;
-
-/** Announces that a material's fields (those named) were changed. */
-export type AnnounceMaterialEdit = (materialId: number, fields: string[]) => Promise<void>;
 
 /** What the material routes need from the app. */
 export interface MaterialRoutesOptions {

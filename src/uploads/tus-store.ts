@@ -3,7 +3,7 @@ import { FileStore } from '@tus/file-store';
 import type { MetadataValue } from '@tus/s3-store';
 import type { DataStore } from '@tus/server';
 import { IoRedisKvStore, type KvStore, type Locker } from '@tus/utils';
-import type { Config } from '../config.ts';
+import type { StorageSettings } from '../storage/storage-settings.ts';
 import { openRedis, untilReachable } from '../jobs/redis-connection.ts';
 import { RedisLocker } from './redis-locker.ts';
 import { fileStoreUndo, undoRefusedPatches, type RefusalsUndone } from './refused-patch-undo.ts';
@@ -29,11 +29,18 @@ export interface ResumableUploads {
   close(): Promise<void>;
 }
 
-/** Settings {@link openResumableUploads} reads. */
-export type ResumableUploadSettings = Pick<
-  Config,
-  'dataDir' | 'storage' | 'redisUrl' | 'redisPrefix' | 'connectTimeoutMs'
->;
+/** Settings {@link openResumableUploads} reads (the service's config has them all). */
+export interface ResumableUploadSettings {
+  /** `DATA_DIR`: local uploads live under it. */
+  dataDir: string;
+  storage: StorageSettings;
+  /** `REDIS_URL`: with it, the lock, the holds and S3 metadata are shared by every API process. */
+  redisUrl: string | undefined;
+  /** `REDIS_PREFIX`: the installation's keys in a shared Redis. */
+  redisPrefix: string;
+  /** `DATABASE_CONNECT_TIMEOUT_SECONDS` in milliseconds, also the Redis connection's. */
+  connectTimeoutMs: number;
+}
 
 /**
  * Opens the store resumable uploads are written to: a local {@link FileStore} with file storage (taking an

@@ -4,6 +4,7 @@ import { ERRORS, type Locker } from '@tus/utils';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import { installApiFamily } from '../http/api-family.ts';
+import { CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { COMMON_SECURITY_HEADERS, formatCsp, INERT_CSP } from '../http/security-headers.ts';
 import type { AppLogger } from '../logger.ts';
 import { isRedisOutage } from '../http/classify-error.ts';
@@ -45,9 +46,7 @@ const INERT_HEADERS = { ...COMMON_SECURITY_HEADERS, 'content-security-policy': f
 export const uploadRoutes: FastifyPluginAsync<UploadRoutesOptions> = async (app, options) => {
   installApiFamily(app, {
     checkToken: options.checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
-    notFoundMessage: 'Not found',
+    ...CATALOG_FAMILY,
   });
   // tus reads the request body itself, chunk by chunk; Fastify must leave it on the socket whatever its type.
   app.removeAllContentTypeParsers();

@@ -2,7 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { newSecret } from '../http/auth/secrets.ts';
-import { catalogEnvelope, CatalogErrorSchema, CatalogMessageSchema } from '../catalog/schemas.ts';
+import {
+  catalogEnvelope,
+  CatalogErrorSchema,
+  CatalogMessageSchema,
+  CATALOG_FAMILY,
+} from '../http/catalog-family.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
@@ -47,9 +52,7 @@ const NOT_FOUND = 'Webhook not found';
 export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (fastify, options) => {
   installApiFamily(fastify, {
     checkToken: options.checkToken,
-    errorBody: (_status, error) => ({ success: false, error }),
-    internalMessage: 'Internal server error',
-    notFoundMessage: 'Not found',
+    ...CATALOG_FAMILY,
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, queue } = options;
