@@ -98,14 +98,20 @@ export async function sendUpload(
   const auth = { 'x-api-token': token };
   try {
     if (upload.kind === 'tus') {
+      // No model exists before the upload is finished, so any failure here just starts a new upload.
       const uploadId = await retrying(upload, urls, first, async (url) => {
-        const tus = tusClient(url, auth);
-        const created = await tus.create(data.length, { filename });
-        if (created.status !== 201) throw new Retryable(`tus create ${created.status} ${created.text}`);
-        upload.requests++;
-        const patched = await tus.patch(created.location, 0, data);
-        if (patched?.status !== 204) throw new Retryable(`tus patch ${patched?.status ?? 'no answer'}`);
-        return uploadIdOf(created.location);
+        try {
+          const tus = tusClient(url, auth);
+          const created = await tus.create(data.length, { filename });
+          if (created.status !== 201) throw new Error(`tus create ${created.status} ${created.text}`);
+          upload.requests++;
+          const patched = await tus.patch(created.location, 0, data);
+          if (patched?.status !== 204) throw new Error(`tus patch ${patched?.status ?? 'no answer'}`);
+          return uploadIdOf(created.location);
+        } catch (error) {
+          // The tus client's requests fail with node's own errors (ECONNREFUSED, socket hang up), not fetch's.
+          throw new Retryable(error instanceof Error ? error.message : String(error));
+        }
       });
       upload.modelId = await retrying(upload, urls, first + 1, async (url) =>
         modelIdOf(
