@@ -36,7 +36,10 @@ export async function startSoakCluster(
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   // Settings (and DATA_DIR) are kept per process so that a restart is the same process coming back, as under a supervisor.
   const settings: Record<Role, Record<string, string>[]> = {
-    serve: ports.map((port) => services.settings({ API_TOKEN: token, PORT: String(port) })),
+    // At info level the logs name every request, to follow an upload the report singles out.
+    serve: ports.map((port) =>
+      services.settings({ API_TOKEN: token, PORT: String(port), LOG_LEVEL: 'info' }),
+    ),
     worker: ports.map(() => services.settings({ API_TOKEN: token, LOG_LEVEL: 'info' })),
   };
   const running: Record<Role, ServiceProcess[]> = { serve: [], worker: [] };
