@@ -10,13 +10,17 @@
 // acknowledged model to finish and reads the database: acknowledged / completed / failed / stuck (still pending or
 // processing) / duplicated (more than one model for one upload: by the marker `soak-<seed>-<n>` that starts each
 // model's name, by upload_id or by idempotency key) / lost (acknowledged, not in the database), the faults with
-// their times, and a line per upload singled out. Exits 1 when stuck, duplicated or lost is not 0.
+// their times, and a line per upload singled out. Also counted: uploads never acknowledged (a plain multipart that
+// failed once, or retries that ran out after 4 minutes) and, of those, the ones whose model was made anyway (the
+// answer lost). Exits 1 when stuck, duplicated or lost is not 0.
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_REDIS_URL=redis://127.0.0.1:6379 \
 //     nice tsx bench/soak.ts [seed=1] [uploads=200] [faults=10] [span seconds=360]
 //
-// The same seed gives the same fault schedule and the same uploads. The processes' output is kept under
-// $TMPDIR/vitrine-soak-<seed>/ for what the report singles out.
+// The same seed gives the same fault schedule and the same uploads. The processes' output (serve and worker at info
+// level, one file per process, appended across its restarts) is kept under $TMPDIR/vitrine-soak-<seed>/ for what the
+// report singles out; `npm run bench -- soak` runs it with seed 1.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SAMPLE_MODELS } from '../test/helpers/sample-models.ts';
@@ -58,6 +62,8 @@ const uploads: Upload[] = Array.from({ length: uploadCount }, (_, index) => ({
 }));
 
 const logDir = path.join(os.tmpdir(), `vitrine-soak-${seed}`);
+// The processes append to their logs across restarts; a new run starts them empty.
+fs.rmSync(logDir, { recursive: true, force: true });
 const services = await startBackingServices('soak', { freezable: true });
 let exitCode = 1;
 try {
