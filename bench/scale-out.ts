@@ -4,9 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '../test/helpers/databases.ts';
-import { removeRedisKeys, testRedisUrl, uniqueRedisPrefix } from '../test/helpers/redis.ts';
-import { startS3Server } from '../test/helpers/s3-server.ts';
 import {
   MODELS,
   freePort,
@@ -17,6 +14,7 @@ import {
   waitForHealth,
   waitForModel,
 } from '../test/system/service-process.ts';
+import { startBackingServices } from './backing-services.ts';
 
 const TOKEN = 'scale-out-bench-token';
 const count = Number(process.argv[2] ?? 10);
@@ -30,23 +28,13 @@ interface Setup {
   env: () => Promise<{ env: Record<string, string>; dispose: () => Promise<void> }>;
 }
 
-const redisUrl = testRedisUrl();
 const scaled = (workers: number): Setup => ({
   label: `serve + ${workers} worker${workers > 1 ? 's' : ''}, PostgreSQL + Redis + S3`,
   command: `vitrine serve & ${Array(workers).fill('vitrine worker').join(' & ')}`,
   workers,
   env: async () => {
-    const database = await createTestDatabase('postgres');
-    const s3 = await startS3Server();
-    const prefix = uniqueRedisPrefix('bench');
-    return {
-      env: { DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, ...s3.env('bench') },
-      dispose: async () => {
-        await removeRedisKeys(redisUrl, prefix);
-        await database.dispose();
-        await s3.close();
-      },
-    };
+    const services = await startBackingServices('bench');
+    return { env: services.env, dispose: services.dispose };
   },
 });
 const SETUPS: Setup[] = [

@@ -99,7 +99,8 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
     /**
      * Judges the file's format, records the model and its conversion job in one transaction, then moves the file
      * into storage and lets the job run. A failure before the commit leaves nothing; a failure to store the file
-     * removes the model again. The temporary file is gone when this settles. When a concurrent copy of the same
+     * removes the model again; once both are done the model is the answer, its conversion starting at the latest
+     * when the hold ends. The temporary file is gone when this settles. When a concurrent copy of the same
      * keyed request committed its model first, throws {@link ModelMadeAlready} with that model.
      */
     async upload(upload: NewUpload): Promise<ModelRow> {
@@ -166,7 +167,17 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         // Announced before the held job is let go: a worker that starts at once must not report progress on a
         // model no listener has yet heard of.
         await events.publish('model.created', modelEventData(row));
-        await queue.promote(jobId);
+        // The model and its file are stored and its held job runs when the hold ends whatever happens here: a
+        // failure to let it go sooner (database or queue away) must not answer an error for a model that exists,
+        // or a client without an idempotency key retries and makes a second one.
+        await queue
+          .promote(jobId)
+          .catch((error: unknown) =>
+            logger.warn(
+              { model_id: id, err: error },
+              'could not start the conversion at once; it starts when its hold ends',
+            ),
+          );
         return row;
       } finally {
         await fsp.rm(file.path, { force: true });

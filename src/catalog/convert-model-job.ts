@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import path from 'node:path';
 import type { ModelRow } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppLogger } from '../logger.ts';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/lods/compress-lod.ts';
@@ -49,10 +50,17 @@ const PROGRESS_EVENT_INTERVAL_MS = 1_000;
 export const SYSTEM_FAILURE =
   'The conversion failed on a storage or server error, not on the file; reprocess the model to try again';
 
-/** A Node system error (file system, network) or a storage outage: the server's failure, not the file's. */
-function isSystemError(error: Error): boolean {
+/**
+ * A Node system error (file system, network), a storage or database outage, or a stored file or object gone
+ * missing (`ENOENT`, as the S3 store reports a missing object too): the server's failure, not the file's.
+ */
+export function isSystemError(error: Error): boolean {
+  const { syscall, code } = error as NodeJS.ErrnoException;
   return (
-    typeof (error as NodeJS.ErrnoException).syscall === 'string' || error instanceof StorageUnavailableError
+    typeof syscall === 'string' ||
+    code === 'ENOENT' ||
+    error instanceof StorageUnavailableError ||
+    isDatabaseUnavailable(error)
   );
 }
 

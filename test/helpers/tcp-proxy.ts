@@ -44,8 +44,8 @@ export async function createTcpProxy(host: string, targetPort: number): Promise<
   };
 }
 
-/** `url` with its host and port replaced by the proxy's, so a client of it goes through the proxy. */
-export function throughProxy(url: string, proxy: TcpProxy): string {
+/** `url` with its host and port replaced by the proxy's (this one or a freezable one), so a client of it goes through the proxy. */
+export function throughProxy(url: string, proxy: Pick<TcpProxy, 'port'>): string {
   const through = new URL(url);
   through.hostname = '127.0.0.1';
   through.port = String(proxy.port);
