@@ -1,6 +1,6 @@
 // The model page's Export menu in headless Chromium against a real server: the open menu inside the window at
 // 1280×800 and 390×844; a part bound to a red material, then GLB and USDZ exported from the menu; the menu waits
-// out the job (202) and hands over the file's link.
+// out the job (202) and hands over the file's link; an STL in the unit chosen in the menu.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -125,4 +125,36 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
       assert.deepEqual(pageErrors, []);
     });
   }
+  void test('exports STL in the unit chosen in the menu', async () => {
+    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+    await page.reload();
+    await page.locator('.export-menu summary').click();
+    const unit = page.getByRole('combobox', { name: 'Unit of STL and 3MF' });
+    assert.equal(await unit.inputValue(), 'millimeter', 'the API default comes first');
+    await unit.selectOption({ label: 'cm' });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/export?')) asked.push(request.url());
+    });
+    const download = page.waitForEvent('download', { timeout: 60_000 });
+    await page.locator('.export-menu button[data-format="stl"]').click();
+    await page.locator('.export-menu .export-status a').waitFor({ timeout: 60_000 });
+    assert.ok(
+      asked.length > 0 && asked.every((url) => new URL(url).searchParams.get('unit') === 'centimeter'),
+      `asked for centimetres: ${asked.join(', ')}`,
+    );
+    const stl = await readFile(await (await download).path());
+    // The cubes stand 2 m tall; the STL is written +Z up in centimetres.
+    let low = Infinity;
+    let high = -Infinity;
+    for (let t = 0; t < stl.readUInt32LE(80); t += 1) {
+      for (let corner = 0; corner < 3; corner += 1) {
+        const z = stl.readFloatLE(84 + t * 50 + 12 + corner * 12 + 8);
+        low = Math.min(low, z);
+        high = Math.max(high, z);
+      }
+    }
+    assert.ok(Math.abs(high - low - 200) < 0.01, `the cubes are ${high - low} cm tall`);
+    assert.deepEqual(pageErrors, []);
+  });
 });
