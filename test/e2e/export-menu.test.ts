@@ -144,7 +144,7 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
       `asked for centimetres: ${asked.join(', ')}`,
     );
     const stl = await readFile(await (await download).path());
-    // The cubes stand 2 m tall; the STL is written +Z up in centimetres.
+    // The cubes stand 1 m tall; the STL is written +Z up in centimetres.
     let low = Infinity;
     let high = -Infinity;
     for (let t = 0; t < stl.readUInt32LE(80); t += 1) {
@@ -154,7 +154,7 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
         high = Math.max(high, z);
       }
     }
-    assert.ok(Math.abs(high - low - 200) < 0.01, `the cubes are ${high - low} cm tall`);
+    assert.ok(Math.abs(high - low - 100) < 0.01, `the cubes are ${high - low} cm tall`);
     assert.deepEqual(pageErrors, []);
   });
 });

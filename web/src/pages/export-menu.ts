@@ -17,6 +17,7 @@ import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
 import { dropDown } from '../ui/keep-in-viewport.ts';
+import { foldedLevels } from '../viewer/served-levels.ts';
 import { lodDescriber } from './lod-description.ts';
 
 /** Longest the menu waits for one export before telling the user to try again later. */
@@ -65,12 +66,16 @@ async function fetchExport(
 export function createExportMenu(model: Model): { element: HTMLElement; dispose: () => void } {
   const controller = new AbortController();
   const describe = lodDescriber(model);
+  const folded = foldedLevels(model.lods);
   const lod = h(
     'select',
     { 'aria-label': 'Level of detail' },
-    ...model.lods.map((level) =>
-      h('option', { value: String(level.level) }, `LOD ${level.level} · ${describe(level)}`),
-    ),
+    ...model.lods.map((level) => {
+      // A level that could not be reduced exports the same geometry as the one it copies: say so.
+      const copies = [...folded].find(([, copied]) => copied.includes(level))?.[0];
+      const text = copies === undefined ? describe(level) : `same as LOD ${copies} (not reduced)`;
+      return h('option', { value: String(level.level) }, `LOD ${level.level} · ${text}`);
+    }),
   );
   const bound = h('input', { type: 'checkbox', checked: true });
   const unit = h(
