@@ -131,7 +131,7 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
     await page.goto(`${server.baseUrl}/#/models/${model.id}`);
     await page.reload();
     await page.locator('.export-menu summary').click();
-    const unit = page.getByRole('combobox', { name: 'Unit of STL and 3MF' });
+    const unit = page.getByRole('combobox', { name: 'STL and 3MF measured in' });
     assert.equal(await unit.inputValue(), 'millimeter', 'the API default comes first');
     await unit.selectOption({ label: 'cm' });
     const asked: string[] = [];

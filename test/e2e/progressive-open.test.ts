@@ -1,7 +1,8 @@
 // Progressive opening in headless Chromium: a 2 M-triangle torus (STL) is converted, then the model page, the
 // share page and its embed each draw LOD 2 first, having fetched no model bytes but LOD 2's, and swap LOD 0 in
 // behind it. LOD 0's file is held back until the test lets it through, so the coarse frame can be looked at and
-// the view changed (zoomed, a part selected) before the swap, which must keep all of it.
+// the view changed (zoomed, a part selected) before the swap, which must keep all of it; and a person choosing
+// LOD 2 meanwhile stays there.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -171,10 +172,11 @@ void describe('progressive opening end to end', { timeout: 20 * 60_000, skip: sk
     assert.equal(bound.status, 200);
 
     const release = await openCoarseFirst(page, `${session.server.baseUrl}/#/models/${modelId}`, levels);
-    assert.equal(
-      await page.getByRole('radio', { name: /^LOD 2/ }).isChecked(),
-      true,
-      'the switcher shows LOD 2',
+    // The switcher shows the level being opened to; the readout what is drawn meanwhile.
+    assert.equal(await page.getByRole('radio', { name: /^LOD 0/ }).isChecked(), true);
+    assert.match(
+      (await page.locator('.triangle-count').textContent()) ?? '',
+      /^LOD 2: .* shown, loading LOD 0…$/,
     );
     await page.locator('.viewer[data-paint="1"]').waitFor();
     const framed = await canvasShot(page, 'progressive-lod2');
@@ -214,6 +216,26 @@ void describe('progressive opening end to end', { timeout: 20 * 60_000, skip: sk
       true,
       'the switcher shows LOD 0',
     );
+    assert.deepEqual(session.pageErrors, []);
+  });
+
+  void test('choosing LOD 2 while LOD 0 is on its way stays at LOD 2', async () => {
+    const { page } = session;
+    const release = await openCoarseFirst(page, `${session.server.baseUrl}/#/models/${modelId}`, levels);
+    await page.getByRole('radio', { name: /^LOD 2/ }).check();
+    await page.locator('.viewer[data-state="ready"][data-lod="2"]').waitFor({ timeout: 60_000 });
+    await release();
+    // LOD 0 now arrives; wait for its download and then some, and it must not replace the chosen level.
+    await page.waitForFunction(
+      (path) =>
+        performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === path),
+      new URL(levels[0].url, session.server.baseUrl).pathname,
+      { timeout: 120_000 },
+    );
+    await page.waitForTimeout(2_000);
+    assert.equal(await page.locator('.viewer').getAttribute('data-lod'), '2');
+    assert.equal(await page.locator('.viewer').getAttribute('data-state'), 'ready');
+    assert.match((await page.locator('.triangle-count').textContent()) ?? '', /^LOD 2: .* shown$/);
     assert.deepEqual(session.pageErrors, []);
   });
 

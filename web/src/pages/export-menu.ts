@@ -80,7 +80,7 @@ export function createExportMenu(model: Model): { element: HTMLElement; dispose:
   const bound = h('input', { type: 'checkbox', checked: true });
   const unit = h(
     'select',
-    { 'aria-label': 'Unit of STL and 3MF' },
+    { 'aria-label': 'STL and 3MF measured in' },
     ...MENU_UNITS.map((choice) =>
       h('option', { value: choice.unit, selected: choice.unit === DEFAULT_EXPORT_UNIT }, choice.label),
     ),

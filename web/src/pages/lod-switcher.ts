@@ -67,10 +67,3 @@ export function showLodCount(switcher: HTMLElement, level: number, text: string)
   const label = switcher.querySelector(`[data-lod-count="${level}"]`);
   if (label) label.textContent = text;
 }
-
-/** Checks the button of `level` (or of the level it was folded into), as when the view swaps levels by itself. */
-export function checkLod(switcher: HTMLElement, level: number): void {
-  const radios = Array.from(switcher.querySelectorAll<HTMLInputElement>('input[type="radio"]'));
-  const chosen = radios.filter((radio) => Number(radio.value) <= level).at(-1);
-  if (chosen) chosen.checked = true;
-}

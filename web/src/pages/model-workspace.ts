@@ -12,7 +12,7 @@ import { nextSelection } from '../viewer/next-selection.ts';
 import { servedLevels } from '../viewer/served-levels.ts';
 import { createAnimationControls } from './animation-controls.ts';
 import { lodDescriber } from './lod-description.ts';
-import { checkLod, createLodSwitcher, showLodCount } from './lod-switcher.ts';
+import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
@@ -180,7 +180,6 @@ export function mountModelWorkspace(
       triangleLabel.textContent = final
         ? `LOD ${lod.level}: ${drawn} shown`
         : `LOD ${lod.level}: ${drawn} shown, loading LOD 0…`;
-      if (lodSwitcher) checkLod(lodSwitcher, lod.level);
       // The catalog counts a point cloud's points for LOD 0 only; the other levels are counted here once seen.
       if (points > 0 && lodSwitcher) showLodCount(lodSwitcher, lod.level, drawn);
     },
@@ -193,7 +192,8 @@ export function mountModelWorkspace(
     lods.length > 0
       ? createLodSwitcher(
           lods,
-          servedLevels(lods).at(-1)?.level ?? 0,
+          // The level being opened to: choosing a coarser one while it loads stops there.
+          servedLevels(lods)[0]?.level ?? 0,
           (lod) => attempt(`Loading LOD ${lod.level}`, () => levels.choose(lod)),
           lodDescriber(model),
         )

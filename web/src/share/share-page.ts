@@ -1,6 +1,6 @@
 /** The public page of a share link: one model's view, LODs, parts and bound materials; bare in an embed. */
 import type { Material, Part } from '../api/types.ts';
-import { checkLod, createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
+import { createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
 import { createPartsTree } from '../pages/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
@@ -73,9 +73,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       triangles.textContent = final
         ? `LOD ${lod.level}: ${drawn} shown`
         : `LOD ${lod.level}: ${drawn} shown, loading LOD 0…`;
-      if (!switcher) return;
-      checkLod(switcher, lod.level);
-      if (shown.points > 0) showLodCount(switcher, lod.level, drawn);
+      if (switcher && shown.points > 0) showLodCount(switcher, lod.level, drawn);
     },
     onError: (lod, error) => {
       if (error instanceof LinkGoneError) return showGone(root, error);
@@ -88,7 +86,8 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     ? null
     : createLodSwitcher(
         model.lods,
-        servedLevels(model.lods).at(-1)?.level ?? 0,
+        // The level being opened to: choosing a coarser one while it loads stops there.
+        servedLevels(model.lods)[0]?.level ?? 0,
         (level) => void levels.choose(level),
         model.triangle_count === 0 ? () => 'points' : undefined,
       );
