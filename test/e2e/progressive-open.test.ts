@@ -89,7 +89,9 @@ async function openCoarseFirst(page: Page, address: string, lods: Level[]): Prom
   const lod0Path = new URL(lods[0].url, session.server.baseUrl).pathname;
   const lod2Path = new URL(lods[2].url, session.server.baseUrl).pathname;
   const release = await holdBack(page, lod0Path);
-  await page.goto(address);
+  // Going to the address the page is at already would change nothing (a hash route): load it afresh instead.
+  if (page.url() === address) await page.reload();
+  else await page.goto(address);
   await page.locator('.viewer[data-state="refining"][data-lod="2"]').waitFor({ timeout: 120_000 });
   const first = (await page.evaluate(() => (window as { firstShown?: FirstShown }).firstShown))!;
   assert.equal(first.lod, '2', 'the first level drawn is LOD 2');
