@@ -16,7 +16,7 @@ export const EXPORT_FILES: Record<ExportFormat, { extension: string; contentType
   usdz: { extension: 'usdz', contentType: 'model/vnd.usdz+zip', label: 'USDZ for AR Quick Look' },
   // OBJ needs its .mtl and textures beside it, so the three travel as one zip.
   obj: { extension: 'zip', contentType: 'application/zip', label: 'OBJ + MTL (.zip)' },
-  stl: { extension: 'stl', contentType: 'model/stl', label: 'STL (binary, millimetres)' },
+  stl: { extension: 'stl', contentType: 'model/stl', label: 'STL (binary)' },
   '3mf': { extension: '3mf', contentType: 'model/3mf', label: '3MF (parts with colours and textures)' },
 };
 

@@ -88,7 +88,8 @@ void describe(
         lod2.wood > 0.5,
         `LOD 2 is drawn in its wood texture (${(lod2.wood * 100).toFixed(1)} % warm)`,
       );
-      assert.equal(fetched.length, 2, `LOD 0 and LOD 2 were fetched: ${fetched.join(', ')}`);
+      // The page opens on LOD 2 and refines to LOD 0; choosing LOD 2 again may come from the browser's cache.
+      assert.equal(new Set(fetched).size, 2, `LOD 0 and LOD 2 were fetched: ${fetched.join(', ')}`);
       assert.deepEqual(session.pageErrors, []);
     });
   },

@@ -1,6 +1,7 @@
 // The model page's Export menu in headless Chromium against a real server: the open menu inside the window at
 // 1280×800 and 390×844; a part bound to a red material, then GLB and USDZ exported from the menu; the menu waits
-// out the job (202) and hands over the file's link.
+// out the job (202) and hands over the file's link; an STL in the unit chosen in the menu; levels that could not be
+// reduced named on the level they copy.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
+import { SHOTS } from './support/viewer-session.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'e2e-export-token-0123456789';
@@ -125,4 +127,61 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
       assert.deepEqual(pageErrors, []);
     });
   }
+  void test('exports STL in the unit chosen in the menu', async () => {
+    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+    await page.reload();
+    await page.locator('.export-menu summary').click();
+    const unit = page.getByRole('combobox', { name: 'STL and 3MF measured in' });
+    assert.equal(await unit.inputValue(), 'millimeter', 'the API default comes first');
+    await unit.selectOption({ label: 'cm' });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/export?')) asked.push(request.url());
+    });
+    const download = page.waitForEvent('download', { timeout: 60_000 });
+    await page.locator('.export-menu button[data-format="stl"]').click();
+    await page.locator('.export-menu .export-status a').waitFor({ timeout: 60_000 });
+    assert.ok(
+      asked.length > 0 && asked.every((url) => new URL(url).searchParams.get('unit') === 'centimeter'),
+      `asked for centimetres: ${asked.join(', ')}`,
+    );
+    const stl = await readFile(await (await download).path());
+    // The cubes stand 1 m tall; the STL is written +Z up in centimetres.
+    let low = Infinity;
+    let high = -Infinity;
+    for (let t = 0; t < stl.readUInt32LE(80); t += 1) {
+      for (let corner = 0; corner < 3; corner += 1) {
+        const z = stl.readFloatLE(84 + t * 50 + 12 + corner * 12 + 8);
+        low = Math.min(low, z);
+        high = Math.max(high, z);
+      }
+    }
+    assert.ok(Math.abs(high - low - 100) < 0.01, `the cubes are ${high - low} cm tall`);
+    assert.deepEqual(pageErrors, []);
+  });
+  void test('levels that could not be reduced are listed on the level they copy', async () => {
+    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+    await page.reload();
+    await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
+    const answer = await catalogClient(server.baseUrl, TOKEN).call(`/api/models/${model.id}`);
+    const lods = ((await answer.json()) as { data: { lods: { level: number; reduced: boolean | null }[] } })
+      .data.lods;
+    const copies = lods.filter((lod) => lod.level > 0 && lod.reduced === false).map((lod) => lod.level);
+    // Twelve triangles a cube: nothing to take away.
+    assert.deepEqual(copies, [1, 2], 'the cubes could not be reduced');
+    const switcher = page.locator('.lod-switcher');
+    if (SHOTS) await switcher.screenshot({ path: join(SHOTS, 'lod-switcher-folded.png') });
+    assert.equal(await switcher.getByRole('radio').count(), 1, 'one level to choose');
+    assert.match((await switcher.textContent()) ?? '', /LOD 0.*also LOD 1, LOD 2 \(not reduced\)/);
+    await page.locator('.export-menu summary').click();
+    const options = await page
+      .getByRole('combobox', { name: 'Level of detail' })
+      .locator('option')
+      .allTextContents();
+    assert.deepEqual(options.slice(1), [
+      'LOD 1 · same as LOD 0 (not reduced)',
+      'LOD 2 · same as LOD 0 (not reduced)',
+    ]);
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -3,17 +3,33 @@
  * bound materials. The service makes a file in the background the first time (202), so the menu asks again until
  * the file is ready, then downloads it from its signed `/files/` URL (which needs no token while it lasts).
  */
-import { EXPORT_FILES, EXPORT_FORMATS, type ExportFormat } from '../../../src/writers/export-formats.ts';
+import {
+  DEFAULT_EXPORT_UNIT,
+  EXPORT_FILES,
+  EXPORT_FORMATS,
+  UNIT_FORMATS,
+  type ExportFormat,
+  type ExportUnit,
+} from '../../../src/writers/export-formats.ts';
 import { ApiError, errorFromBody } from '../api/api-error.ts';
 import { getToken } from '../api/token.ts';
 import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatBytes } from '../ui/format.ts';
 import { dropDown } from '../ui/keep-in-viewport.ts';
+import { foldedLevels } from '../viewer/served-levels.ts';
 import { lodDescriber } from './lod-description.ts';
 
 /** Longest the menu waits for one export before telling the user to try again later. */
 const GIVE_UP_MS = 10 * 60_000;
+
+/** The units the menu offers for STL and 3MF, the ones people print in; the API takes a few more. */
+const MENU_UNITS: readonly { unit: ExportUnit; label: string }[] = [
+  { unit: 'millimeter', label: 'mm' },
+  { unit: 'centimeter', label: 'cm' },
+  { unit: 'meter', label: 'm' },
+  { unit: 'inch', label: 'in' },
+];
 
 /** What the export route answers in JSON (`Accept: application/json`). */
 interface ExportState {
@@ -50,14 +66,25 @@ async function fetchExport(
 export function createExportMenu(model: Model): { element: HTMLElement; dispose: () => void } {
   const controller = new AbortController();
   const describe = lodDescriber(model);
+  const folded = foldedLevels(model.lods);
   const lod = h(
     'select',
     { 'aria-label': 'Level of detail' },
-    ...model.lods.map((level) =>
-      h('option', { value: String(level.level) }, `LOD ${level.level} · ${describe(level)}`),
-    ),
+    ...model.lods.map((level) => {
+      // A level that could not be reduced exports the same geometry as the one it copies: say so.
+      const copies = [...folded].find(([, copied]) => copied.includes(level))?.[0];
+      const text = copies === undefined ? describe(level) : `same as LOD ${copies} (not reduced)`;
+      return h('option', { value: String(level.level) }, `LOD ${level.level} · ${text}`);
+    }),
   );
   const bound = h('input', { type: 'checkbox', checked: true });
+  const unit = h(
+    'select',
+    { 'aria-label': 'STL and 3MF measured in' },
+    ...MENU_UNITS.map((choice) =>
+      h('option', { value: choice.unit, selected: choice.unit === DEFAULT_EXPORT_UNIT }, choice.label),
+    ),
+  );
   const status = h('p', { class: 'export-status', role: 'status' });
   const buttons = EXPORT_FORMATS.map((format) =>
     h(
@@ -75,6 +102,8 @@ export function createExportMenu(model: Model): { element: HTMLElement; dispose:
       lod: lod.value,
       materials: bound.checked ? 'bound' : 'source',
     });
+    // The other formats are always in metres; the API refuses a unit for them.
+    if (UNIT_FORMATS.includes(format)) query.set('unit', unit.value);
     try {
       const ready = await fetchExport(model.id, query, controller.signal, (state) => {
         status.textContent = `${EXPORT_FILES[format].label}: ${state === 'running' ? 'being written' : 'queued'}…`;
@@ -99,6 +128,7 @@ export function createExportMenu(model: Model): { element: HTMLElement; dispose:
     { class: 'card menu-panel export-panel' },
     lod,
     h('label', {}, bound, ' Bake in the bound materials'),
+    h('label', { class: 'export-unit' }, 'STL and 3MF in ', unit),
     ...buttons,
     status,
   );

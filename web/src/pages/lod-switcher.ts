@@ -1,7 +1,12 @@
-/** Radio buttons choosing the level of detail, each showing what it draws (triangles or points) and its size. */
+/**
+ * Radio buttons choosing the level of detail, each showing what it draws (triangles or points) and its size. A
+ * level that could not be reduced is a copy of the one before it: it gets no button of its own but is named on
+ * the level it equals.
+ */
 import type { Lod } from '../api/types.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes, formatCount } from '../ui/format.ts';
+import { foldedLevels, servedLevels } from '../viewer/served-levels.ts';
 
 /** Words for what a level draws; the default is its triangle count. */
 export type DescribeLod = (lod: Lod) => string;
@@ -20,7 +25,9 @@ export function createLodSwitcher(
 ): HTMLElement {
   const name = uid('lod');
   const fieldset = h('fieldset', { class: 'lod-switcher' }, h('legend', {}, 'Level of detail'));
-  for (const lod of [...lods].sort((a, b) => a.level - b.level)) {
+  const folded = foldedLevels(lods);
+  for (const lod of servedLevels(lods)) {
+    const copies = folded.get(lod.level) ?? [];
     const id = `${name}-${lod.level}`;
     const radio = h('input', { type: 'radio', id, name, value: lod.level, checked: lod.level === initial });
     radio.addEventListener('change', () => {
@@ -41,6 +48,13 @@ export function createLodSwitcher(
             h('span', { 'data-lod-count': lod.level }, describe(lod)),
             ` · ${formatBytes(lod.size)}`,
           ),
+          copies.length > 0
+            ? h(
+                'span',
+                { class: 'lod-same' },
+                `also ${copies.map((copy) => `LOD ${copy.level}`).join(', ')} (not reduced)`,
+              )
+            : null,
         ),
       ),
     );

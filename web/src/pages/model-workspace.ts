@@ -6,8 +6,10 @@ import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
+import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { servedLevels } from '../viewer/served-levels.ts';
 import { createAnimationControls } from './animation-controls.ts';
 import { lodDescriber } from './lod-description.ts';
 import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
@@ -108,27 +110,6 @@ export function mountModelWorkspace(
     stopAnimationControls = controls.dispose;
   };
 
-  const loadLevel = async (url: string, level: number): Promise<void> => {
-    viewport.dataset.state = 'loading';
-    triangleLabel.textContent = `Loading LOD ${level}…`;
-    try {
-      const { triangles, points } = await view.load(url);
-      if (disposed) return;
-      showAnimation();
-      viewport.dataset.state = 'ready';
-      viewport.dataset.lod = String(level);
-      viewport.dataset.triangles = String(triangles);
-      viewport.dataset.points = String(points);
-      triangleLabel.textContent = `LOD ${level}: ${formatDrawn(triangles, points)} shown`;
-      // The catalog counts a point cloud's points for LOD 0 only; the other levels are counted here once seen.
-      if (points > 0 && lodSwitcher) showLodCount(lodSwitcher, level, formatDrawn(triangles, points));
-    } catch (error) {
-      viewport.dataset.state = 'error';
-      triangleLabel.textContent = `LOD ${level} could not be shown`;
-      throw error;
-    }
-  };
-
   const view = new ModelViewport(
     viewport,
     select,
@@ -167,16 +148,53 @@ export function mountModelWorkspace(
   };
   document.addEventListener('keydown', onKeyDown);
 
-  const levels = lods.length > 0 ? lods : [];
   // File URLs are signed for a while only: a level chosen long after the page opened asks for a fresh one.
   const freshUrl = async (lod: Lod): Promise<string> =>
     expiresSoon(lod.url) ? (await getLod(model.id, lod.level)).url : lod.url;
+  // A model whose levels are not listed still has its LOD 0.
+  const openable: Lod[] =
+    lods.length > 0 || !model.model_url
+      ? lods
+      : [
+          {
+            level: 0,
+            url: model.model_url,
+            triangle_count: model.triangle_count ?? 0,
+            size: 0,
+            error: 0,
+            reduced: false,
+          },
+        ];
+  const levels = createLevelLoader(openable, {
+    element: viewport,
+    draw: async (lod) => view.load(await freshUrl(lod)),
+    onLoading: (lod) => {
+      if (viewport.dataset.state === 'loading') triangleLabel.textContent = `Loading LOD ${lod.level}…`;
+    },
+    onShown: (lod, { triangles, points }, final) => {
+      if (disposed) return;
+      showAnimation();
+      viewport.dataset.triangles = String(triangles);
+      viewport.dataset.points = String(points);
+      const drawn = formatDrawn(triangles, points);
+      triangleLabel.textContent = final
+        ? `LOD ${lod.level}: ${drawn} shown`
+        : `LOD ${lod.level}: ${drawn} shown, loading LOD 0…`;
+      // The catalog counts a point cloud's points for LOD 0 only; the other levels are counted here once seen.
+      if (points > 0 && lodSwitcher) showLodCount(lodSwitcher, lod.level, drawn);
+    },
+    onError: (lod, error) => {
+      triangleLabel.textContent = `LOD ${lod.level} could not be shown`;
+      throw error;
+    },
+  });
   const lodSwitcher =
-    levels.length > 0
+    lods.length > 0
       ? createLodSwitcher(
-          levels,
-          levels[0].level,
-          (lod) => attempt(`Loading LOD ${lod.level}`, async () => loadLevel(await freshUrl(lod), lod.level)),
+          lods,
+          // The level being opened to: choosing a coarser one while it loads stops there.
+          servedLevels(lods)[0]?.level ?? 0,
+          (lod) => attempt(`Loading LOD ${lod.level}`, () => levels.choose(lod)),
           lodDescriber(model),
         )
       : null;
@@ -222,9 +240,7 @@ export function mountModelWorkspace(
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
   );
   select(null, false);
-  const first = levels[0];
-  const url = first?.url ?? model.model_url;
-  if (url) attempt('Loading the model', () => loadLevel(url, first?.level ?? 0));
+  attempt('Loading the model', () => levels.open());
   attempt('Loading bound materials', refreshPaint);
   return () => {
     disposed = true;

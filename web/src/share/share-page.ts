@@ -1,11 +1,13 @@
 /** The public page of a share link: one model's view, LODs, parts and bound materials; bare in an embed. */
-import type { Lod, Material, Part } from '../api/types.ts';
+import type { Material, Part } from '../api/types.ts';
 import { createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
 import { createPartsTree } from '../pages/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
+import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { servedLevels } from '../viewer/served-levels.ts';
 import {
   getSharedModel,
   getSharedParts,
@@ -60,31 +62,33 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   tree.setMaterials(paint);
   viewport.dataset.paint = String(paint.size);
 
-  const loadLevel = async (lod: Lod): Promise<void> => {
-    viewport.dataset.state = 'loading';
-    triangles.textContent = `Loading LOD ${lod.level}…`;
-    try {
-      const shown = await view.load(lod.url);
-      viewport.dataset.state = 'ready';
-      viewport.dataset.lod = String(lod.level);
-      triangles.textContent = `LOD ${lod.level}: ${formatDrawn(shown.triangles, shown.points)} shown`;
-      if (shown.points > 0 && switcher)
-        showLodCount(switcher, lod.level, formatDrawn(shown.triangles, shown.points));
-    } catch (error) {
-      viewport.dataset.state = 'error';
+  const levels = createLevelLoader(model.lods, {
+    element: viewport,
+    draw: (lod) => view.load(lod.url),
+    onLoading: (lod) => {
+      if (viewport.dataset.state === 'loading') triangles.textContent = `Loading LOD ${lod.level}…`;
+    },
+    onShown: (lod, shown, final) => {
+      const drawn = formatDrawn(shown.triangles, shown.points);
+      triangles.textContent = final
+        ? `LOD ${lod.level}: ${drawn} shown`
+        : `LOD ${lod.level}: ${drawn} shown, loading LOD 0…`;
+      if (switcher && shown.points > 0) showLodCount(switcher, lod.level, drawn);
+    },
+    onError: (lod, error) => {
       if (error instanceof LinkGoneError) return showGone(root, error);
       triangles.textContent = `LOD ${lod.level} could not be shown.`;
-    }
-  };
+    },
+  });
 
-  const levels = [...model.lods].sort((a, b) => a.level - b.level);
   // A shared record carries no vertex count: a level of a model without triangles is worded once it is loaded.
   const switcher = embed
     ? null
     : createLodSwitcher(
-        levels,
-        levels[0]!.level,
-        (level) => void loadLevel(level),
+        model.lods,
+        // The level being opened to: choosing a coarser one while it loads stops there.
+        servedLevels(model.lods)[0]?.level ?? 0,
+        (level) => void levels.choose(level),
         model.triangle_count === 0 ? () => 'points' : undefined,
       );
   if (embed) {
@@ -137,7 +141,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       ),
     );
   }
-  await loadLevel(levels[0]!);
+  await levels.open();
 }
 
 function showGone(root: HTMLElement, error: unknown): void {
