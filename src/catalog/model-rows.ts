@@ -6,9 +6,7 @@ import type { DetectedFormat } from '../pipeline/detect-format.ts';
 import type { ModelFormat } from '../pipeline/types.ts';
 import type { StoredLod } from './repository.ts';
 import type { Model, ModelStatus, Part } from './schemas.ts';
-
-/** Turns a blob key into the URL a client fetches. */
-export type UrlFor = (key: string) => string;
+import type { UrlFor } from '../http/request-file-urls.ts';
 
 /** The stored LODs of a model row. */
 export function storedLods(row: ModelRow): StoredLod[] {

@@ -25,7 +25,6 @@ import {
   PatchModelBody,
 } from './schemas.ts';
 import { registerThumbnailRoutes } from './thumbnail-routes.ts';
-import { registerExportRoutes } from '../exports/routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
 
 export type { CatalogRoutesOptions } from './route-context.ts';
@@ -212,5 +211,4 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
 
   registerUploadRoutes(app, context);
   registerThumbnailRoutes(app, context);
-  registerExportRoutes(app, context, options.exports);
 };
