@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import { toModel, toPart } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -23,6 +22,8 @@ import {
   ModelSchema,
   PartSchema,
   PatchModelBody,
+  toModel,
+  toPart,
 } from './schemas.ts';
 import { registerThumbnailRoutes } from './thumbnail-routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';

@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import { toModel } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -14,6 +13,7 @@ import {
   CatalogMessageSchema,
   ModelIdParams,
   ModelSchema,
+  toModel,
   UploadThumbnailForm,
 } from './schemas.ts';
 

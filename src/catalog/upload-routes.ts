@@ -3,7 +3,6 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { toModel } from './model-rows.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
 import {
   catalogEnvelope,
@@ -12,6 +11,7 @@ import {
   ModelIdParams,
   ModelSchema,
   UploadModelForm,
+  toModel,
   UploadModelHeaders,
 } from './schemas.ts';
 import { prepareBundle } from './upload-bundle.ts';

@@ -4,10 +4,8 @@
 
 /** Known crossings, as `from -> to` paths relative to src/. */
 export const KNOWN_CROSSINGS: readonly string[] = [
-  'access/shared-model-routes.ts -> catalog/model-rows.ts',
   'catalog/model-events.ts -> materials/routes.ts',
   'catalog/thumbnail-refresh.ts -> config.ts',
   'events/routes.ts -> catalog/schemas.ts',
-  'exports/export-plan.ts -> catalog/model-rows.ts',
   'uploads/tus-store.ts -> config.ts',
 ];
