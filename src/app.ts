@@ -9,6 +9,7 @@ import { catalogRoutes } from './catalog/routes.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import { createExportRepository } from './exports/repository.ts';
+import { exportRoutes } from './exports/routes.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { AccessLogController } from './http/access-log.ts';
@@ -22,6 +23,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerApiNotFound } from './http/api-not-found.ts';
 import { createFileUrlSigner, fileSigningKey } from './http/file-url-signer.ts';
+import { requestFileUrls } from './http/request-file-urls.ts';
 import { registerFileRedirects } from './http/redirect-files.ts';
 import { registerFileServing } from './http/serve-files.ts';
 import { registerViewer } from './http/serve-viewer.ts';
@@ -146,9 +148,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     models,
     materials,
     blobs,
-    queue,
     catalog,
-    exports: createExportRepository(database),
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: uploadTmpDir,
@@ -156,6 +156,17 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     idempotencyWindowMs: config.idempotencyWindowMs,
     publicBaseUrl: config.publicBaseUrl,
     fileUrls,
+  });
+  // Straight after the catalog, so the export route follows the catalog's in the OpenAPI document.
+  await app.register(exportRoutes, {
+    prefix: '/api/models',
+    models,
+    materials,
+    blobs,
+    queue,
+    exports: createExportRepository(database),
+    checkToken,
+    urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
   });
   const eventLog = createEventLog(database);
   const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);

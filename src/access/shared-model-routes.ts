@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { storedLods, toModel, toPart } from '../catalog/model-rows.ts';
+import { storedLods, toModel, toPart } from '../catalog/schemas.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';

@@ -16,7 +16,7 @@ import type { ThumbnailType } from './image-type.ts';
 import { modelPrefix, sourceKey } from './lod-keys.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import { modelEventData } from './model-events.ts';
-import { storedLods } from './model-rows.ts';
+import { storedLods } from './schemas.ts';
 import { createModelRepository, type ModelMetadata, type ThumbnailSource } from './repository.ts';
 import { checkThumbnailImage } from './thumbnail-image.ts';
 import { thumbnailKey } from './thumbnails.ts';

@@ -17,7 +17,8 @@ import type { EventPublisher } from '../events/event-publisher.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { modelEventData } from './model-events.ts';
 import { lodKeyOfHash, modelPrefix } from './lod-keys.ts';
-import { storedLods, uploadFormat } from './model-rows.ts';
+import { uploadFormat } from './model-rows.ts';
+import { storedLods } from './schemas.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
 

@@ -4,7 +4,7 @@ import type { FailureHandler, JobHandler, JobName } from '../jobs/job-types.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { CatalogService } from './catalog-service.ts';
-import { storedLods } from './model-rows.ts';
+import { storedLods } from './schemas.ts';
 import type { ModelRepository } from './repository.ts';
 import { thumbnailLevel } from '../render/thumbnail-level.ts';
 import { renderWithBoundMaterials, type ThumbnailDependencies } from './thumbnails.ts';

@@ -1,12 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { grantOf } from '../http/auth/request-scope.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { FileUrlSigner } from '../http/file-url-signer.ts';
-import type { ExportRepository } from '../exports/repository.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { requestFileUrls, type UrlFor } from '../http/request-file-urls.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ModelRow } from '../db/database.ts';
@@ -14,20 +12,15 @@ import type { UploadIntake } from '../uploads/schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
 import { CatalogErrorSchema } from '../http/catalog-family.ts';
-import type { UrlFor } from './model-rows.ts';
 
 /** What the catalog routes need from the app. */
 export interface CatalogRoutesOptions {
   models: ModelRepository;
   materials: MaterialRepository;
   blobs: BlobStore;
-  /** The job queue, for exports; model changes queue their jobs through {@link CatalogService}. */
-  queue: JobQueue;
   /** Every change that touches files or jobs goes through the service. */
   catalog: CatalogService;
   checkToken: TokenChecker;
-  /** State of the cached exports (`GET /:id/export`). */
-  exports: ExportRepository;
   /** Largest model upload in bytes. */
   maxUploadBytes: number;
   /** Folder for uploads while they stream in. */
@@ -76,8 +69,6 @@ export interface CatalogRouteContext extends CatalogRoutesOptions {
 
 /** Builds the shared helpers over the plugin's options. */
 export function createRouteContext(options: CatalogRoutesOptions): CatalogRouteContext {
-  const baseUrl = (request: FastifyRequest) =>
-    options.publicBaseUrl ?? `${request.protocol}://${request.host}`;
   const existing = async (id: string, message = MODEL_NOT_FOUND) => {
     const row = await options.models.get(id);
     if (!row) throw new ApiError(404, message);
@@ -85,8 +76,7 @@ export function createRouteContext(options: CatalogRoutesOptions): CatalogRouteC
   };
   return {
     ...options,
-    // Bound to the scoped token that asked, so revoking the token ends its URLs too.
-    urlFor: (request) => (key) => options.fileUrls.sign(key, baseUrl(request), grantOf(request)),
+    urlFor: requestFileUrls(options.fileUrls, options.publicBaseUrl),
     existing,
     async completed(id) {
       const row = await existing(id, NOT_READY);

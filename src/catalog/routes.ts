@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
-import { toModel, toPart } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -21,10 +20,11 @@ import {
   ModelSchema,
   PartSchema,
   PatchModelBody,
+  toModel,
+  toPart,
 } from './schemas.ts';
 import { catalogEnvelope, CatalogMessageSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { registerThumbnailRoutes } from './thumbnail-routes.ts';
-import { registerExportRoutes } from '../exports/routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
 
 export type { CatalogRoutesOptions } from './route-context.ts';
@@ -209,5 +209,4 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
 
   registerUploadRoutes(app, context);
   registerThumbnailRoutes(app, context);
-  registerExportRoutes(app, context, options.exports);
 };

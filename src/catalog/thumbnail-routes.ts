@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import { toModel } from './model-rows.ts';
 import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
@@ -9,7 +8,7 @@ import {
   type CatalogApp,
   type CatalogRouteContext,
 } from './route-context.ts';
-import { ModelIdParams, ModelSchema, UploadThumbnailForm } from './schemas.ts';
+import { ModelIdParams, ModelSchema, toModel, UploadThumbnailForm } from './schemas.ts';
 import { CatalogErrorSchema, CatalogMessageSchema } from '../http/catalog-family.ts';
 
 /** Largest uploaded thumbnail (model-catalog.md: 2 MB). */

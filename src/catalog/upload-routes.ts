@@ -3,13 +3,13 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { toModel } from './model-rows.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
 import {
   CreateModelFromUploadBody,
   ModelIdParams,
   ModelSchema,
   UploadModelForm,
+  toModel,
   UploadModelHeaders,
 } from './schemas.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
-import { storedLods } from '../catalog/model-rows.ts';
 import type { ModelRepository } from '../catalog/repository.ts';
+import { storedLods } from '../catalog/schemas.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { Material } from '../materials/schemas.ts';
 import type { BoundMaterial } from '../writers/bound-material.ts';

@@ -1,27 +1,44 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scopeOf } from '../http/auth/request-scope.ts';
-import { EXPORT_NEEDS_WRITE_MESSAGE } from '../http/auth/route-access.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModelRepository } from '../catalog/repository.ts';
+import { ModelIdParams } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
+import { installApiFamily } from '../http/api-family.ts';
+import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
+import { scopeOf } from '../http/auth/request-scope.ts';
+import { EXPORT_NEEDS_WRITE_MESSAGE } from '../http/auth/route-access.ts';
+import type { TokenChecker } from '../http/auth/token-checker.ts';
+import type { UrlFor } from '../http/request-file-urls.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
-import { JobName } from '../jobs/job-types.ts';
-import {
-  CATALOG_ERRORS,
-  CATALOG_TAGS,
-  MODEL_NOT_FOUND,
-  NOT_READY,
-  type CatalogApp,
-  type CatalogRouteContext,
-} from '../catalog/route-context.ts';
-import { ModelIdParams } from '../catalog/schemas.ts';
-import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
+import { JobName, type ExportKey } from '../jobs/job-types.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { MaterialRepository } from '../materials/repository.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from '../writers/export-formats.ts';
 import { exportFileName } from './export-job.ts';
 import { planExport } from './export-plan.ts';
-import type { ExportKey } from '../jobs/job-types.ts';
 import type { ExportRepository } from './repository.ts';
 import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
+
+/** What the export route needs from the app. */
+export interface ExportRoutesOptions {
+  models: ModelRepository;
+  materials: MaterialRepository;
+  blobs: BlobStore;
+  queue: JobQueue;
+  /** State of the cached exports. */
+  exports: ExportRepository;
+  checkToken: TokenChecker;
+  /** Resolves blob keys to the signed URLs this request's client should use, bound to its scoped token if any. */
+  urlFor(request: FastifyRequest): UrlFor;
+}
+
+/** The catalog's answer for a model that is unknown or not converted yet. */
+const NOT_READY = 'Model not ready or not found';
+/** The catalog's answer for an unknown model. */
+const MODEL_NOT_FOUND = 'Model not found';
 
 /** How long an export's job may go unheard of before a call queues it again (it may have been lost). */
 export const EXPORT_JOB_QUIET_MS = 30_000;
@@ -45,13 +62,22 @@ const fileResponses = Object.fromEntries(
  * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source&unit=…`: the first call queues an export
  * job and answers 202 with its state; once the file is stored, the same call answers 200 with the file (or its
  * URL, for `Accept: application/json`). The file is kept until the model or a binding of its parts changes.
+ * In the catalog's envelope, beside the catalog plugin under `/api/models`, so unknown paths still reach its 404.
  */
-export function registerExportRoutes(
-  app: CatalogApp,
-  context: CatalogRouteContext,
-  exports: ExportRepository,
-): void {
-  const { blobs, queue, urlFor, completed } = context;
+export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fastify, options) => {
+  const { models, blobs, queue, exports, urlFor } = options;
+  installApiFamily(fastify, {
+    checkToken: options.checkToken,
+    ...CATALOG_FAMILY,
+    // Unknown paths under the prefix answer the catalog's own 404, set where the catalog is mounted.
+    notFoundMessage: undefined,
+  });
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const completed = async (id: string) => {
+    const model = await models.get(id);
+    if (model?.status !== 'completed') throw new ApiError(404, NOT_READY);
+    return model;
+  };
 
   const state = (
     request: FastifyRequest,
@@ -76,7 +102,7 @@ export function registerExportRoutes(
     {
       schema: {
         operationId: 'exportModel',
-        tags: CATALOG_TAGS,
+        tags: ['models'],
         summary: 'Export the model as GLB, USDZ, OBJ (zip), STL or 3MF with its bound materials baked in',
         description:
           'The first call queues an export job and answers 202 with its state (ask again after `Retry-After` ' +
@@ -95,8 +121,10 @@ export function registerExportRoutes(
           },
           202: catalogEnvelope(ExportSchema),
           302: STORED_FILE_REDIRECT,
-          ...CATALOG_ERRORS,
+          400: CatalogErrorSchema,
+          401: CatalogErrorSchema,
           403: CatalogErrorSchema,
+          404: CatalogErrorSchema,
           422: CatalogErrorSchema,
         },
       },
@@ -120,7 +148,7 @@ export function registerExportRoutes(
         unit: unitFormat ? (query.unit ?? DEFAULT_EXPORT_UNIT) : 'meter',
       };
       const model = await completed(key.model_id);
-      const plan = await planExport(context, model, key);
+      const plan = await planExport(options, model, key);
       if (!plan) throw new ApiError(404, NOT_READY);
       const row = await exports.get(key);
       const current = row?.fingerprint === plan.fingerprint ? row : undefined;
@@ -184,4 +212,4 @@ export function registerExportRoutes(
       };
     },
   );
-}
+};
