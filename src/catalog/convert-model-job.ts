@@ -1,25 +1,23 @@
 import fsp from 'node:fs/promises';
-import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import path from 'node:path';
-import type { ModelRow } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AppLogger } from '../logger.ts';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/lods/compress-lod.ts';
 import type { LodTextureFormat } from '../pipeline/lods/texture-ladder.ts';
-import { prepareSource } from '../pipeline/prepare-source.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
-import { ConversionError, type ImportSource } from '../pipeline/types.ts';
-import type { ConversionPool, PooledFileConversion } from '../threads/pool-types.ts';
+import { ConversionError } from '../pipeline/types.ts';
+import type { ConversionPool } from '../threads/pool-types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { modelEventData } from './model-events.ts';
-import { lodKeyOfHash, modelPrefix } from './lod-keys.ts';
-import { uploadFormat } from './model-rows.ts';
+import { fetchSource, removeReplacedLods, storeLods } from './conversion-files.ts';
+import { progressWriter } from './conversion-progress.ts';
+import { modelPrefix } from './lod-keys.ts';
 import { storedLods } from './schemas.ts';
-import type { ModelRepository, StoredLod } from './repository.ts';
+import type { ModelRepository } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the conversion job needs. */
@@ -41,11 +39,6 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   /** Where progress, completion and failure are announced. */
   events: EventPublisher;
 }
-
-// Progress writes are throttled: the database need not see every percent.
-const PROGRESS_INTERVAL_MS = 500;
-// Progress events are throttled further: every stream and webhook receives each one.
-const PROGRESS_EVENT_INTERVAL_MS = 1_000;
 
 /** The `error` of a model whose conversion failed on the server's side rather than on its file. */
 export const SYSTEM_FAILURE =
@@ -95,10 +88,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       await announce('model.progress', modelId);
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
-        const source = await fetchSource(model, workDir);
-        let lastWrite = 0;
-        let lastEvent = Date.now();
-        let announced = 0;
+        const source = await fetchSource(blobs, model, workDir);
         const result = await deps.pool.convert({
           modelId,
           source,
@@ -110,25 +100,21 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           signal,
           logger: new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
           thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
-          onProgress: (percent, stage) => {
-            const now = Date.now();
-            if (now - lastWrite < PROGRESS_INTERVAL_MS && stage !== 'thumbnail') return;
-            lastWrite = now;
-            // The conversion is the first 90 %, the thumbnail and storing the rest.
-            const overall = stage === 'thumbnail' ? 92 : Math.min(90, Math.round(percent * 0.9));
-            const written = models.setProgress(modelId, overall);
-            written.catch(() => {});
-            if (now - lastEvent < PROGRESS_EVENT_INTERVAL_MS || overall <= announced) return;
-            lastEvent = now;
-            announced = overall;
-            void written.then(() => announce('model.progress', modelId)).catch(() => {});
-          },
+          onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
         });
-        const lods = await storeLods(modelId, result);
+        const lods = await storeLods(blobs, modelId, result);
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
-        // Set before completing, so a client that sees `completed` sees the new thumbnail too.
-        await replaceThumbnail(modelId, job.id, result);
+        // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a
+        // new thumbnail is still a good model; regeneration can try again.
+        if (result.thumbnail) {
+          await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
+        } else {
+          logger.warn(
+            { model_id: modelId, job_id: job.id, err: result.thumbnailError },
+            'thumbnail rendering failed',
+          );
+        }
         const previous = (await models.get(modelId)) ?? model;
         const stored = await models.complete(modelId, { ...result, lods });
         if (!stored) {
@@ -137,7 +123,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           return;
         }
         await announce('model.completed', modelId);
-        await removeReplacedLods(storedLods(previous), lods);
+        await removeReplacedLods(blobs, storedLods(previous), lods);
         logger.info(
           {
             model_id: modelId,
@@ -181,67 +167,4 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       await announce('model.failed', modelId);
     },
   };
-
-  /**
-   * Copies the upload into the job's folder and, for a zip, extracts it safely; returns the model file to read,
-   * of the format the upload was judged to be.
-   */
-  async function fetchSource(model: ModelRow, workDir: string): Promise<ImportSource> {
-    const local = path.join(workDir, 'upload', path.basename(model.source_key));
-    await fsp.mkdir(path.dirname(local), { recursive: true });
-    await blobs.download(model.source_key, local);
-    const source = await prepareSource({ file: local, upload: uploadFormat(model), workDir });
-    // What the uploader declared for a file that states no unit or axis.
-    return {
-      ...source,
-      ...(model.unit ? { unit: model.unit as LengthUnit } : {}),
-      ...(model.up_axis ? { up: model.up_axis as DeclaredUp } : {}),
-    };
-  }
-
-  async function storeLods(modelId: string, result: PooledFileConversion): Promise<StoredLod[]> {
-    const lods: StoredLod[] = [];
-    for (const lod of result.lods) {
-      const previous = lods[lods.length - 1];
-      // A level that could not shrink points at the level before it instead of storing a copy.
-      if (!lod.reduced && previous) {
-        lods.push({ ...previous, level: lod.level, reduced: false });
-        continue;
-      }
-      const key = lodKeyOfHash(modelId, lod.level, lod.sha256);
-      const { size } = await blobs.putFile(key, lod.file);
-      lods.push({
-        level: lod.level,
-        key,
-        triangle_count: lod.triangle_count,
-        size,
-        error: lod.error,
-        reduced: lod.reduced,
-      });
-    }
-    return lods;
-  }
-
-  async function replaceThumbnail(
-    modelId: string,
-    jobId: string,
-    result: PooledFileConversion,
-  ): Promise<void> {
-    if (!result.thumbnail) {
-      // A model without a new thumbnail is still a good model; regeneration can try again.
-      logger.warn(
-        { model_id: modelId, job_id: jobId, err: result.thumbnailError },
-        'thumbnail rendering failed',
-      );
-      return;
-    }
-    await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
-  }
-
-  /** Removes the LOD files of the conversion before that this one did not write again. */
-  async function removeReplacedLods(oldLods: StoredLod[], newLods: StoredLod[]): Promise<void> {
-    const keep = new Set(newLods.map((lod) => lod.key));
-    const stale = oldLods.map((lod) => lod.key).filter((key) => !keep.has(key));
-    await Promise.all(stale.map((key) => blobs.delete(key)));
-  }
 }
