@@ -1,0 +1,188 @@
+// The part of the model repository the conversion and thumbnail jobs write: a model's status and progress, its
+// finished conversion (parts and levels), the sweep of stranded models, and its thumbnail with the render lease.
+import type { Db, ModelRow } from '../db/database.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import { nowIso } from '../db/timestamps.ts';
+import type { ConversionRecord, ThumbnailSource } from './repository.ts';
+import type { ModelStatus } from './schemas.ts';
+
+/** The conversion-state queries of the model repository, over a database or a transaction. */
+export function modelStateAccess(db: Db) {
+  return {
+    /** Moves a model to a state with a progress and an error text. */
+    async setStatus(
+      id: string,
+      status: ModelStatus,
+      progress: number,
+      error: string | null = null,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('models')
+        .set({ status, progress, error, updated_at: nowIso() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Ids of models `pending` or `processing` that nothing has written since `before`, oldest first. */
+    async untouchedInProgress(before: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('models')
+        .select('id')
+        .where('status', 'in', ['pending', 'processing'])
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    /**
+     * Fails a model that is still `pending` or `processing` and untouched since `before`, in one statement, so a
+     * conversion that moved on meanwhile, a reprocess, or another process's sweep leaves it alone. The row, or
+     * undefined when it was left alone.
+     */
+    async failUntouched(id: string, before: string, error: string): Promise<ModelRow | undefined> {
+      return db
+        .updateTable('models')
+        .set({ status: 'failed', progress: 0, error, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'processing'])
+        .where('updated_at', '<', before)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Records conversion progress while processing; never moves a model backwards or out of `processing`. */
+    async setProgress(id: string, progress: number): Promise<void> {
+      await db
+        .updateTable('models')
+        .set({ progress, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .where('progress', '<', progress)
+        .execute();
+    },
+
+    /** Stores a finished conversion and its parts in one transaction and marks the model completed. */
+    async complete(id: string, record: ConversionRecord): Promise<boolean> {
+      return inTransaction(db, async (trx) => {
+        const result = await trx
+          .updateTable('models')
+          .set({
+            status: 'completed',
+            progress: 100,
+            error: null,
+            lods: JSON.stringify(record.lods),
+            triangle_count: record.triangle_count,
+            vertex_count: record.vertex_count,
+            part_count: record.parts.length,
+            bounds: JSON.stringify(record.bounds),
+            source_unit: record.source_unit,
+            source_up_axis: record.source_up_axis,
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
+        // Chunked: each row binds 8 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+        const rows = record.parts.map((part, index) => ({
+          model_id: id,
+          part_index: index,
+          group_id: part.group_id,
+          name: part.name,
+          path: part.path,
+          triangle_count: part.triangle_count,
+          vertex_count: part.vertex_count,
+          bounds: JSON.stringify(part.bounds),
+        }));
+        for (let start = 0; start < rows.length; start += 2_000) {
+          await trx
+            .insertInto('model_parts')
+            .values(rows.slice(start, start + 2_000))
+            .execute();
+        }
+        return true;
+      });
+    },
+
+    /**
+     * Puts a model back to `pending` with progress 0 and no error, unless it is already pending or processing.
+     * Its LODs, parts and thumbnail stay (the API hides LODs until it completes) and are replaced when the next
+     * conversion completes. Undefined when the model does not exist or is being converted.
+     */
+    async resetForReprocess(id: string): Promise<ModelRow | undefined> {
+      return db
+        .updateTable('models')
+        .set({ status: 'pending', progress: 0, error: null, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', 'not in', ['pending', 'processing'])
+        .returningAll()
+        .executeTakeFirst();
+    },
+  };
+}
+
+/** The thumbnail-writing queries of the model repository: the picture's key and the render lease. */
+export function thumbnailStateAccess(db: Db) {
+  return {
+    /**
+     * Makes `key` the model's thumbnail, recording where it came from. With `keepUploaded` an uploaded thumbnail
+     * stays and `kept` is true. Undefined when the model does not exist.
+     */
+    async setThumbnail(
+      id: string,
+      key: string,
+      source: ThumbnailSource,
+      options: { keepUploaded?: boolean } = {},
+    ): Promise<{ previous: string | null; row: ModelRow; kept: boolean } | undefined> {
+      return inTransaction(db, async (trx) => {
+        const before = await trx
+          .selectFrom('models')
+          .select(['thumbnail_key', 'thumbnail_source'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!before) return undefined;
+        let update = trx
+          .updateTable('models')
+          .set({ thumbnail_key: key, thumbnail_source: source, updated_at: nowIso() })
+          .where('id', '=', id);
+        // Checked again in the update itself, so an upload that lands while a render runs is never overwritten.
+        if (options.keepUploaded)
+          update = update.where((eb) =>
+            eb.or([eb('thumbnail_source', 'is', null), eb('thumbnail_source', '!=', 'uploaded')]),
+          );
+        const row = await update.returningAll().executeTakeFirst();
+        if (row) return { previous: before.thumbnail_key, row, kept: false };
+        const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+        return current ? { previous: current.thumbnail_key, row: current, kept: true } : undefined;
+      });
+    },
+
+    /**
+     * Takes the model for one thumbnail render for `leaseMs` unless another render holds it; false when one does
+     * (or the model is gone). The lease lapses by itself, so a worker that dies mid-render blocks nobody for long.
+     */
+    async claimThumbnailRender(id: string, leaseMs: number): Promise<boolean> {
+      const now = new Date();
+      const result = await db
+        .updateTable('models')
+        .set({ thumbnail_render_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb('thumbnail_render_until', 'is', null),
+            eb('thumbnail_render_until', '<', now.toISOString()),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives the model back after a render took it with {@link claimThumbnailRender}. */
+    async releaseThumbnailRender(id: string): Promise<void> {
+      await db.updateTable('models').set({ thumbnail_render_until: null }).where('id', '=', id).execute();
+    },
+  };
+}
