@@ -49,24 +49,93 @@ export async function parseJsonYielding(
   text: string,
   options: YieldingParseOptions = YIELDING_PARSE_DEFAULTS,
 ): Promise<unknown> {
-  const stack: Container[] = [];
-  // A leading byte order mark is skipped, as Fastify's own parser does.
-  let position = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let root: unknown;
-  let haveRoot = false;
+  const cursor = new JsonCursor(text, options);
   let tokens = 0;
   let sliceStarted = performance.now();
+  for (;;) {
+    if (++tokens % TOKENS_PER_CHECK === 0 && performance.now() - sliceStarted > options.sliceMs) {
+      await yieldToLoop();
+      sliceStarted = performance.now();
+    }
+    if (!cursor.step()) break;
+  }
+  return cursor.finish();
+}
 
-  const fail = (): never => {
-    throw new InvalidJson(`Unexpected token in JSON at position ${position}`);
-  };
-  const skipWhitespace = () => {
-    WHITESPACE.lastIndex = position;
-    WHITESPACE.test(text);
-    position = WHITESPACE.lastIndex;
-  };
-  const readString = (): string => {
-    let end = text.indexOf('"', position + 1);
+/**
+ * One body being parsed: where parsing is in the text, the containers still open and the root once placed.
+ * Each {@link JsonCursor.step} reads one token, so the caller decides when to let the event loop run.
+ */
+class JsonCursor {
+  private position: number;
+  private readonly stack: Container[] = [];
+  private root: unknown = undefined;
+  private haveRoot = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly options: YieldingParseOptions,
+  ) {
+    // A leading byte order mark is skipped, as Fastify's own parser does.
+    this.position = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  /** Reads the next token (a container's opening, or a value and what follows it); false at the end of the text. */
+  step(): boolean {
+    const text = this.text;
+    this.skipWhitespace();
+    if (this.position >= text.length) return false;
+    if (this.haveRoot && this.stack.length === 0) this.fail();
+    const char = text[this.position]!;
+    if (char === '{') {
+      this.position++;
+      const object: Container = { kind: 'object', value: {}, members: 0 };
+      this.open(object);
+      this.skipWhitespace();
+      if (text[this.position] === '}') {
+        this.position++;
+        this.close();
+        this.afterValue();
+      } else {
+        this.readKey(object as ObjectContainer);
+      }
+      return true;
+    }
+    if (char === '[') {
+      this.position++;
+      this.open({ kind: 'array', value: [] });
+      this.skipWhitespace();
+      if (text[this.position] === ']') {
+        this.position++;
+        this.close();
+        this.afterValue();
+      }
+      return true;
+    }
+    this.place(char === '"' ? this.readString() : this.readLiteral());
+    this.afterValue();
+    return true;
+  }
+
+  /** The parsed value, once every token is read; refuses empty text and unclosed containers. */
+  finish(): unknown {
+    if (!this.haveRoot || this.stack.length > 0) this.fail();
+    return this.root;
+  }
+
+  private fail(): never {
+    throw new InvalidJson(`Unexpected token in JSON at position ${this.position}`);
+  }
+
+  private skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.position;
+    WHITESPACE.test(this.text);
+    this.position = WHITESPACE.lastIndex;
+  }
+
+  private readString(): string {
+    const text = this.text;
+    let end = text.indexOf('"', this.position + 1);
     // A quote preceded by an odd number of backslashes is escaped and does not end the string.
     while (end !== -1) {
       let backslashes = 0;
@@ -74,25 +143,49 @@ export async function parseJsonYielding(
       if (backslashes % 2 === 0) break;
       end = text.indexOf('"', end + 1);
     }
-    if (end === -1) fail();
+    if (end === -1) this.fail();
     // The native parser decodes escapes and refuses raw control characters exactly as it would in a whole body.
-    const token = text.slice(position, end + 1);
-    position = end + 1;
+    const token = text.slice(this.position, end + 1);
+    this.position = end + 1;
     try {
       return JSON.parse(token) as string;
     } catch {
-      return fail();
+      return this.fail();
     }
-  };
-  const place = (value: unknown) => {
-    const parent = stack[stack.length - 1];
+  }
+
+  /** Reads `true`, `false`, `null` or a number. */
+  private readLiteral(): unknown {
+    const text = this.text;
+    const position = this.position;
+    if (text.startsWith('true', position)) {
+      this.position += 4;
+      return true;
+    }
+    if (text.startsWith('false', position)) {
+      this.position += 5;
+      return false;
+    }
+    if (text.startsWith('null', position)) {
+      this.position += 4;
+      return null;
+    }
+    NUMBER.lastIndex = position;
+    const match = NUMBER.exec(text);
+    if (!match) this.fail();
+    this.position = NUMBER.lastIndex;
+    return Number(match![0]);
+  }
+
+  private place(value: unknown): void {
+    const parent = this.stack[this.stack.length - 1];
     if (!parent) {
-      if (haveRoot) fail();
-      root = value;
-      haveRoot = true;
+      if (this.haveRoot) this.fail();
+      this.root = value;
+      this.haveRoot = true;
     } else if (parent.kind === 'array') {
-      if (parent.value.length >= options.maxItems) {
-        throw new ApiError(400, `request body has an array of more than ${options.maxItems} items`);
+      if (parent.value.length >= this.options.maxItems) {
+        throw new ApiError(400, `request body has an array of more than ${this.options.maxItems} items`);
       }
       parent.value.push(value);
     } else {
@@ -103,105 +196,51 @@ export async function parseJsonYielding(
       parent.value[key] = value;
       parent.key = undefined;
     }
-  };
-  const open = (container: Container) => {
-    if (stack.length >= options.maxDepth) throw new ApiError(400, tooDeepMessage(options.maxDepth));
-    stack.push(container);
-  };
+  }
+
+  private open(container: Container): void {
+    if (this.stack.length >= this.options.maxDepth)
+      throw new ApiError(400, tooDeepMessage(this.options.maxDepth));
+    this.stack.push(container);
+  }
+
   /** Closes the innermost container and places it in its parent. */
-  const close = () => {
-    const done = stack.pop()!;
-    place(done.value);
-  };
+  private close(): void {
+    const done = this.stack.pop()!;
+    this.place(done.value);
+  }
+
   /** After a value inside a container: a comma (then the next member) or the closing bracket. */
-  const afterValue = (): boolean => {
-    const parent = stack[stack.length - 1];
+  private afterValue(): boolean {
+    const parent = this.stack[this.stack.length - 1];
     if (!parent) return false;
-    skipWhitespace();
-    const char = text[position];
+    this.skipWhitespace();
+    const char = this.text[this.position];
     if (char === ',') {
-      position++;
-      skipWhitespace();
-      if (parent.kind === 'object') readKey(parent);
-      else if (text[position] === ']') fail();
+      this.position++;
+      this.skipWhitespace();
+      if (parent.kind === 'object') this.readKey(parent);
+      else if (this.text[this.position] === ']') this.fail();
       return true;
     }
     if ((char === ']' && parent.kind === 'array') || (char === '}' && parent.kind === 'object')) {
-      position++;
-      close();
-      return afterValue();
+      this.position++;
+      this.close();
+      return this.afterValue();
     }
-    return fail();
-  };
-  const readKey = (object: ObjectContainer) => {
-    if (text[position] !== '"') fail();
-    const key = readString();
-    if (key === '__proto__') throw new InvalidJson('Object contains forbidden prototype property');
-    if (++object.members > options.maxMembers) {
-      throw new ApiError(400, `request body has an object of more than ${options.maxMembers} members`);
-    }
-    skipWhitespace();
-    if (text[position] !== ':') fail();
-    position++;
-    object.key = key;
-  };
-
-  for (;;) {
-    if (++tokens % TOKENS_PER_CHECK === 0 && performance.now() - sliceStarted > options.sliceMs) {
-      await yieldToLoop();
-      sliceStarted = performance.now();
-    }
-    skipWhitespace();
-    if (position >= text.length) break;
-    if (haveRoot && stack.length === 0) fail();
-    const char = text[position]!;
-    if (char === '{') {
-      position++;
-      const object: Container = { kind: 'object', value: {}, members: 0 };
-      open(object);
-      skipWhitespace();
-      if (text[position] === '}') {
-        position++;
-        close();
-        afterValue();
-      } else {
-        readKey(object as ObjectContainer);
-      }
-      continue;
-    }
-    if (char === '[') {
-      position++;
-      open({ kind: 'array', value: [] });
-      skipWhitespace();
-      if (text[position] === ']') {
-        position++;
-        close();
-        afterValue();
-      }
-      continue;
-    }
-    let value: unknown;
-    if (char === '"') {
-      value = readString();
-    } else if (text.startsWith('true', position)) {
-      value = true;
-      position += 4;
-    } else if (text.startsWith('false', position)) {
-      value = false;
-      position += 5;
-    } else if (text.startsWith('null', position)) {
-      value = null;
-      position += 4;
-    } else {
-      NUMBER.lastIndex = position;
-      const match = NUMBER.exec(text);
-      if (!match) fail();
-      value = Number(match![0]);
-      position = NUMBER.lastIndex;
-    }
-    place(value);
-    afterValue();
+    return this.fail();
   }
-  if (!haveRoot || stack.length > 0) fail();
-  return root;
+
+  private readKey(object: ObjectContainer): void {
+    if (this.text[this.position] !== '"') this.fail();
+    const key = this.readString();
+    if (key === '__proto__') throw new InvalidJson('Object contains forbidden prototype property');
+    if (++object.members > this.options.maxMembers) {
+      throw new ApiError(400, `request body has an object of more than ${this.options.maxMembers} members`);
+    }
+    this.skipWhitespace();
+    if (this.text[this.position] !== ':') this.fail();
+    this.position++;
+    object.key = key;
+  }
 }

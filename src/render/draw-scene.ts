@@ -5,13 +5,11 @@ import { ALPHA_BLEND, ALPHA_MASK } from './draw-primitive.ts';
 import type { DrawPrimitive } from './draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
 import { cameraLighting } from './lighting.ts';
+import { RASTER_ALPHA_TEST, RASTER_BLEND, RASTER_VISIBILITY } from './fill-triangle.ts';
 import {
   FACES_ALL,
   FACES_BACK,
   FACES_FRONT,
-  RASTER_ALPHA_TEST,
-  RASTER_BLEND,
-  RASTER_VISIBILITY,
   buildDepthTiles,
   projectVertices,
   rasterizePrimitive,

@@ -24,24 +24,15 @@ export function shadeVisible(
   const inv = 1 / (factor * factor);
   const primIds = fb.primitive;
   const triIds = fb.triangle;
-  const block = factor * factor;
-  // Per block: the distinct (primitive, triangle) pairs seen, their sample centroid, and which pair each sample saw.
-  const groupPrim = new Int32Array(block);
-  const groupTri = new Int32Array(block);
-  const groupX = new Float64Array(block);
-  const groupY = new Float64Array(block);
-  const groupCount = new Int32Array(block);
-  const sampleGroup = new Int32Array(block);
-  const remap = new Int32Array(block);
-  const groupBest = new Int32Array(block);
-  const groupColor = new Float32Array(block * 3);
+  const groups = blockGroups(factor * factor);
   const texel = new Float32Array(4);
   const shaded = new Float32Array(4);
 
   for (let by = 0; by + factor <= height; by += factor) {
     for (let bx = 0; bx + factor <= width; bx += factor) {
       const out = ((by / factor) * pixelsPerRow + bx / factor) * 4;
-      // Fast path for the common interior block where every sample sees the same triangle.
+      // Fast path for the common interior block where every sample sees the same triangle. It stays
+      // inline: calls for it on every block cost several per cent of the whole render.
       const first = by * width + bx;
       const prim = primIds[first];
       const tri = triIds[first];
@@ -77,33 +68,8 @@ export function shadeVisible(
         }
         continue;
       }
-      let groups = 0;
-      let s = 0;
-      for (let sy = by; sy < by + factor; sy++) {
-        for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
-          const prim = primIds[index];
-          if (prim < 0) {
-            sampleGroup[s] = -1;
-            continue;
-          }
-          const tri = triIds[index];
-          let g = 0;
-          while (g < groups && (groupPrim[g] !== prim || groupTri[g] !== tri)) g++;
-          if (g === groups) {
-            groupPrim[g] = prim;
-            groupTri[g] = tri;
-            groupX[g] = 0;
-            groupY[g] = 0;
-            groupCount[g] = 0;
-            groups++;
-          }
-          groupX[g] += sx + 0.5;
-          groupY[g] += sy + 0.5;
-          groupCount[g]++;
-          sampleGroup[s] = g;
-        }
-      }
-      if (groups === 0) {
+      const count = groupSamples(primIds, triIds, width, bx, by, factor, groups);
+      if (count === 0) {
         if (color === null) {
           pixels[out] = background[0];
           pixels[out + 1] = background[1];
@@ -112,62 +78,165 @@ export function shadeVisible(
         }
         continue;
       }
-      // Three or more triangles in one pixel means they are tiny (a dense mesh): shading each costs
-      // more than everything else while their normals barely differ, so each primitive gets one
-      // shading there. One or two triangles (edges and creases of coarse meshes) keep their own.
-      if (groups > 2) {
-        groups = mergeByPrimitive(groups, groupPrim, groupTri, groupX, groupY, groupCount, remap, groupBest);
-        for (let k = 0; k < block; k++) if (sampleGroup[k] >= 0) sampleGroup[k] = remap[sampleGroup[k]];
-      }
-      for (let g = 0; g < groups; g++) {
-        const n = groupCount[g];
-        const p = groupPrim[g];
-        shadeFragment(
-          primitives[p],
-          screens[p],
-          groupTri[g],
-          groupX[g] / n,
-          groupY[g] / n,
-          light,
-          texel,
-          shaded,
-        );
-        groupColor[g * 3] = shaded[0];
-        groupColor[g * 3 + 1] = shaded[1];
-        groupColor[g * 3 + 2] = shaded[2];
-      }
-      if (color === null) {
-        // Coverage-weighted average of the groups, the background filling the empty samples.
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        let covered = 0;
-        for (let k = 0; k < groups; k++) {
-          const n = groupCount[k];
-          r += groupColor[k * 3] * n;
-          g += groupColor[k * 3 + 1] * n;
-          b += groupColor[k * 3 + 2] * n;
-          covered += n;
-        }
-        const empty = factor * factor - covered;
-        pixels[out] = (r + background[0] * empty) * inv;
-        pixels[out + 1] = (g + background[1] * empty) * inv;
-        pixels[out + 2] = (b + background[2] * empty) * inv;
-        pixels[out + 3] = (covered + background[3] * empty) * inv;
+      shadeGroups(count, groups, primitives, screens, light, texel, shaded);
+      if (color === null) averageGroups(count, groups, background, factor, inv, pixels, out);
+      else writeGroupSamples(groups, color, width, bx, by, factor);
+    }
+  }
+}
+
+/** Scratch for one block's samples grouped by the triangle they see: allocated once per pass, reused by every block. */
+interface BlockGroups {
+  /** Per group, the primitive and triangle its samples see. */
+  prim: Int32Array;
+  tri: Int32Array;
+  /** Per group, the sums of its sample positions and their number (the centroid is sum / count). */
+  x: Float64Array;
+  y: Float64Array;
+  count: Int32Array;
+  /** Per sample of the block, row by row, its group (−1 for an empty sample). */
+  sampleGroup: Int32Array;
+  /** Scratch of {@link mergeByPrimitive}. */
+  remap: Int32Array;
+  best: Int32Array;
+  /** Per group, its shaded linear RGB. */
+  color: Float32Array;
+}
+
+/** {@link BlockGroups} for blocks of `block` samples (at most that many groups). */
+function blockGroups(block: number): BlockGroups {
+  return {
+    prim: new Int32Array(block),
+    tri: new Int32Array(block),
+    x: new Float64Array(block),
+    y: new Float64Array(block),
+    count: new Int32Array(block),
+    sampleGroup: new Int32Array(block),
+    remap: new Int32Array(block),
+    best: new Int32Array(block),
+    color: new Float32Array(block * 3),
+  };
+}
+
+/** Groups the samples of the block at (bx, by) by the triangle they see, into `groups`; returns how many groups. */
+function groupSamples(
+  primIds: Int32Array,
+  triIds: Int32Array,
+  width: number,
+  bx: number,
+  by: number,
+  factor: number,
+  groups: BlockGroups,
+): number {
+  const { prim: groupPrim, tri: groupTri, x: groupX, y: groupY, count: groupCount, sampleGroup } = groups;
+  let count = 0;
+  let s = 0;
+  for (let sy = by; sy < by + factor; sy++) {
+    for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
+      const prim = primIds[index];
+      if (prim < 0) {
+        sampleGroup[s] = -1;
         continue;
       }
-      s = 0;
-      for (let sy = by; sy < by + factor; sy++) {
-        for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
-          const k = sampleGroup[s];
-          if (k < 0) continue;
-          const o = index * 4;
-          color[o] = groupColor[k * 3];
-          color[o + 1] = groupColor[k * 3 + 1];
-          color[o + 2] = groupColor[k * 3 + 2];
-          color[o + 3] = 1;
-        }
+      const tri = triIds[index];
+      let g = 0;
+      while (g < count && (groupPrim[g] !== prim || groupTri[g] !== tri)) g++;
+      if (g === count) {
+        groupPrim[g] = prim;
+        groupTri[g] = tri;
+        groupX[g] = 0;
+        groupY[g] = 0;
+        groupCount[g] = 0;
+        count++;
       }
+      groupX[g] += sx + 0.5;
+      groupY[g] += sy + 0.5;
+      groupCount[g]++;
+      sampleGroup[s] = g;
+    }
+  }
+  // Three or more triangles in one pixel means they are tiny (a dense mesh): shading each costs
+  // more than everything else while their normals barely differ, so each primitive gets one
+  // shading there. One or two triangles (edges and creases of coarse meshes) keep their own.
+  if (count > 2) {
+    const { remap } = groups;
+    count = mergeByPrimitive(count, groupPrim, groupTri, groupX, groupY, groupCount, remap, groups.best);
+    for (let k = 0; k < s; k++) if (sampleGroup[k] >= 0) sampleGroup[k] = remap[sampleGroup[k]];
+  }
+  return count;
+}
+
+/** Shades each of the first `count` groups once, at the centroid of its samples, into `groups.color`. */
+function shadeGroups(
+  count: number,
+  groups: BlockGroups,
+  primitives: readonly DrawPrimitive[],
+  screens: readonly Float32Array[],
+  light: Lighting,
+  texel: Float32Array,
+  shaded: Float32Array,
+): void {
+  const { prim, tri, x, y, count: samples, color: groupColor } = groups;
+  for (let g = 0; g < count; g++) {
+    const n = samples[g];
+    const p = prim[g];
+    shadeFragment(primitives[p], screens[p], tri[g], x[g] / n, y[g] / n, light, texel, shaded);
+    groupColor[g * 3] = shaded[0];
+    groupColor[g * 3 + 1] = shaded[1];
+    groupColor[g * 3 + 2] = shaded[2];
+  }
+}
+
+/** Writes the coverage-weighted average of the groups to `pixels` at `out`, the background filling the empty samples. */
+function averageGroups(
+  count: number,
+  groups: BlockGroups,
+  background: Float32Array,
+  factor: number,
+  inv: number,
+  pixels: Float32Array,
+  out: number,
+): void {
+  const groupColor = groups.color;
+  const groupCount = groups.count;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let covered = 0;
+  for (let k = 0; k < count; k++) {
+    const n = groupCount[k];
+    r += groupColor[k * 3] * n;
+    g += groupColor[k * 3 + 1] * n;
+    b += groupColor[k * 3 + 2] * n;
+    covered += n;
+  }
+  const empty = factor * factor - covered;
+  pixels[out] = (r + background[0] * empty) * inv;
+  pixels[out + 1] = (g + background[1] * empty) * inv;
+  pixels[out + 2] = (b + background[2] * empty) * inv;
+  pixels[out + 3] = (covered + background[3] * empty) * inv;
+}
+
+/** Writes each covered sample of the block at (bx, by) into the colour buffer with its group's shading. */
+function writeGroupSamples(
+  groups: BlockGroups,
+  color: Float32Array,
+  width: number,
+  bx: number,
+  by: number,
+  factor: number,
+): void {
+  const { color: groupColor, sampleGroup } = groups;
+  let s = 0;
+  for (let sy = by; sy < by + factor; sy++) {
+    for (let sx = bx, index = sy * width + bx; sx < bx + factor; sx++, index++, s++) {
+      const k = sampleGroup[s];
+      if (k < 0) continue;
+      const o = index * 4;
+      color[o] = groupColor[k * 3];
+      color[o + 1] = groupColor[k * 3 + 1];
+      color[o + 2] = groupColor[k * 3 + 2];
+      color[o + 3] = 1;
     }
   }
 }
