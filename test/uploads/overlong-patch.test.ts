@@ -21,12 +21,11 @@ for (const dialect of testDialects()) {
     });
     after(() => testApp.close());
 
-    void it('saves neither the Upload-Length nor any byte of a PATCH that overruns the length it declares', async () => {
+    /** An upload of deferred length holding its first 5 bytes (of `bytes`, 20 of them); its location. */
+    const deferredUploadOfFive = async (bytes: Buffer): Promise<string> => {
       const created = await tus.send('POST', '/api/uploads', { 'upload-defer-length': '1' });
       assert.equal(created.status, 201, created.text);
       const location = String(created.headers.location);
-      const bytes = Buffer.alloc(20, 7);
-
       const first = await tus.send(
         'PATCH',
         location,
@@ -34,6 +33,21 @@ for (const dialect of testDialects()) {
         bytes.subarray(0, 5),
       );
       assert.equal(first.status, 204, first.text);
+      return location;
+    };
+
+    /** Checks that the upload is as it was before a refused PATCH: 5 bytes, length still deferred. */
+    const assertNothingKept = async (location: string): Promise<void> => {
+      const after = await tus.head(location);
+      assert.equal(after.status, 200, after.text);
+      assert.equal(after.offset, 5, 'no byte of the refused PATCH was kept');
+      assert.equal(after.headers['upload-length'], undefined, 'the refused length was not saved');
+      assert.equal(after.headers['upload-defer-length'], '1');
+    };
+
+    void it('saves neither the Upload-Length nor any byte of a PATCH that overruns the length it declares', async () => {
+      const bytes = Buffer.alloc(20, 7);
+      const location = await deferredUploadOfFive(bytes);
       const overrun = await tus.send(
         'PATCH',
         location,
@@ -42,11 +56,7 @@ for (const dialect of testDialects()) {
       );
       assert.equal(overrun.status, 413, overrun.text);
 
-      const after = await tus.head(location);
-      assert.equal(after.status, 200, after.text);
-      assert.equal(after.offset, 5, 'no byte of the refused PATCH was kept');
-      assert.equal(after.headers['upload-length'], undefined, 'the refused length was not saved');
-      assert.equal(after.headers['upload-defer-length'], '1');
+      await assertNothingKept(location);
 
       const corrected = await tus.send(
         'PATCH',
@@ -59,17 +69,8 @@ for (const dialect of testDialects()) {
     });
 
     void it('saves neither the Upload-Length nor any byte of a chunked PATCH that overruns it', async () => {
-      const created = await tus.send('POST', '/api/uploads', { 'upload-defer-length': '1' });
-      assert.equal(created.status, 201, created.text);
-      const location = String(created.headers.location);
       const bytes = Buffer.alloc(20, 7);
-      const first = await tus.send(
-        'PATCH',
-        location,
-        { ...CHUNK, 'upload-offset': '0' },
-        bytes.subarray(0, 5),
-      );
-      assert.equal(first.status, 204, first.text);
+      const location = await deferredUploadOfFive(bytes);
 
       // 15 bytes in three writes where the declared length leaves room for 5: tus sees the overrun only mid-body,
       // after it has stored the first write.
@@ -82,11 +83,7 @@ for (const dialect of testDialects()) {
       );
       assert.equal(overrun?.status, 413, overrun?.text);
 
-      const after = await tus.head(location);
-      assert.equal(after.status, 200, after.text);
-      assert.equal(after.offset, 5, 'no byte of the refused PATCH was kept');
-      assert.equal(after.headers['upload-length'], undefined, 'the refused length was not saved');
-      assert.equal(after.headers['upload-defer-length'], '1');
+      await assertNothingKept(location);
 
       const corrected = await tus.sendChunked(
         'PATCH',
