@@ -6,6 +6,7 @@ import { storedLods, toModel, toPart } from '../catalog/schemas.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
+import { REVOKED_WITHIN_SECONDS } from '../http/file-access.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -50,10 +51,11 @@ const security: [] = [];
 // Revoking must take effect at once, so nothing under a link may be reused without asking again.
 const NO_REUSE = 'private, no-cache';
 /**
- * Life of the presigned URL a shared file redirects to (S3): the page asks the link again for every file, so a
- * minute is plenty, and a revoked link's files are out of reach a minute later even to someone who kept one.
+ * Life of the presigned URL a shared file redirects to (S3): the page asks the link again for every file, and
+ * nothing under a link is reused, so a revoked link's files are out of reach within REVOKED_WITHIN_SECONDS even to
+ * someone who kept one.
  */
-export const SHARED_URL_EXPIRES_SECONDS = 60;
+export const SHARED_URL_EXPIRES_SECONDS = REVOKED_WITHIN_SECONDS;
 
 /**
  * `/s/<secret>` and the routes under it: the public page of one shared model and the only data it reads. Each

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_UNAVAILABLE } from '../db/unavailable.ts';
 import { GRANT_RECHECK_MS, type LiveGrants } from './auth/live-grants.ts';
 import { TOKEN_HEADER, type TokenChecker } from './auth/token-checker.ts';
 import type { FileUrlSigner } from './file-url-signer.ts';
@@ -14,17 +15,19 @@ export interface FileAccessOptions {
 }
 
 /**
- * A granted request and how long the client may reuse its answer without asking (0: revalidate every time), or
- * a refusal and its message.
+ * A granted request, how long the client may reuse its answer without asking (0: revalidate every time) and
+ * whether its grant can be revoked (a scoped token's), or a refusal and its message.
  */
 export type FileAccess =
-  { granted: true; reuseSeconds: number } | { granted: false; status: RefusedStatus; message: string };
+  | { granted: true; reuseSeconds: number; revocable: boolean }
+  | { granted: false; status: RefusedStatus; message: string };
 
 /**
  * Status of a refused `/files/` request: 404 whether the file exists or not, as if there were none (the address
- * alone opens nothing and tells nothing); 401 for a wrong `X-API-Token`, as everywhere in the API.
+ * alone opens nothing and tells nothing); 401 for a wrong `X-API-Token`, as everywhere in the API; 503 when the
+ * database that says whether a grant is live cannot be asked.
  */
-type RefusedStatus = 401 | 404;
+type RefusedStatus = 401 | 404 | 503;
 
 const REFUSALS = {
   unsigned: 'This file needs a signed URL from the API or an X-API-Token header',
@@ -33,6 +36,12 @@ const REFUSALS = {
   revoked: 'This file URL was handed to a token that is revoked or expired',
   token: 'invalid API token',
 } as const;
+
+/**
+ * How soon after a revocation a revoked grant's files are out of reach everywhere: a cached answer's reuse and the
+ * presigned URL it led to (S3) together stay within it.
+ */
+export const REVOKED_WITHIN_SECONDS = 30;
 
 // A scoped token's URL is reused no longer than its grant is trusted unchecked, so a revoked token's files leave
 // browsers' caches as soon as the server refuses them.
@@ -52,17 +61,25 @@ export async function decideFileAccess(
 ): Promise<FileAccess> {
   const signature = options.signer.check(key, request.query as Record<string, unknown>);
   if (signature.valid) {
-    if (signature.grant === undefined) return { granted: true, reuseSeconds: signature.secondsLeft };
-    if (!(await options.grants.isLive(signature.grant)))
-      return { granted: false, status: 404, message: REFUSALS.revoked };
-    return { granted: true, reuseSeconds: Math.min(signature.secondsLeft, GRANT_REUSE_SECONDS) };
+    if (signature.grant === undefined)
+      return { granted: true, reuseSeconds: signature.secondsLeft, revocable: false };
+    // Whether the grant lives is the database's to say: while it cannot, the request is refused as retryable.
+    const live = await options.grants.isLive(signature.grant).catch(() => undefined);
+    if (live === undefined) return { granted: false, status: 503, message: DATABASE_UNAVAILABLE };
+    if (!live) return { granted: false, status: 404, message: REFUSALS.revoked };
+    return {
+      granted: true,
+      reuseSeconds: Math.min(signature.secondsLeft, GRANT_REUSE_SECONDS),
+      revocable: true,
+    };
   }
   const presented = request.headers[TOKEN_HEADER];
   if (signature.reason === 'unsigned' && presented !== undefined) {
     const scope = await options.checkToken(presented);
     if (scope === 'missing' || scope === 'invalid')
       return { granted: false, status: 401, message: REFUSALS.token };
-    return { granted: true, reuseSeconds: 0 };
+    // Only the admin token cannot be revoked.
+    return { granted: true, reuseSeconds: 0, revocable: scope !== 'admin' };
   }
   return { granted: false, status: 404, message: REFUSALS[signature.reason] };
 }

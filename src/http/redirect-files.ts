@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { FILES_ROUTE_PREFIX } from '../storage/files-route.ts';
-import { decideFileAccess, privateCacheControl, refuseFile, type FileAccessOptions } from './file-access.ts';
+import {
+  decideFileAccess,
+  privateCacheControl,
+  refuseFile,
+  REVOKED_WITHIN_SECONDS,
+  type FileAccessOptions,
+} from './file-access.ts';
 import { contentDisposition, storedFileHeaders } from './serve-files.ts';
 
 /** Options of {@link registerFileRedirects}. */
@@ -32,10 +38,12 @@ export function registerFileRedirects(
     // No object has an empty or dot segment, and a URL would normalise one away after signing.
     if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'))
       return reply.callNotFound();
-    // A signed URL about to expire leads to a presigned URL that does not outlive it by more than a minute.
-    const presignedSeconds =
-      decision.reuseSeconds > 0
-        ? Math.min(options.urlExpiresSeconds, Math.max(60, decision.reuseSeconds))
+    const presignedSeconds = decision.revocable
+      ? // A revocable grant's redirect, reused and then followed, ends within REVOKED_WITHIN_SECONDS of a revocation.
+        REVOKED_WITHIN_SECONDS - decision.reuseSeconds
+      : decision.reuseSeconds > 0
+        ? // A signed URL about to expire leads to a presigned URL that does not outlive it by more than a minute.
+          Math.min(options.urlExpiresSeconds, Math.max(60, decision.reuseSeconds))
         : options.urlExpiresSeconds;
     const reuseSeconds = Math.min(decision.reuseSeconds, Math.floor(presignedSeconds / 2));
     const { contentType, attachment } = storedFileHeaders(key);
