@@ -145,7 +145,8 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
 
     async failed(job, error) {
       const modelId = job.payload.model_id;
-      if (isSystemError(error)) {
+      const systemError = isSystemError(error);
+      if (systemError) {
         // Its message names server paths or hosts: the user is told what to do, the log keeps the details.
         logger.error(
           { model_id: modelId, job_id: job.id, err: error },
@@ -156,7 +157,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         modelId,
         'failed',
         0,
-        isSystemError(error) ? SYSTEM_FAILURE : error.message,
+        systemError ? SYSTEM_FAILURE : error.message,
       );
       if (!recorded) {
         // Deleted during a conversion that stored some levels and then failed (storage going away, say): those

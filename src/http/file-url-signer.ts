@@ -6,7 +6,7 @@ export const EXPIRES_PARAM = 'expires';
 /** Query parameter holding a signed URL's signature (base64url HMAC-SHA256). */
 export const SIGNATURE_PARAM = 'signature';
 /** Query parameter naming the scoped token a signed URL was handed to; absent on the admin token's URLs. */
-export const GRANT_PARAM = 'grant';
+const GRANT_PARAM = 'grant';
 
 // Scoped tokens' ids are UUIDs; anything else in the parameter was not written by the signer.
 const GRANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import type { Texture } from '@gltf-transform/core';
-import type sharp from 'sharp';
+import { loadSharp } from '../gltf/load-sharp.ts';
 
 /** An image in a type every export format takes (PNG or JPEG), with its file extension. */
 export interface PortableImage {
@@ -21,13 +21,6 @@ export interface SplitMetallicRoughness {
 }
 
 const PORTABLE: Record<string, PortableImage['extension']> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
-
-// sharp loads a native library: only exports that carry textures pay for it.
-let sharpModule: Promise<typeof sharp> | undefined;
-function loadSharp(): Promise<typeof sharp> {
-  sharpModule ??= import('sharp').then((module) => module.default);
-  return sharpModule;
-}
 
 /**
  * The texture's image as PNG or JPEG: kept as is when it is one, re-encoded as PNG when sharp can decode it (WebP,

@@ -98,14 +98,14 @@ void test('a level chosen while LOD 0 is on its way wins', async () => {
   });
   const opening = loader.open();
   await new Promise((resolve) => setImmediate(resolve));
-  pending.get(2)?.();
+  pending.get(2)!();
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(element.dataset.state, 'refining');
   const choosing = loader.choose(lod(1, true));
   assert.equal(element.dataset.state, 'loading');
-  pending.get(1)?.();
+  pending.get(1)!();
   await choosing;
-  pending.get(0)?.();
+  pending.get(0)!();
   await opening;
   assert.deepEqual(shown, [2, 1], 'LOD 0 arriving late is not reported over the chosen LOD 1');
   assert.equal(element.dataset.lod, '1');

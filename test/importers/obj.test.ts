@@ -383,7 +383,7 @@ async function greyPng(
 void test('map_Pr and map_Pm become one metallic-roughness texture: roughness in G, metalness in B', async () => {
   const obj = 'mtllib pbr.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n';
   const file = await folderWith({
-    'pbr.obj': `${obj}usemtl both\nf 1/1 2/2 3/3\nusemtl rough\nf 3/3 2/2 1/1\n`,
+    'pbr.obj': `${obj}usemtl both\nf 1/1 2/2 3/3\nusemtl rough\nf 3/3 2/2 1/1\nusemtl lost\nf 1/1 3/3 2/2\n`,
     'pbr.mtl': [
       'newmtl both',
       'Kd 0.5 0.5 0.5',
@@ -394,6 +394,10 @@ void test('map_Pr and map_Pm become one metallic-roughness texture: roughness in
       'newmtl rough',
       'Pm 0.25',
       'map_Pr rough.png',
+      'newmtl lost',
+      'Pm 0.4',
+      'map_Pr rough.png',
+      'map_Pm absent.png',
       '',
     ].join('\n'),
     // Different sizes: the metalness map is stretched over the roughness map's.
@@ -401,7 +405,7 @@ void test('map_Pr and map_Pm become one metallic-roughness texture: roughness in
     'metal.png': await greyPng(2, 1, (x) => (x === 0 ? 0 : 255)),
   });
   const { document } = await readObj(file);
-  const [both, rough] = primitives(document).map((primitive) => primitive.getMaterial()!);
+  const [both, rough, lost] = primitives(document).map((primitive) => primitive.getMaterial()!);
 
   const texture = both.getMetallicRoughnessTexture()!;
   assert.ok(texture, 'the packed texture');
@@ -416,12 +420,16 @@ void test('map_Pr and map_Pm become one metallic-roughness texture: roughness in
   assert.equal(both.getRoughnessFactor(), 1);
   assert.equal(both.getMetallicFactor(), 1);
 
-  // Roughness alone: metalness stays the Pm factor over a white blue channel; the same map packs once.
-  assert.notEqual(rough.getMetallicRoughnessTexture(), undefined);
+  // Roughness alone: metalness stays the Pm factor over a white blue channel.
+  assert.ok(rough.getMetallicRoughnessTexture(), 'the roughness map packed alone');
   assert.equal(rough.getRoughnessFactor(), 1);
   assert.equal(rough.getMetallicFactor(), 0.25);
   const alone = await sharp(rough.getMetallicRoughnessTexture()!.getImage()!).raw().toBuffer();
   assert.equal(alone[2], 255, 'B white');
   assert.equal(alone[3 * 3 + 1], 180, 'G the roughness map');
+  // A named metalness map that cannot be read leaves metalness to its factor, not to a white channel.
+  assert.ok(lost.getMetallicRoughnessTexture(), 'the roughness map still packed');
+  assert.equal(lost.getRoughnessFactor(), 1);
+  assert.equal(lost.getMetallicFactor(), 0.4);
   assert.deepEqual(errorsOf(await validate(document)), []);
 });

@@ -17,6 +17,7 @@ import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from '../obj/triangulate-obj.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, ModelFormat, StepContext } from '../../types.ts';
+import { loadSharp } from '../../../gltf/load-sharp.ts';
 
 /** Step name used in logs and errors. */
 export const NAME = 'import-assimp';
@@ -64,7 +65,7 @@ export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
     }
     return assimpModule;
   },
-  loadSharp: async () => (await import('sharp')).default,
+  loadSharp,
 };
 
 const LABELS: Partial<Record<ModelFormat, string>> = {

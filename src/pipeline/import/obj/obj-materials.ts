@@ -43,8 +43,8 @@ export async function createObjMaterials(
     }
     return textures.get(reference);
   };
-  const packed = new Map<string, Texture | undefined>();
-  const metallicRoughness = async (source: MtlMaterial): Promise<Texture | undefined> => {
+  const packed = new Map<string, PackedMaps | undefined>();
+  const metallicRoughness = async (source: MtlMaterial): Promise<PackedMaps | undefined> => {
     if (source.roughnessMap === undefined && source.metallicMap === undefined) return undefined;
     const key = `${source.roughnessMap ?? ''}\n${source.metallicMap ?? ''}`;
     if (!packed.has(key)) packed.set(key, await packMaps(document, source, folder, logger, step));
@@ -80,10 +80,11 @@ export async function createObjMaterials(
     if (normal) material.setNormalTexture(normal);
     const pbr = await metallicRoughness(source);
     if (pbr) {
-      material.setMetallicRoughnessTexture(pbr);
-      // A map holds its value; the texture's other channel is white, so the factor alone sets that one.
-      if (source.roughnessMap !== undefined) material.setRoughnessFactor(1);
-      if (source.metallicMap !== undefined) material.setMetallicFactor(1);
+      material.setMetallicRoughnessTexture(pbr.texture);
+      // A map that was read holds its value; the channel of one missing or unread is white, so the factor alone
+      // (from the MTL's scalar) sets that one.
+      if (pbr.roughness) material.setRoughnessFactor(1);
+      if (pbr.metallic) material.setMetallicFactor(1);
     }
     materials.set(name, material);
   }
@@ -114,13 +115,20 @@ async function readImage(
 }
 
 /** `map_Pr` and `map_Pm` packed into one metallic-roughness texture; left out with a warning when unreadable. */
+/** A packed metallic-roughness texture and which of its two maps were read into it. */
+interface PackedMaps {
+  texture: Texture;
+  roughness: boolean;
+  metallic: boolean;
+}
+
 async function packMaps(
   document: Document,
   source: MtlMaterial,
   folder: FolderIndex,
   logger: ILogger,
   step: string,
-): Promise<Texture | undefined> {
+): Promise<PackedMaps | undefined> {
   const read = (reference: string | undefined) =>
     reference === undefined ? undefined : readImage(reference, folder, logger, step);
   const [roughness, metallic] = await Promise.all([read(source.roughnessMap), read(source.metallicMap)]);
@@ -128,7 +136,8 @@ async function packMaps(
   try {
     const png = await packMetallicRoughness(roughness?.data, metallic?.data);
     const name = `${(roughness ?? metallic)!.name.replace(/\.[^.]+$/, '')}_metallicRoughness.png`;
-    return document.createTexture(name).setURI(name).setMimeType('image/png').setImage(png);
+    const texture = document.createTexture(name).setURI(name).setMimeType('image/png').setImage(png);
+    return { texture, roughness: roughness !== undefined, metallic: metallic !== undefined };
   } catch (error) {
     logger.warn(
       `${step}: roughness/metalness maps of "${source.name}" unreadable, left out: ${String(error)}`,

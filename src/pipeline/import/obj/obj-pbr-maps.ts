@@ -1,17 +1,10 @@
-import type sharp from 'sharp';
+import { loadSharp } from '../../../gltf/load-sharp.ts';
 
 /** Step name used in logs. */
 export const NAME = 'obj-pbr-maps';
 
 /** An image file's bytes. */
 type Image = Uint8Array;
-
-// sharp loads a native library: only OBJ imports with PBR maps pay for it.
-let sharpModule: Promise<typeof sharp> | undefined;
-function loadSharp(): Promise<typeof sharp> {
-  sharpModule ??= import('sharp').then((module) => module.default);
-  return sharpModule;
-}
 
 /**
  * Packs MTL's separate roughness (`map_Pr`) and metalness (`map_Pm`) images into the one PNG glTF's
