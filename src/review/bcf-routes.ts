@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ModelIdParams } from '../catalog/schemas.ts';
@@ -25,6 +26,16 @@ const errors = {
 };
 const ZIP_TYPES = ['application/zip', 'application/octet-stream', 'application/x-bcf'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The id a topic takes in a model when its Guid is already another model's annotation or view (the same BCF
+ * imported into two models): derived from both, so importing it again finds it and skips it.
+ */
+export function importedId(guid: string, modelId: string): string {
+  const hex = createHash('sha256').update(`${modelId}/${guid}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** What an import answers. */
 const BcfImportSchema = Type.Object({
@@ -170,14 +181,17 @@ export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify
     fallbackAuthor: string | null,
   ): Promise<'annotation' | 'view' | { guid: string; title: string; reason: string }> {
     if (item.kind === 'skipped') return { guid: item.guid, title: item.title, reason: item.reason };
-    const id = UUID.test(item.guid) ? item.guid : undefined;
+    // A topic keeps its Guid as id when it is a uuid no other model uses; else the id derived from it and the model.
+    const derived = importedId(item.guid, modelId);
+    const id = UUID.test(item.guid) ? item.guid : derived;
     const title = item.kind === 'view' ? item.view.name : item.annotation.text.split('\n')[0]!;
+    const already = { guid: item.guid, title, reason: 'already imported' };
     if (item.kind === 'annotation') {
-      if (id && (await annotations.get(modelId, id)))
-        return { guid: item.guid, title, reason: 'already imported' };
+      if ((await annotations.get(modelId, id)) || (await annotations.get(modelId, derived))) return already;
       const created = await annotations.create({
         ...item.annotation,
         id,
+        alternate_id: derived,
         model_id: modelId,
         author: item.annotation.author ?? fallbackAuthor,
       });
@@ -189,14 +203,9 @@ export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify
       });
       return 'annotation';
     }
-    if (id && (await views.get(modelId, id))) return { guid: item.guid, title, reason: 'already imported' };
-    const created = await views.create(
-      modelId,
-      item.view,
-      item.author ?? fallbackAuthor,
-      item.created_at,
-      id,
-    );
+    if ((await views.get(modelId, id)) || (await views.get(modelId, derived))) return already;
+    const author = item.author ?? fallbackAuthor;
+    const created = await views.create(modelId, item.view, author, item.created_at, id, derived);
     if (!created) throw new ApiError(404, MODEL_NOT_FOUND);
     await events.publish('view.created', { model_id: modelId, view_id: created.id });
     return 'view';

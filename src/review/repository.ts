@@ -7,6 +7,8 @@ import { toAnnotation, type Annotation } from './schemas.ts';
 export interface NewAnnotation {
   /** Kept from an imported BCF topic's Guid when no other annotation has it; a new uuid when omitted. */
   id?: string;
+  /** The id to use when `id` is another annotation's already; a new uuid when omitted. */
+  alternate_id?: string;
   model_id: string;
   group_id: string;
   position: [number, number, number];
@@ -52,7 +54,7 @@ export function createAnnotationRepository({ db }: Pick<DatabaseHandle, 'db'>) {
       if (/foreign key/i.test(message)) return undefined;
       // The id is another model's annotation (the same BCF imported into two models): this one gets its own.
       if (input.id !== undefined && /unique|duplicate key/i.test(message)) {
-        return create({ ...input, id: undefined });
+        return create({ ...input, id: input.alternate_id, alternate_id: undefined });
       }
       throw error;
     }

@@ -115,7 +115,9 @@ const viewFields = {
   isolated: groupList('Group ids of the parts shown alone; empty when none is isolated.'),
   sections: Type.Array(SectionSchema, { maxItems: MAX_VIEW_SECTIONS }),
   xray: Type.Boolean(),
-  level: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], { description: 'The LOD shown.' }),
+  level: Type.Unsafe<0 | 1 | 2>(
+    Type.Integer({ minimum: 0, maximum: 2, description: 'The level of detail shown: 0, 1 or 2.' }),
+  ),
 };
 
 /** A saved view: camera, visibility, section planes, x-ray and level of detail of a model. */

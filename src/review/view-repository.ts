@@ -16,6 +16,8 @@ export function createViewRepository({ db }: Pick<DatabaseHandle, 'db'>) {
       author: string | null,
       createdAt: string = nowIso(),
       id: string = randomUUID(),
+      /** The id to use when `id` is another view's already. */
+      alternateId: string = randomUUID(),
     ): Promise<SavedView | undefined> {
       try {
         const row = await db
@@ -40,7 +42,8 @@ export function createViewRepository({ db }: Pick<DatabaseHandle, 'db'>) {
         const message = (error as Error).message;
         if (/foreign key/i.test(message)) return undefined;
         // The id is another model's view (the same BCF imported into two models): this one gets its own.
-        if (/unique|duplicate key/i.test(message)) return repository.create(modelId, view, author, createdAt);
+        if (/unique|duplicate key/i.test(message))
+          return repository.create(modelId, view, author, createdAt, alternateId);
         throw error;
       }
     },

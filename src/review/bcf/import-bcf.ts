@@ -41,7 +41,7 @@ function isoDate(value: string | undefined): string | undefined {
 function pinOf(viewpoint: BcfViewpoint, part: ModelPartRow): { position: Vec3; normal: Vec3 } {
   const line = viewpoint.lines[0];
   const lineNormal = line && normalize(subtract(line.end, line.start));
-  if (line && lineNormal) return { position: line.start, normal: subtract(line.end, line.start) };
+  if (line && lineNormal) return { position: line.start, normal: lineNormal };
   const centre = boundsCentre(part.bounds);
   const camera = viewpoint.camera;
   const sight = camera && normalize(camera.direction);
