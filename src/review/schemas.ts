@@ -88,7 +88,7 @@ const CameraSchema = Type.Object(
     position: InputVector3,
     target: InputVector3,
     up: InputVector3,
-    fov: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 180, description: 'Vertical, in degrees.' }),
+    fov: Type.Number({ minimum: 1, maximum: 179, description: 'Vertical field of view, in degrees.' }),
   },
   { additionalProperties: false, description: "In the model's metres with +Y up." },
 );

@@ -84,7 +84,7 @@ function viewOf(
         position: camera.eye,
         target: addScaled(camera.eye, camera.direction, 1),
         up: camera.up,
-        fov: camera.fov !== undefined && camera.fov > 0 && camera.fov < 180 ? camera.fov : 60,
+        fov: camera.fov === undefined ? 60 : Math.min(179, Math.max(1, camera.fov)),
       },
       hidden: viewpoint.defaultVisible ? listed : [],
       isolated: viewpoint.defaultVisible ? [] : listed,
