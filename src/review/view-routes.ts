@@ -26,7 +26,7 @@ const errors = {
 
 /**
  * `/api/models/:id/views`: saved cameras and visibility states, in the catalog's envelope beside the catalog
- * plugin. A viewer opens one with `?view=<id>` beside the model.
+ * plugin. A link to a model can name one of its views by id, for the viewer to open the model at it.
  */
 export const viewRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify, options) => {
   const { models, views, events } = options;

@@ -19,7 +19,8 @@ for (const dialect of testDialects()) {
     const modelId = randomUUID();
 
     before(async () => {
-      testApp = await createTestApp(dialect);
+      // The webhook below points at loopback, which only an opt-in allows.
+      testApp = await createTestApp(dialect, { WEBHOOK_REFUSE_PRIVATE_ADDRESSES: 'false' });
       await addModelWithParts(testApp.database, modelId, ['part-a', 'part-b']);
       admin = testApp.auth['x-api-token']!;
       writer = await scopedToken(testApp, 'Bob', 'write');
@@ -58,6 +59,51 @@ for (const dialect of testDialects()) {
       const refused = await call('DELETE', `/${modelId}/views/${second.id}`, reader);
       assert.equal(refused.status, 403);
       assert.equal(refused.text, catalogError('token is read-only'));
+    });
+
+    void it('queues webhook deliveries of the review events a webhook asks for', async () => {
+      const hook = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: testApp.auth,
+        payload: {
+          url: 'http://127.0.0.1:9/hook',
+          events: ['annotation.created', 'annotation.updated', 'annotation.deleted', 'view.deleted'],
+        },
+      });
+      assert.equal(hook.statusCode, 201, hook.body);
+      const webhookId = hook.json().data.id as string;
+      const note = await call('POST', `/${modelId}/annotations`, writer, {
+        group_id: 'part-b',
+        position: [0, 0, 0],
+        normal: [1, 0, 0],
+        text: 'hooked',
+      });
+      const id = note.json.data.id;
+      await call('PATCH', `/${modelId}/annotations/${id}`, writer, { resolved: true });
+      await call('DELETE', `/${modelId}/annotations/${id}`, writer);
+      const view = await call('POST', `/${modelId}/views`, writer, viewBody());
+      await call('DELETE', `/${modelId}/views/${view.json.data.id}`, writer);
+      const deliveries = await testApp.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'body'])
+        .where('webhook_id', '=', webhookId)
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        deliveries.map((delivery) => delivery.event_type),
+        ['annotation.created', 'annotation.updated', 'annotation.deleted', 'view.deleted'],
+      );
+      assert.deepEqual(JSON.parse(deliveries[0]!.body).data, {
+        model_id: modelId,
+        annotation_id: id,
+        group_id: 'part-b',
+      });
+      await testApp.app.inject({
+        method: 'DELETE',
+        url: `/api/webhooks/${webhookId}`,
+        headers: testApp.auth,
+      });
     });
 
     void it('refuses views that cannot be shown', async () => {
