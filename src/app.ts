@@ -10,6 +10,7 @@ import { createCatalogService } from './catalog/catalog-service.ts';
 import { createModelRepository } from './catalog/repository.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { exportRoutes } from './exports/routes.ts';
+import { registerReview } from './review/register-review.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { AccessLogController } from './http/access-log.ts';
@@ -168,6 +169,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     checkToken,
     urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
   });
+  await registerReview(app, { database, models, events, checkToken, tokenName: tokens.nameOf });
   const eventLog = createEventLog(database);
   const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
   // Open streams never end on their own; a closing app ends them so it does not wait for their clients.

@@ -3,6 +3,7 @@ import { createModelRepository } from '../catalog/repository.ts';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
+import { createAnnotationRepository } from '../review/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { oembedRoutes } from './oembed-routes.ts';
 import { createShareRepository } from './share-repository.ts';
@@ -36,6 +37,7 @@ export async function registerSharing(app: FastifyInstance, options: SharingOpti
     models,
     materials,
     shares,
+    annotations: createAnnotationRepository(database),
     blobs,
     publicBaseUrl,
     distDir,

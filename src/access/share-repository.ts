@@ -9,7 +9,15 @@ export interface StoredShare {
   id: string;
   model_id: string;
   secret: string;
+  /** Whether the link's page shows the model's annotations. */
+  annotations: boolean;
   created_at: string;
+}
+
+/** What a secret opens: its model, and whether the model's annotations are shown. */
+export interface OpenedShare {
+  model_id: string;
+  annotations: boolean;
 }
 
 /** The share links' data access: the only code that queries `model_shares`. */
@@ -21,12 +29,27 @@ export function createShareRepository({ db }: DatabaseHandle) {
     id: row.id,
     model_id: row.model_id,
     secret: row.secret,
+    annotations: Number(row.annotations) === 1,
     created_at: toIso(row.created_at),
   });
 
+  /** What a secret opens (its model, whether annotations are shown), or undefined; compared as `modelOf` does. */
+  const open = async (secret: string): Promise<OpenedShare | undefined> => {
+    const digest = secretDigest(secret);
+    const row = await db
+      .selectFrom('model_shares')
+      .select(['model_id', 'secret_hash', 'annotations'])
+      .where('secret_hash', '=', digest)
+      .executeTakeFirst();
+    if (!row || !sameDigest(row.secret_hash, digest)) return undefined;
+    return { model_id: row.model_id, annotations: Number(row.annotations) === 1 };
+  };
+
   return {
-    /** A new link to `modelId` with a fresh 256-bit secret. */
-    async create(modelId: string): Promise<StoredShare> {
+    open,
+
+    /** A new link to `modelId` with a fresh 256-bit secret, showing the model's annotations when asked to. */
+    async create(modelId: string, options: { annotations?: boolean } = {}): Promise<StoredShare> {
       const secret = newSecret();
       const row = await db
         .insertInto('model_shares')
@@ -35,6 +58,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
           model_id: modelId,
           secret,
           secret_hash: secretDigest(secret),
+          annotations: options.annotations ? 1 : 0,
           created_at: nowIso(),
         })
         .returningAll()
@@ -69,13 +93,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
      * in constant time, so response times say nothing about how close a guess was.
      */
     async modelOf(secret: string): Promise<string | undefined> {
-      const digest = secretDigest(secret);
-      const row = await db
-        .selectFrom('model_shares')
-        .select(['model_id', 'secret_hash'])
-        .where('secret_hash', '=', digest)
-        .executeTakeFirst();
-      return row && sameDigest(row.secret_hash, digest) ? row.model_id : undefined;
+      return (await open(secret))?.model_id;
     },
   };
 }

@@ -13,7 +13,7 @@ import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { ShareRepository, StoredShare } from './share-repository.ts';
-import { ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
+import { CreateShareBody, ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
 import { baseUrlOf, sharePageUrl } from './share-urls.ts';
 
 /** What the share management routes need from the app. */
@@ -52,6 +52,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
   const toShare = (baseUrl: string, share: StoredShare): Share => ({
     id: share.id,
     url: sharePageUrl(baseUrl, share.secret),
+    annotations: share.annotations,
     created_at: share.created_at,
   });
 
@@ -62,13 +63,22 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
         operationId: 'createShare',
         tags,
         summary: 'Create a public link to the model: a page showing it, with no token, and nothing else',
+        description:
+          'The body is optional; `{"annotations": true}` lets the page show the annotations, read-only.',
         params: ModelIdParams,
+        body: CreateShareBody,
         response: { 201: catalogEnvelope(ShareSchema), ...errors },
+      },
+      // The body is optional: a bare POST (no body at all) creates a link without annotations.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
       await existing(request.params.id);
-      const share = await shares.create(request.params.id);
+      const share = await shares.create(request.params.id, {
+        annotations: request.body.annotations ?? false,
+      });
       return reply
         .code(201)
         .send({ success: true as const, data: toShare(baseUrlOf(publicBaseUrl, request), share) });

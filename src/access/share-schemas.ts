@@ -5,8 +5,21 @@ import { LodSchema, PartSchema, Vector3Schema } from '../catalog/schemas.ts';
 export const ShareSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'The public page `/s/<secret>`; add `?embed=1` for the bare viewer.' }),
+  annotations: Type.Boolean({ description: "Whether the page shows the model's annotations (read-only)." }),
   created_at: Type.String({ format: 'date-time' }),
 });
+/** `POST /api/models/:id/shares`: an optional body. */
+export const CreateShareBody = Type.Object(
+  {
+    annotations: Type.Optional(
+      Type.Boolean({ default: false, description: "Show the model's annotations on the page, read-only." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** The body of a share's creation. */
+export type CreateShareBody = Static<typeof CreateShareBody>;
+
 /** A share link on the wire. */
 export type Share = Static<typeof ShareSchema>;
 
@@ -30,6 +43,10 @@ export const SharedModelSchema = Type.Object({
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
   part_count: Type.Union([Type.Integer(), Type.Null()]),
+  annotations: Type.Boolean({
+    description:
+      'Whether the link shows annotations: `/s/<secret>/models/<id>/annotations` answers only then.',
+  }),
   bounds: Type.Union([
     Type.Object({
       min: Vector3Schema,

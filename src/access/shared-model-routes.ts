@@ -9,6 +9,8 @@ import { ApiError } from '../http/api-error.ts';
 import { REVOKED_WITHIN_SECONDS } from '../http/file-access.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
+import type { AnnotationRepository } from '../review/repository.ts';
+import { AnnotationSchema } from '../review/schemas.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { installPublicErrors } from './public-errors.ts';
 import { renderSharePage, sharePageCsp, SHARE_PAGE_GONE } from './share-page.ts';
@@ -28,6 +30,8 @@ export interface SharedModelRoutesOptions {
   models: ModelRepository;
   materials: MaterialRepository;
   shares: ShareRepository;
+  /** The annotations a link shows when it was created with `annotations: true`. */
+  annotations: AnnotationRepository;
   blobs: BlobStore;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
@@ -67,15 +71,25 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
   installPublicErrors(fastify, SHARE_NOT_FOUND);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
-  const sharedModel = async (secret: string, id?: string): Promise<ModelRow> => {
-    const modelId = await shares.modelOf(secret);
-    if (!modelId || (id !== undefined && id !== modelId)) throw new ApiError(404, SHARE_NOT_FOUND);
-    const row = await models.get(modelId);
+  /**
+   * The model the secret opens, with whether the link shows its annotations; 404 when the secret is unknown or
+   * `id` names another model.
+   */
+  const openShare = async (secret: string, id?: string): Promise<{ row: ModelRow; annotations: boolean }> => {
+    const share = await shares.open(secret);
+    if (!share || (id !== undefined && id !== share.model_id)) throw new ApiError(404, SHARE_NOT_FOUND);
+    const row = await models.get(share.model_id);
     if (!row) throw new ApiError(404, SHARE_NOT_FOUND);
-    return row;
+    return { row, annotations: share.annotations };
   };
-  const toShared = (request: FastifyRequest, secret: string, row: ModelRow): SharedModel => {
+  /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
+  const sharedModel = async (secret: string, id?: string): Promise<ModelRow> =>
+    (await openShare(secret, id)).row;
+  const toShared = (
+    request: FastifyRequest,
+    secret: string,
+    { row, annotations }: { row: ModelRow; annotations: boolean },
+  ): SharedModel => {
     const base = `${baseUrlOf(publicBaseUrl, request)}${SHARE_PREFIX}${secret}/models/${row.id}`;
     // The catalog's own LOD view, so new LOD fields appear here too, with the addresses moved under the link.
     const lods = toModel(row, () => '').lods.map((lod) => ({ ...lod, url: `${base}/lod/${lod.level}` }));
@@ -89,6 +103,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
       part_count: row.part_count,
+      annotations,
       bounds: row.bounds ? JSON.parse(row.bounds) : null,
     };
   };
@@ -125,7 +140,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     async (request, reply) => {
       const { secret } = request.params;
       reply.header('cache-control', NO_REUSE);
-      return { success: true as const, data: [toShared(request, secret, await sharedModel(secret))] };
+      return { success: true as const, data: [toShared(request, secret, await openShare(secret))] };
     },
   );
 
@@ -144,7 +159,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     async (request, reply) => {
       const { secret, id } = request.params;
       reply.header('cache-control', NO_REUSE);
-      return { success: true as const, data: toShared(request, secret, await sharedModel(secret, id)) };
+      return { success: true as const, data: toShared(request, secret, await openShare(secret, id)) };
     },
   );
 
@@ -166,6 +181,28 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id/annotations',
+    {
+      schema: {
+        operationId: 'listSharedModelAnnotations',
+        tags,
+        summary:
+          "The shared model's annotations, oldest first, when the link was made with `annotations: true`",
+        description: 'A link made without annotations answers 404, like any other unknown shared resource.',
+        security,
+        params: SharedModelParams,
+        response: { 200: catalogEnvelope(Type.Array(AnnotationSchema)), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { row, annotations } = await openShare(request.params.secret, request.params.id);
+      if (!annotations) throw new ApiError(404, SHARE_NOT_FOUND);
+      reply.header('cache-control', NO_REUSE);
+      return { success: true as const, data: await options.annotations.list(row.id) };
     },
   );
 

@@ -68,6 +68,12 @@ export function createTokenRepository({ db }: DatabaseHandle) {
         .executeTakeFirst();
     },
 
+    /** The name of the token with this id (the author of what it writes), or null when it is gone. */
+    async nameOf(id: string): Promise<string | null> {
+      const row = await db.selectFrom('api_tokens').select('name').where('id', '=', id).executeTakeFirst();
+      return row?.name ?? null;
+    },
+
     /** Whether the token with this id still exists and has not expired: the grant of the file URLs it was handed. */
     async isLive(id: string): Promise<boolean> {
       const row = await db

@@ -170,6 +170,8 @@ export interface ModelSharesTable {
   secret: string;
   /** Hex SHA-256 of the secret; requests are matched on it. */
   secret_hash: string;
+  /** 1 when the link's page shows the model's annotations, else 0. */
+  annotations: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -193,6 +195,44 @@ export interface ModelExportsTable {
   error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** The `annotations` table: notes pinned to a point on a part of a model, kept by the part's group id. */
+export interface AnnotationsTable {
+  id: string;
+  model_id: string;
+  group_id: string;
+  /** JSON `[x, y, z]` in the model's metres, +Y up. */
+  position: string;
+  /** JSON `[x, y, z]`, the surface normal at the pin. */
+  normal: string;
+  text: string;
+  /** Name of the scoped token that wrote it; null for the admin token. */
+  author: string | null;
+  /** 1 when resolved, else 0. */
+  resolved: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The `saved_views` table: a named camera and visibility state of a model. */
+export interface SavedViewsTable {
+  id: string;
+  model_id: string;
+  name: string;
+  /** JSON `{position, target, up, fov}`. */
+  camera: string;
+  /** JSON array of group ids. */
+  hidden: string;
+  /** JSON array of group ids. */
+  isolated: string;
+  /** JSON array of `{normal, constant}`. */
+  sections: string;
+  /** 1 for x-ray, else 0. */
+  xray: number;
+  level: number;
+  author: string | null;
+  created_at: Timestamp;
 }
 
 /** The `events` table: the log behind the live stream and webhooks, ids growing in commit order. */
@@ -248,6 +288,8 @@ export interface Database {
   api_tokens: ApiTokensTable;
   model_shares: ModelSharesTable;
   model_exports: ModelExportsTable;
+  annotations: AnnotationsTable;
+  saved_views: SavedViewsTable;
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -276,6 +318,10 @@ export type JobOutboxRow = Selectable<JobOutboxTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 /** A share link row as read. */
 export type ModelShareRow = Selectable<ModelSharesTable>;
+/** An annotation row as read. */
+export type AnnotationRow = Selectable<AnnotationsTable>;
+/** A saved view row as read. */
+export type SavedViewRow = Selectable<SavedViewsTable>;
 /** An event row as read. */
 export type EventRow = Selectable<EventsTable>;
 /** A webhook row as read. */

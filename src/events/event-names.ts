@@ -11,4 +11,9 @@ export const EVENT_TYPES = [
   'model.deleted',
   'thumbnail.updated',
   'bindings.changed',
+  'annotation.created',
+  'annotation.updated',
+  'annotation.deleted',
+  'view.created',
+  'view.deleted',
 ] as const;

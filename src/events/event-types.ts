@@ -41,6 +41,20 @@ export const BindingsDataSchema = Type.Object({
 /** Data of `bindings.changed`. */
 export type BindingsData = Static<typeof BindingsDataSchema>;
 
+/** Data of `annotation.created`, `annotation.updated` and `annotation.deleted`: fetch the list again to see it. */
+export const AnnotationEventDataSchema = Type.Object({
+  model_id: Type.String(),
+  annotation_id: Type.String(),
+  group_id: Type.String({ description: 'The part the annotation is pinned to.' }),
+});
+/** Data of the annotation events. */
+export type AnnotationEventData = Static<typeof AnnotationEventDataSchema>;
+
+/** Data of `view.created` and `view.deleted`. */
+export const ViewEventDataSchema = Type.Object({ model_id: Type.String(), view_id: Type.String() });
+/** Data of the saved view events. */
+export type ViewEventData = Static<typeof ViewEventDataSchema>;
+
 /** The data each event type carries. */
 export interface EventData {
   'model.created': ModelEventData;
@@ -51,6 +65,11 @@ export interface EventData {
   'model.deleted': { model_id: string };
   'thumbnail.updated': { model_id: string };
   'bindings.changed': BindingsData;
+  'annotation.created': AnnotationEventData;
+  'annotation.updated': AnnotationEventData;
+  'annotation.deleted': AnnotationEventData;
+  'view.created': ViewEventData;
+  'view.deleted': ViewEventData;
 }
 
 /** An event as clients receive it: the SSE `data:` line and the body of a webhook delivery. */
@@ -58,7 +77,13 @@ export const EventSchema = Type.Object({
   id: Type.Integer({ description: 'Grows with every event; resume a stream after it with Last-Event-ID.' }),
   type: Type.Unsafe<EventType>({ type: 'string', enum: [...EVENT_TYPES] }),
   created_at: Type.String({ format: 'date-time' }),
-  data: Type.Union([ModelEventDataSchema, ModelIdDataSchema, BindingsDataSchema]),
+  data: Type.Union([
+    ModelEventDataSchema,
+    ModelIdDataSchema,
+    BindingsDataSchema,
+    AnnotationEventDataSchema,
+    ViewEventDataSchema,
+  ]),
 });
 /** An event on the wire. */
 export type VitrineEvent = Static<typeof EventSchema>;

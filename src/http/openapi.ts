@@ -42,6 +42,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'models', description: 'Model catalog' },
         { name: 'materials', description: 'Materials and their bindings to group ids' },
         { name: 'shares', description: 'Public links to one model, their page data and oEmbed' },
+        {
+          name: 'review',
+          description: 'Annotations pinned to parts, saved views, BCF 3.0 export and import',
+        },
         { name: 'tokens', description: 'Scoped read and write tokens (admin token only)' },
         { name: 'health', description: 'Liveness' },
       ],

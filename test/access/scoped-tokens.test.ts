@@ -35,7 +35,9 @@ for (const dialect of testDialects()) {
       group: string;
       share: string;
       webhook: string;
+      view: string;
     } = {
+      view: '',
       webhook: '',
       model: '',
       material: '',
@@ -65,6 +67,21 @@ for (const dialect of testDialects()) {
         payload: { url: 'http://127.0.0.1:9/hook', events: ['model.deleted'] },
       });
       ids.webhook = webhook.json().data.id;
+      const view = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/models/${model.id}/views`,
+        headers: testApp.auth,
+        payload: {
+          name: 'Front',
+          camera: { position: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0], fov: 50 },
+          hidden: [],
+          isolated: [],
+          sections: [],
+          xray: false,
+          level: 0,
+        },
+      });
+      ids.view = view.json().data.id;
       routes = await documentedApiRoutes(testApp.app);
     });
     after(() => testApp.close());
@@ -116,6 +133,8 @@ for (const dialect of testDialects()) {
         level: '0',
         share_id: missing ? randomUUID() : ids.share,
         delivery_id: '1',
+        view_id: missing ? randomUUID() : ids.view,
+        annotation_id: randomUUID(),
       });
     };
     const isRead = (route: DocumentedRoute) =>

@@ -26,6 +26,7 @@ const SHARE_HTML = `<!doctype html>
 const SHARED_ROUTES = [
   '/models/{id}',
   '/models/{id}/parts',
+  '/models/{id}/annotations',
   '/models/{id}/lod/{level}',
   '/models/{id}/thumbnail',
 ];
@@ -96,7 +97,7 @@ for (const dialect of testDialects()) {
       const list = await get(`/api/models/${shared.id}/shares`, testApp.auth);
       assert.equal(list.status, 200);
       assert.deepEqual(JSON.parse(list.text).data, [
-        { id: share.id, url: share.url, created_at: share.created_at },
+        { id: share.id, url: share.url, annotations: false, created_at: share.created_at },
       ]);
       const stored = await testApp.database.db.selectFrom('model_shares').selectAll().execute();
       assert.equal(stored.length, 1);
@@ -160,6 +161,8 @@ for (const dialect of testDialects()) {
           level: '0',
           share_id: shared.id,
           delivery_id: '1',
+          annotation_id: shared.id,
+          view_id: shared.id,
         });
         for (const headers of [{ 'x-api-token': secret }, {}]) {
           const response = await testApp.app.inject({ method: route.method as 'GET', url, headers });

@@ -21,7 +21,7 @@ export const LAYERS: Layer[] = [
   { name: 'platform', members: ['db/', 'storage/', 'jobs/', 'events/', 'http/'] },
   {
     name: 'features',
-    members: ['access/', 'catalog/', 'exports/', 'materials/', 'uploads/', 'webhooks/'],
+    members: ['access/', 'catalog/', 'exports/', 'materials/', 'review/', 'uploads/', 'webhooks/'],
     published: ['repository.ts', 'schemas.ts'],
   },
   {
