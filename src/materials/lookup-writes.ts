@@ -88,11 +88,16 @@ export function createLookupWrites(
   }
 
   return {
-    /** Sets the given columns of a material; its row as updated, undefined when it does not exist. */
-    async update(id: number, values: Updateable<MaterialsTable>): Promise<MaterialRow | undefined> {
+    /** Sets the given columns of a material and bumps `updated_at`; its row, undefined when it does not exist. */
+    async update(id: number, columns: Updateable<MaterialsTable>): Promise<MaterialRow | undefined> {
       return writeLookupData(
         (trx) =>
-          trx.updateTable('materials').set(values).where('id', '=', id).returningAll().executeTakeFirst(),
+          trx
+            .updateTable('materials')
+            .set({ ...columns, updated_at: nowIso() })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst(),
         (updated) => (updated ? { materialId: id } : undefined),
       );
     },
