@@ -116,6 +116,7 @@ for (const dialect of testDialects()) {
         level: '0',
         share_id: missing ? randomUUID() : ids.share,
         delivery_id: '1',
+        group_id: ids.group,
       });
     };
     const isRead = (route: DocumentedRoute) =>
