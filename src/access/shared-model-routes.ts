@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { partFilter } from '../catalog/part-filters.ts';
 import {
+  partFilter,
   PartsQuery,
   PartWithPropertiesSchema,
   storedLods,

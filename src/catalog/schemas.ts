@@ -393,3 +393,6 @@ export function toPart(row: ModelPartRow, material: Material | undefined): Part 
     material: material ?? null,
   };
 }
+
+// The reading of the parts query belongs with its schema, and the share routes serve the same filters.
+export { PART_NOT_FOUND, partFilter } from './part-filters.ts';

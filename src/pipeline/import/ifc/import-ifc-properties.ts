@@ -105,13 +105,25 @@ function relatedDefinitions(
   return found;
 }
 
-/** The scalar attributes of a typed line (`GlobalId`, `Name`, `Tag`, `PredefinedType`…); none when web-ifc cannot type it. */
+/** The scalar attributes of a line (`GlobalId`, `Name`, `Tag`, `PredefinedType`…), typed by web-ifc where it can. */
 function readAttributes(api: IfcAPI, modelID: number, id: number): Record<string, PropertyValue> {
   const attributes: Record<string, PropertyValue> = {};
   let line: Record<string, unknown>;
   try {
     line = api.GetLine(modelID, id, false) as Record<string, unknown>;
   } catch {
+    // web-ifc cannot type some IFC4X3 entities; IfcRoot's and IfcObject's leading attributes are read raw.
+    const args = rawArguments(api, modelID, id);
+    const raw: [string, unknown][] = [
+      ['GlobalId', args[0]],
+      ['Name', args[2]],
+      ['Description', args[3]],
+      ['ObjectType', args[4]],
+    ];
+    for (const [name, value] of raw) {
+      const text = textOf(value);
+      if (text) attributes[name] = text;
+    }
     return attributes;
   }
   for (const [name, value] of Object.entries(line)) {
