@@ -37,3 +37,12 @@ void test('STEP parts are named after their products and carry their id, name an
     ],
   );
 });
+
+void test("FBX parts carry their node's properties, user properties included, as assimp passes them on", async () => {
+  const parts = await partsOf('fbx/cubes_with_names.fbx');
+  assert.ok(parts.length > 0);
+  for (const part of parts) {
+    assert.equal(part.properties.FBX?.currentUVSet, 'map1', part.name);
+    assert.equal(part.properties.FBX?.IsNull, false, part.name);
+  }
+});
