@@ -98,6 +98,28 @@ for (const dialect of testDialects()) {
       assert.equal(unknown.text, catalogError('Part not found'));
     });
 
+    void it('reads the properties afresh on reprocess, with the same group ids and no rows twice', async () => {
+      const reprocess = await api.call('POST', `/${ifcId}/reprocess`);
+      assert.equal(reprocess.status, 200, reprocess.text);
+      const model = await waitForStatus(testApp.app, ifcId, ['completed', 'failed'], CONVERSION_TIMEOUT_MS);
+      assert.equal(model.status, 'completed', model.error);
+      const again = (await api.call('GET', `/${ifcId}/parts`)).json.data as { group_id: string }[];
+      assert.deepEqual(
+        again.map((part) => part.group_id),
+        parts.map((part) => part.group_id),
+      );
+      const external = await api.call('GET', `/${ifcId}/parts?where=Pset_WallCommon.IsExternal=true`);
+      assert.equal(external.json.data.length, IFC_WALLS.filter((wall) => wall.external === true).length);
+      const rows = await testApp.database.db
+        .selectFrom('model_part_properties')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('model_id', '=', ifcId)
+        .where('set_name', '=', 'Pset_WallCommon')
+        .where('property_name', '=', 'IsExternal')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(rows.count), IFC_WALLS.filter((wall) => wall.external !== undefined).length);
+    });
+
     void it('names STEP parts after their products and gives each its product set', async () => {
       const id = (await api.create('red_cube_blue_cylinder.step', sample('step/red_cube_blue_cylinder.step')))
         .id;
