@@ -77,7 +77,10 @@ void describe('part properties in the viewer', { timeout: 6 * 60_000, skip: skip
       .locator('.parts-tree li:not([hidden]) > .part-button .part-name')
       .evaluateAll((names) => names.filter((name) => name.checkVisibility()).map((name) => name.textContent));
     assert.deepEqual(shown.sort(), [...external].sort());
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'properties-panel.png'), fullPage: true });
+    if (SHOTS) {
+      await page.screenshot({ path: join(SHOTS, 'properties-page.png'), fullPage: true });
+      await page.locator('.properties-section').screenshot({ path: join(SHOTS, 'properties-panel.png') });
+    }
 
     await filter.fill('IsExternal');
     await filter.press('Enter');

@@ -248,8 +248,9 @@ export function mountModelWorkspace(
       propertyFilter,
       tree.element,
     ),
-    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
+    // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
+    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
   );
   select(null, false);
   attempt('Loading the model', () => levels.open());

@@ -12,7 +12,7 @@ export function createPropertyFilter(
   const input = h('input', {
     id: inputId,
     type: 'search',
-    placeholder: 'Pset_WallCommon.IsExternal=true',
+    placeholder: 'Property: Pset_WallCommon.IsExternal=true',
     autocomplete: 'off',
     spellcheck: false,
   });
@@ -51,7 +51,8 @@ export function createPropertyFilter(
         void apply();
       },
     },
-    h('label', { for: inputId }, 'Filter by property'),
+    // One row with no visible label, so the tree and the materials below stay in sight at 1280×800.
+    h('label', { for: inputId, class: 'visually-hidden' }, 'Filter by property (Set.Name=value)'),
     h('div', { class: 'button-row' }, input, h('button', { type: 'submit' }, 'Filter')),
     status,
   );
