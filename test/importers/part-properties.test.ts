@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
+import { readStepProducts, stepPartName } from '../../src/pipeline/import/occt/step-products.ts';
 import { readSample, recordingContext } from './support.ts';
 
 const partsOf = async (file: string) => {
@@ -45,4 +46,22 @@ void test("FBX parts carry their node's properties, user properties included, as
     assert.equal(part.properties.FBX?.currentUVSet, 'map1', part.name);
     assert.equal(part.properties.FBX?.IsNull, false, part.name);
   }
+});
+
+void test("a STEP part OpenCASCADE would name after its translator takes its product's id", () => {
+  const text = [
+    "#1 = PRODUCT('Open CASCADE STEP translator 7.5 1','Open CASCADE STEP translator 7.5 1','',(#9));",
+    "#2 = PRODUCT( 'BRACKET-01', 'Open CASCADE STEP translator 7.5 2', $, (#9));",
+    "#3 = PRODUCT('it''s','Bolt M8','hex head',(#9));",
+  ].join('\n');
+  const products = readStepProducts(new TextEncoder().encode(text));
+  assert.deepEqual(products, [
+    { id: 'Open CASCADE STEP translator 7.5 1', name: 'Open CASCADE STEP translator 7.5 1', description: '' },
+    { id: 'BRACKET-01', name: 'Open CASCADE STEP translator 7.5 2', description: '' },
+    { id: "it's", name: 'Bolt M8', description: 'hex head' },
+  ]);
+  assert.equal(stepPartName(products[1]!.name, products[1], 'part 2'), 'BRACKET-01');
+  assert.equal(stepPartName(products[0]!.name, products[0], 'part 1'), 'part 1');
+  assert.equal(stepPartName('Bolt M8', products[2], 'part 3'), 'Bolt M8');
+  assert.equal(stepPartName('', undefined, 'assembly 1'), 'assembly 1');
 });
