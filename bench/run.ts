@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'pool.ts',
   'scale-out.ts',
   'json-bodies.ts',
+  'part-properties.ts',
   'soak.ts',
 ];
 const only = process.argv.slice(2);

@@ -70,6 +70,13 @@ export const SharedModelParams = Type.Object({
   id: Type.String(),
 });
 
+/** `/s/:secret/models/:id/parts/:group_id`: an unknown part is a 404 like an unknown model. */
+export const SharedPartParams = Type.Object({
+  secret: Type.String(),
+  id: Type.String(),
+  group_id: Type.String({ minLength: 1, maxLength: 1000 }),
+});
+
 /** `/s/:secret/models/:id/lod/:level`. */
 export const SharedLodParams = Type.Object({
   secret: Type.String(),

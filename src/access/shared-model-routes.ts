@@ -2,7 +2,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { storedLods, toModel, toPart } from '../catalog/schemas.ts';
+import {
+  partFilter,
+  PartsQuery,
+  PartWithPropertiesSchema,
+  storedLods,
+  toModel,
+  toPart,
+  toPartWithProperties,
+} from '../catalog/schemas.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -20,6 +28,7 @@ import {
   SharedLodParams,
   SharedModelParams,
   SharedModelSchema,
+  SharedPartParams,
   SharedPartsSchema,
   type SharedModel,
 } from './share-schemas.ts';
@@ -169,15 +178,18 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       schema: {
         operationId: 'listSharedModelParts',
         tags,
-        summary: "The shared model's parts with their bound materials",
+        summary:
+          "The shared model's parts with their bound materials; `where` and `q` filter as on /api/models",
         security,
         params: SharedModelParams,
+        querystring: PartsQuery,
         response: { 200: catalogEnvelope(SharedPartsSchema), ...errors },
       },
     },
     async (request, reply) => {
+      const filter = partFilter(request.query);
       const row = await sharedModel(request.params.secret, request.params.id);
-      const parts = await models.parts(row.id);
+      const parts = filter ? await models.filteredParts(row.id, filter) : await models.parts(row.id);
       const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
@@ -203,6 +215,29 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       if (!annotations) throw new ApiError(404, SHARE_NOT_FOUND);
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: await options.annotations.list(row.id) };
+    },
+  );
+
+  app.get(
+    '/:secret/models/:id/parts/:group_id',
+    {
+      schema: {
+        operationId: 'getSharedModelPart',
+        tags,
+        summary:
+          'One part of the shared model with its material and the properties read from the source file',
+        security,
+        params: SharedPartParams,
+        response: { 200: catalogEnvelope(PartWithPropertiesSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const row = await sharedModel(request.params.secret, request.params.id);
+      const part = await models.part(row.id, request.params.group_id);
+      if (!part) throw new ApiError(404, SHARE_NOT_FOUND);
+      const { bound } = await materials.lookup([part.group_id]);
+      reply.header('cache-control', NO_REUSE);
+      return { success: true as const, data: toPartWithProperties(part, bound.get(part.group_id)) };
     },
   );
 

@@ -3,6 +3,7 @@
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
+import { flattenProperties } from '../pipeline/part-properties.ts';
 import type { ConversionRecord, ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
@@ -96,11 +97,27 @@ export function modelStateAccess(db: Db) {
           triangle_count: part.triangle_count,
           vertex_count: part.vertex_count,
           bounds: JSON.stringify(part.bounds),
+          properties: JSON.stringify(part.properties ?? {}),
         }));
         for (let start = 0; start < rows.length; start += 2_000) {
           await trx
             .insertInto('model_parts')
             .values(rows.slice(start, start + 2_000))
+            .execute();
+        }
+        await trx.deleteFrom('model_part_properties').where('model_id', '=', id).execute();
+        // Six values a row: 5,000 rows stay under both databases' parameter limits.
+        const flat = record.parts.flatMap((part, index) =>
+          flattenProperties(part.properties ?? {}).map((row) => ({
+            model_id: id,
+            part_index: index,
+            ...row,
+          })),
+        );
+        for (let start = 0; start < flat.length; start += 5_000) {
+          await trx
+            .insertInto('model_part_properties')
+            .values(flat.slice(start, start + 5_000))
             .execute();
         }
         return true;

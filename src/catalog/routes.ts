@@ -18,11 +18,16 @@ import {
   ListModelsQuery,
   ModelIdParams,
   ModelSchema,
+  PartParams,
   PartSchema,
+  PartsQuery,
+  PartWithPropertiesSchema,
   PatchModelBody,
   toModel,
   toPart,
+  toPartWithProperties,
 } from './schemas.ts';
+import { PART_NOT_FOUND, partFilter } from './part-filters.ts';
 import { catalogEnvelope, CatalogMessageSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { registerThumbnailRoutes } from './thumbnail-routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
@@ -95,16 +100,44 @@ export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fa
       schema: {
         operationId: 'listModelParts',
         tags: CATALOG_TAGS,
-        summary: "A model's parts in scene order, each with its bound material",
+        summary:
+          "A model's parts in scene order, each with its bound material; optionally filtered by property",
+        description:
+          'Without `where` or `q` every part, as before. The list never carries properties (they can be large: ' +
+          'read one part for them); a filter only narrows it.',
         params: ModelIdParams,
+        querystring: PartsQuery,
         response: { 200: catalogEnvelope(Type.Array(PartSchema)), ...CATALOG_ERRORS },
       },
     },
     async (request) => {
+      const filter = partFilter(request.query);
       await existing(request.params.id);
-      const parts = await models.parts(request.params.id);
+      const parts = filter
+        ? await models.filteredParts(request.params.id, filter)
+        : await models.parts(request.params.id);
       const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
+    },
+  );
+
+  app.get(
+    '/:id/parts/:group_id',
+    {
+      schema: {
+        operationId: 'getModelPart',
+        tags: CATALOG_TAGS,
+        summary: 'One part with its bound material and the properties read from the source file',
+        params: PartParams,
+        response: { 200: catalogEnvelope(PartWithPropertiesSchema), ...CATALOG_ERRORS },
+      },
+    },
+    async (request) => {
+      await existing(request.params.id);
+      const part = await models.part(request.params.id, request.params.group_id);
+      if (!part) throw new ApiError(404, PART_NOT_FOUND);
+      const { bound } = await materials.lookup([part.group_id]);
+      return { success: true as const, data: toPartWithProperties(part, bound.get(part.group_id)) };
     },
   );
 

@@ -129,6 +129,56 @@ export const PartSchema = Type.Object({
 /** A part on the wire. */
 export type Part = Static<typeof PartSchema>;
 
+const PropertyScalarSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+/** A part's properties: sets of named values, a value with a unit as `{value, unit}`. */
+export const PartPropertiesSchema = Type.Record(
+  Type.String(),
+  Type.Record(
+    Type.String(),
+    Type.Union([PropertyScalarSchema, Type.Object({ value: PropertyScalarSchema, unit: Type.String() })]),
+  ),
+  {
+    description:
+      'Property sets read from the source file at conversion, e.g. {"Pset_WallCommon": {"IsExternal": true}, ' +
+      '"Qto_WallBaseQuantities": {"Length": {"value": 5, "unit": "m"}}}. IFC parts have an "Element" set (class, ' +
+      'attributes, type, storey, material), glTF parts their node extras, STEP parts a "Product" set. Names are cut ' +
+      'to 128 characters, texts to 1,000, at most 500 properties a part and 250,000 a model.',
+  },
+);
+
+/** A part with its properties, as the single-part route answers. */
+export const PartWithPropertiesSchema = Type.Composite([
+  PartSchema,
+  Type.Object({ properties: PartPropertiesSchema }),
+]);
+
+/** `:id/parts/:group_id`. */
+export const PartParams = Type.Object({
+  id: Type.String({ format: 'uuid', 'x-error-message': 'Invalid model id' }),
+  group_id: Type.String({ minLength: 1, maxLength: 1000, description: "The part's group id." }),
+});
+
+/** The filters of `GET :id/parts`; without them the list is every part. */
+export const PartsQuery = Type.Object({
+  where: Type.Optional(
+    Type.Union(
+      [Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })],
+      {
+        description:
+          'Set.Name=value, repeated for AND (at most 20): `true`/`false` match booleans, a decimal a number, ' +
+          '"quoted" or other text a string; e.g. where=Pset_WallCommon.IsExternal=true.',
+      },
+    ),
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'Text (ASCII case ignored) found in the part name or in any of its property values.',
+    }),
+  ),
+});
+
 const modelId = Type.String({ format: 'uuid', 'x-error-message': 'Invalid model id' });
 
 /** `:id` of every `/api/models/:id…` route. */
@@ -323,6 +373,14 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
   };
 }
 
+/** A part row with its material and its stored properties. */
+export function toPartWithProperties(
+  row: ModelPartRow,
+  material: Material | undefined,
+): Static<typeof PartWithPropertiesSchema> {
+  return { ...toPart(row, material), properties: JSON.parse(row.properties) };
+}
+
 /** A part row with the material bound to its group, if any. */
 export function toPart(row: ModelPartRow, material: Material | undefined): Part {
   return {
@@ -335,3 +393,6 @@ export function toPart(row: ModelPartRow, material: Material | undefined): Part 
     material: material ?? null,
   };
 }
+
+// The reading of the parts query belongs with its schema, and the share routes serve the same filters.
+export { PART_NOT_FOUND, partFilter } from './part-filters.ts';

@@ -108,6 +108,20 @@ export interface ModelPartsTable {
   vertex_count: number;
   /** JSON `{min, max}`. */
   bounds: string;
+  /** JSON part properties read from the source file (src/pipeline/part-properties.ts); `{}` when it gave none. */
+  properties: Generated<string>;
+}
+
+/** The `model_part_properties` table: one row per property of a part, what a `where=` filter looks up. */
+export interface ModelPartPropertiesTable {
+  model_id: string;
+  part_index: number;
+  set_name: string;
+  property_name: string;
+  /** `boolean`, `number` or `string`: a filter matches only values of its own type. */
+  value_type: string;
+  /** The value as canonical text: `true`/`false`, `String(number)`, or the string itself. */
+  value: string;
 }
 
 /** The `jobs` table behind the embedded queue. */
@@ -283,6 +297,7 @@ export interface Database {
   material_changes: MaterialChangesTable;
   models: ModelsTable;
   model_parts: ModelPartsTable;
+  model_part_properties: ModelPartPropertiesTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   api_tokens: ApiTokensTable;

@@ -14,6 +14,7 @@ import * as thumbnailSource from './migrations/2026-11-26-02-thumbnail-source.ts
 import * as exportUnit from './migrations/2026-11-27-01-export-unit.ts';
 import * as uploadIdempotency from './migrations/2026-11-27-02-upload-idempotency.ts';
 import * as annotationsAndViews from './migrations/2026-11-28-02-annotations-and-views.ts';
+import * as partProperties from './migrations/2026-11-28-01-part-properties.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27-01-export-unit': exportUnit,
   '2026-11-27-02-upload-idempotency': uploadIdempotency,
   '2026-11-28-02-annotations-and-views': annotationsAndViews,
+  '2026-11-28-01-part-properties': partProperties,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

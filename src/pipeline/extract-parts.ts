@@ -6,18 +6,21 @@ import {
   meshWorldBox,
   toBounds,
 } from '../gltf/measure-geometry.ts';
+import { cleanText } from './clean-text.ts';
+import {
+  PROPERTIES_EXTRAS_KEY,
+  PROPERTY_LIMITS,
+  boundProperties,
+  propertiesFromExtras,
+} from './part-properties.ts';
+import type { PartProperties } from './part-properties.ts';
 import type { PartInfo, StepContext } from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'extract-parts';
 
-/** Control characters (C0, DEL, C1): PostgreSQL refuses NUL in text, and none of them belongs in a name. */
-const CONTROL_CHARACTERS = /\p{Cc}/gu;
-
-/** A name or id from a file as the catalog stores it: control characters dropped, surrounding blanks trimmed. */
-export function cleanText(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, '').trim();
-}
+/** A name or id from a file as the catalog stores it (kept here for the code that imports it from this step). */
+export { cleanText };
 
 /** Options of {@link extractParts}. */
 export interface ExtractPartsOptions {
@@ -39,8 +42,17 @@ export function extractParts(
   const parts: PartInfo[] = [];
   const used = new Set<string>();
   const meshNodes = listMeshNodes(document);
+  let budget: number = PROPERTY_LIMITS.perModel;
+  let dropped = 0;
   meshNodes.forEach(({ node, mesh, ancestors }, index) => {
-    const extras = node.getExtras();
+    const { [PROPERTIES_EXTRAS_KEY]: given, ...extras } = node.getExtras();
+    // An importer's properties are taken out of the extras, so they never reach the LOD files.
+    const read = boundProperties(
+      (given as PartProperties | undefined) ?? propertiesFromExtras(extras),
+      budget,
+    );
+    budget -= read.count;
+    dropped += read.dropped;
     const existing =
       typeof extras.group_id === 'string' && cleanText(extras.group_id) !== ''
         ? cleanText(extras.group_id)
@@ -63,9 +75,20 @@ export function extractParts(
       triangle_count: meshTriangleCount(mesh),
       vertex_count: meshVertexCount(mesh),
       bounds: toBounds(meshWorldBox(mesh, node.getWorldMatrix())),
+      properties: read.properties,
     });
     context.onProgress?.((index + 1) / meshNodes.length);
   });
+  // Nodes without a mesh are no parts; whatever an importer left on them goes too.
+  for (const node of document.getRoot().listNodes()) {
+    const { [PROPERTIES_EXTRAS_KEY]: left, ...rest } = node.getExtras();
+    if (left !== undefined) node.setExtras(rest);
+  }
+  if (dropped > 0) {
+    context.logger.warn(
+      `${NAME}: ${dropped} properties dropped past the caps of ${PROPERTY_LIMITS.perPart} a part and ${PROPERTY_LIMITS.perModel} a model`,
+    );
+  }
   context.logger.debug(`${NAME}: ${parts.length} parts`);
   return parts;
 }

@@ -1,5 +1,6 @@
 import type { Document, ILogger } from '@gltf-transform/core';
 import type { Bounds } from '../gltf/measure-geometry.ts';
+import type { PartProperties } from './part-properties.ts';
 
 /** Model formats Vitrine converts, named by the lower-case extension of the model file. */
 export const MODEL_FORMATS = [
@@ -92,6 +93,8 @@ export interface PartInfo {
   triangle_count: number;
   vertex_count: number;
   bounds: Bounds;
+  /** Properties read from the source (IFC property sets, glTF extras, STEP product…), within the caps of part-properties.ts. */
+  properties: PartProperties;
 }
 
 /** One level of detail written by the pipeline. */

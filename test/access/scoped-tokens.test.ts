@@ -135,6 +135,7 @@ for (const dialect of testDialects()) {
         delivery_id: '1',
         view_id: missing ? randomUUID() : ids.view,
         annotation_id: randomUUID(),
+        group_id: ids.group,
       });
     };
     const isRead = (route: DocumentedRoute) =>

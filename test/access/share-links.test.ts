@@ -27,6 +27,7 @@ const SHARED_ROUTES = [
   '/models/{id}',
   '/models/{id}/parts',
   '/models/{id}/annotations',
+  '/models/{id}/parts/{group_id}',
   '/models/{id}/lod/{level}',
   '/models/{id}/thumbnail',
 ];
@@ -121,6 +122,16 @@ for (const dialect of testDialects()) {
       const painted = parts.find((part: { group_id: string }) => part.group_id === 'shared-group');
       assert.equal(painted.material.id, materialId);
       assert.equal(painted.material.diffuse_r, 220);
+      const part = JSON.parse((await get(`/s/${secret}/models/${shared.id}/parts/shared-group`)).text).data;
+      assert.deepEqual({ ...part, properties: undefined }, { ...painted, properties: undefined });
+      assert.deepEqual(part.properties, {});
+      const found = await get(`/s/${secret}/models/${shared.id}/parts?q=${encodeURIComponent(painted.name)}`);
+      assert.deepEqual(
+        JSON.parse(found.text).data.map((one: { group_id: string }) => one.group_id),
+        ['shared-group'],
+      );
+      assert.equal((await get(`/s/${secret}/models/${shared.id}/parts/other-group`)).status, 404);
+      assert.equal((await get(`/s/${secret}/models/${shared.id}/parts?where=bad`)).status, 400);
 
       for (const lod of model.lods) {
         assert.match(lod.url, new RegExp(`/s/${secret}/models/${shared.id}/lod/${lod.level}$`));
@@ -140,7 +151,7 @@ for (const dialect of testDialects()) {
       const { secret } = await createShare(shared.id);
       for (const route of SHARED_ROUTES) {
         for (const id of [other.id, 'not-a-uuid']) {
-          const url = `/s/${secret}${fillPath(route, { id, level: '0' })}`;
+          const url = `/s/${secret}${fillPath(route, { id, level: '0', group_id: 'shared-group' })}`;
           const answer = await get(url);
           assert.equal(answer.status, 404, url);
           assert.equal(answer.text, catalogError('Share link not found'), url);
@@ -163,6 +174,7 @@ for (const dialect of testDialects()) {
           delivery_id: '1',
           annotation_id: shared.id,
           view_id: shared.id,
+          group_id: 'shared-group',
         });
         for (const headers of [{ 'x-api-token': secret }, {}]) {
           const response = await testApp.app.inject({ method: route.method as 'GET', url, headers });
@@ -259,7 +271,8 @@ for (const dialect of testDialects()) {
       for (const url of [
         `/s/${share.secret}/models`,
         ...SHARED_ROUTES.map(
-          (route) => `/s/${share.secret}${fillPath(route, { id: shared.id, level: '0' })}`,
+          (route) =>
+            `/s/${share.secret}${fillPath(route, { id: shared.id, level: '0', group_id: 'shared-group' })}`,
         ),
         pathOf(model.lods[0].url),
       ]) {

@@ -1,6 +1,6 @@
 /** Client of the model catalog (`/api/models`, envelope `{success, data, meta?}`). */
 import { request } from './http.ts';
-import type { Lod, Model, ModelPage, ModelPatch, ModelQuery, Part } from './types.ts';
+import type { Lod, Model, ModelPage, ModelPatch, ModelQuery, Part, PartWithProperties } from './types.ts';
 
 const BASE = '/api/models';
 
@@ -33,6 +33,17 @@ export async function getModel(id: string): Promise<Model> {
 /** Reads the parts of a converted model, in scene order, with their bound materials. */
 export async function getParts(id: string): Promise<Part[]> {
   return (await call<Part[]>(`/${encodeURIComponent(id)}/parts`)).data;
+}
+
+/** Reads one part with the properties read from its source file. */
+export async function getPart(id: string, groupId: string): Promise<PartWithProperties> {
+  return (await call<PartWithProperties>(`/${encodeURIComponent(id)}/parts/${encodeURIComponent(groupId)}`))
+    .data;
+}
+
+/** The parts whose properties meet one `Set.Name=value` condition (a 400 names a condition it cannot read). */
+export async function findParts(id: string, where: string): Promise<Part[]> {
+  return (await call<Part[]>(`/${encodeURIComponent(id)}/parts`, { query: { where } })).data;
 }
 
 /** Reads the levels of detail of a converted model. */

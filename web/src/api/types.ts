@@ -10,6 +10,7 @@ import type {
   ModelStatus as WireModelStatus,
   ModelSort as WireModelSort,
   Part as WirePart,
+  PartWithPropertiesSchema,
   PatchModelBody,
 } from '../../../src/catalog/schemas.ts';
 import type { LookupMaterialSchema } from '../../../src/materials/schemas.ts';
@@ -41,6 +42,9 @@ export type Lod = Static<typeof LodSchema>;
 
 /** A mesh-carrying node of a converted model, with the material bound to its group. */
 export type Part = WirePart;
+
+/** A part with the properties read from its source file, as the single-part route answers. */
+export type PartWithProperties = Static<typeof PartWithPropertiesSchema>;
 
 /** A stored material, or the default entry of a lookup (id -1, no timestamps). */
 export type Material = Static<typeof LookupMaterialSchema>;

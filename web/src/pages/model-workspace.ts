@@ -8,7 +8,9 @@ import { nextSelection } from '../viewer/next-selection.ts';
 import { createAnimationSlot } from './animation-slot.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
+import { createPropertiesPanel } from './part-properties-panel.ts';
 import { createPartsTree } from './parts-tree.ts';
+import { createPropertyFilter } from './property-filter.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
@@ -70,6 +72,7 @@ export function mountModelWorkspace(
     selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
     tree.setSelection(selection);
+    properties.show(selection);
     materials.selectionChanged();
     visibility.update(selection.size, hidden.size);
     viewport.dataset.selected = String(selection.size);
@@ -102,6 +105,8 @@ export function mountModelWorkspace(
     `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,
   );
   const tree = createPartsTree(parts, select);
+  const properties = createPropertiesPanel(model.id);
+  const propertyFilter = createPropertyFilter(model.id, (matches) => tree.setPropertyMatches(matches));
   /** True while the camera frames an isolated selection rather than the whole model. */
   let framedIsolation = false;
   const visibility = createVisibilityTools({
@@ -174,8 +179,16 @@ export function mountModelWorkspace(
     h('p', { class: 'hint' }, VIEW_HINT),
   );
   sidebar.prepend(
-    h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
+    h(
+      'section',
+      { class: 'card parts-section' },
+      h('h2', {}, `Parts (${parts.length})`),
+      propertyFilter,
+      tree.element,
+    ),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
+    // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
+    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
   );
   select(null, false);
   attempt('Loading the model', () => levels.open());

@@ -11,6 +11,8 @@ export interface PartsTree {
   setMaterials: (paint: Map<string, Material>) => void;
   /** Marks hidden parts, which stay in the tree (dimmed) so they can be selected and shown again. */
   setHidden: (hidden: Set<string>) => void;
+  /** Lists only these parts (those a property filter found), or every part again with null. */
+  setPropertyMatches: (matches: ReadonlySet<string> | null) => void;
 }
 
 interface Folder {
@@ -104,7 +106,9 @@ export function createPartsTree(
     autocomplete: 'off',
   });
   const matches = h('small', { class: 'part-matches', 'aria-live': 'polite' });
-  search.addEventListener('input', () => filterTree(box, search.value, matches, parts.length));
+  let propertyMatches: ReadonlySet<string> | null = null;
+  const refilter = () => filterTree(box, search.value, propertyMatches, matches, parts.length);
+  search.addEventListener('input', refilter);
   const element = h(
     'div',
     { class: 'parts-browser' },
@@ -115,6 +119,10 @@ export function createPartsTree(
   );
   return {
     element,
+    setPropertyMatches: (next) => {
+      propertyMatches = next;
+      refilter();
+    },
     setHidden: (hidden) => {
       for (const [groupId, button] of buttons) button.classList.toggle('hidden-part', hidden.has(groupId));
     },
@@ -146,17 +154,26 @@ function revealInside(box: HTMLElement, item: HTMLElement): void {
 }
 
 /**
- * Shows only the parts whose name or folder path contains `text` (case-insensitive), with the folders leading to
- * them opened; an empty text shows everything again.
+ * Shows only the parts whose name or folder path contains `text` (case-insensitive) and, when a property filter
+ * is on, that it found; the folders leading to them are opened. An empty text and no filter show everything again.
  */
-function filterTree(box: HTMLElement, text: string, matches: HTMLElement, total: number): void {
+function filterTree(
+  box: HTMLElement,
+  text: string,
+  propertyMatches: ReadonlySet<string> | null,
+  matches: HTMLElement,
+  total: number,
+): void {
   const wanted = text.trim().toLowerCase();
+  const filtering = Boolean(wanted) || propertyMatches !== null;
   let shown = 0;
   for (const item of Array.from(box.querySelectorAll<HTMLElement>('li:has(> .part-button)'))) {
-    const button = item.querySelector('.part-button');
+    const button = item.querySelector<HTMLElement>('.part-button');
     const path = folderPath(item, box);
     const name = button?.querySelector('.part-name')?.textContent ?? '';
-    const hit = !wanted || `${path}/${name}`.toLowerCase().includes(wanted);
+    const hit =
+      (!wanted || `${path}/${name}`.toLowerCase().includes(wanted)) &&
+      (propertyMatches === null || propertyMatches.has(button?.dataset.groupId ?? ''));
     item.hidden = !hit;
     if (hit) shown += 1;
   }
@@ -164,9 +181,9 @@ function filterTree(box: HTMLElement, text: string, matches: HTMLElement, total:
   for (const folder of Array.from(box.querySelectorAll<HTMLElement>('li:has(> details)')).reverse()) {
     const any = folder.querySelector('li:has(> .part-button):not([hidden])') !== null;
     folder.hidden = !any;
-    if (any && wanted) folder.querySelector('details')?.setAttribute('open', '');
+    if (any && filtering) folder.querySelector('details')?.setAttribute('open', '');
   }
-  matches.textContent = wanted ? `${shown} of ${total} parts` : '';
+  matches.textContent = filtering ? `${shown} of ${total} parts` : '';
 }
 
 /** The folder names from the tree's top down to `item`, joined by "/". */

@@ -12,6 +12,7 @@ import { readSourceFrame } from './import-assimp-units.ts';
 import { toMetresYUp } from '../import-frame.ts';
 import { linearizeVertexColors } from '../../linear-vertex-colors.ts';
 import { colladaNames, nameParts } from '../../name-parts.ts';
+import { PROPERTIES_EXTRAS_KEY, propertiesFromExtras } from '../../part-properties.ts';
 import { countRuntimeLoad } from '../runtime-loads.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from '../obj/triangulate-obj.ts';
@@ -155,6 +156,7 @@ async function readWithAssimp(
   const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
   nameUnnamedRoots(document, fileName);
   nameParts(document, fileName, source.format === 'dae' ? colladaNames(bytes) : undefined);
+  if (source.format === 'fbx') labelFbxProperties(document);
   toMetresYUp(document, frame.metresPerUnit, frame.remainingUpAxis);
 
   logger.debug(
@@ -281,4 +283,17 @@ function nameUnnamedRoots(document: Document, fileName: string): void {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * assimp hands an FBX node's properties (its Properties70, user properties included) on as glTF `extras`; they
+ * become the part's `FBX` set, where other glTF extras would be called `Extras`.
+ */
+function labelFbxProperties(document: Document): void {
+  for (const node of document.getRoot().listNodes()) {
+    const { Extras: fbx, ...rest } = propertiesFromExtras(node.getExtras());
+    if (!fbx && Object.keys(rest).length === 0) continue;
+    const properties = fbx ? { FBX: fbx, ...rest } : rest;
+    node.setExtras({ ...node.getExtras(), [PROPERTIES_EXTRAS_KEY]: properties });
+  }
 }

@@ -8,6 +8,9 @@ import { readProductGeometry } from './import-ifc-geometry.ts';
 import type { IfcColorGroup } from './import-ifc-geometry.ts';
 import { readLengthUnit, readObjectInfo, readParents } from './import-ifc-spatial.ts';
 import type { IfcRelationTypes } from './import-ifc-spatial.ts';
+import { readIfcProperties } from './import-ifc-properties.ts';
+import type { IfcPropertyTypes } from './import-ifc-properties.ts';
+import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { repairNormals } from '../import-normals.ts';
 import { countRuntimeLoad } from '../runtime-loads.ts';
 import { ConversionError } from '../../types.ts';
@@ -19,7 +22,7 @@ export const NAME = 'import-ifc';
 /** An initialised web-ifc API with the type codes this importer looks up. */
 export interface IfcRuntime {
   api: IfcAPI;
-  types: IfcRelationTypes & { IFCPROJECT: number };
+  types: IfcRelationTypes & IfcPropertyTypes & { IFCPROJECT: number };
 }
 
 /** Options of {@link createIfcImporter}. */
@@ -59,7 +62,8 @@ export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
 /**
  * An importer for IFC (IFC2X3, IFC4, IFC4X3) through web-ifc: one part per product with geometry,
  * named by its `Name` and carrying its `GlobalId` as `extras.group_id`, under nodes mirroring the
- * spatial structure (project / site / building / storey), with one material per colour.
+ * spatial structure (project / site / building / storey), with one material per colour. Each part's
+ * properties (attributes, type, storey, material, property and quantity sets) go to extract-parts.
  */
 export function createIfcImporter(overrides: Partial<ImportIfcOptions> = {}): Importer {
   const options = { ...IMPORT_IFC_DEFAULTS, ...overrides };
@@ -129,6 +133,18 @@ async function readWithWebIfc(
         );
       }
       node.setMesh(mesh);
+    }
+    const properties = readIfcProperties(
+      api,
+      modelID,
+      products.map((product) => product.expressID),
+      parents,
+      project,
+      types,
+    );
+    for (const [expressID, set] of properties) {
+      const node = nodes.get(expressID);
+      if (node) node.setExtras({ ...node.getExtras(), [PROPERTIES_EXTRAS_KEY]: set });
     }
     repairNormals(document);
 

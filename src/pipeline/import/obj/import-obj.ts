@@ -14,7 +14,8 @@ import { nameParts } from '../../name-parts.ts';
 import type { CornerArrays } from './obj-corners.ts';
 import { createObjMaterials } from './obj-materials.ts';
 import { ObjParser, ObjSyntaxError } from './obj-parser.ts';
-import type { ObjModel } from './obj-parser.ts';
+import type { ObjModel, ObjPart } from './obj-parser.ts';
+import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { endsMidStatement } from './obj-truncation.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
@@ -124,7 +125,7 @@ async function readObj(
         built += corners.triangles.count;
         mesh.addPrimitive(addPrimitive(corners.take(model.data), materials.get(name)));
       }
-      root.addChild(document.createNode(part.name).setMesh(mesh));
+      root.addChild(document.createNode(part.name).setMesh(mesh).setExtras(objProperties(part)));
       context.onProgress?.(READ_SHARE + (1 - READ_SHARE) * (built / model.triangles));
     }
   }
@@ -257,4 +258,13 @@ function linearColors(colors: Float32Array): Float32Array<ArrayBuffer> {
 
 function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
+}
+
+/** A part's `OBJ` set: the object or group name the file gave it and the materials its faces use. */
+function objProperties(part: ObjPart): Record<string, unknown> {
+  const set: Record<string, string> = {};
+  if (part.name !== '') set[part.kind === 'group' ? 'Group' : 'Object'] = part.name;
+  const materials = [...part.primitives.keys()].filter((name) => name !== '');
+  if (materials.length > 0) set.Materials = materials.join(', ');
+  return Object.keys(set).length > 0 ? { [PROPERTIES_EXTRAS_KEY]: { OBJ: set } } : {};
 }

@@ -8,6 +8,8 @@ import { grow, growInt, nextLine, skipBlanks, wordEnds } from './obj-scan.ts';
 /** One `o`/`g` of the file: its triangles by material name (`''` when no `usemtl` was given). */
 export interface ObjPart {
   name: string;
+  /** Whether an `o` (object) or a `g` (group) started it; faces before either start an unnamed object. */
+  kind: 'object' | 'group';
   primitives: Map<string, CornerSet>;
 }
 
@@ -336,19 +338,19 @@ export class ObjParser {
   private startObject(name: string): void {
     const existing = this.partsByName.get(name);
     if (existing) this.part = existing;
-    else this.addPart(name);
+    else this.addPart(name, 'object');
     this.target = undefined;
   }
 
   /** `g`: a new part whenever the name changes, even to a name used before (each stays its own node). */
   private startGroup(name: string): void {
     if (this.part?.name === name) return;
-    this.addPart(name);
+    this.addPart(name, 'group');
     this.target = undefined;
   }
 
-  private addPart(name: string): ObjPart {
-    const part: ObjPart = { name, primitives: new Map() };
+  private addPart(name: string, kind: ObjPart['kind']): ObjPart {
+    const part: ObjPart = { name, kind, primitives: new Map() };
     this.parts.push(part);
     if (!this.partsByName.has(name)) this.partsByName.set(name, part);
     this.part = part;
@@ -357,7 +359,7 @@ export class ObjParser {
 
   /** The corner set of the current part and material; faces before any `o`/`g` start an unnamed part. */
   private currentTarget(): CornerSet {
-    const part = this.part ?? this.addPart('');
+    const part = this.part ?? this.addPart('', 'object');
     let target = part.primitives.get(this.material);
     if (!target) {
       target = new CornerSet();

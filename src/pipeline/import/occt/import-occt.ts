@@ -4,6 +4,8 @@ import path from 'node:path';
 import { Document } from '@gltf-transform/core';
 import type { Material, Mesh, Node } from '@gltf-transform/core';
 import { toMetresYUp } from '../import-frame.ts';
+import { productProperties, readStepProducts, stepPartName } from './step-products.ts';
+import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { repairNormals } from '../import-normals.ts';
 import { buildOcctMesh } from './import-occt-mesh.ts';
 import type { OcctMesh } from './import-occt-mesh.ts';
@@ -151,8 +153,12 @@ async function readWithOcct(
   const built = new Map<string, Mesh>();
   const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
 
+  const products = kind === 'step' ? readStepProducts(bytes) : [];
   const toNode = (occtNode: OcctNode, fallbackName: string): Node => {
-    const node = document.createNode(occtNode.name?.trim() || fallbackName);
+    const given = occtNode.name?.trim() ?? '';
+    const product = products.find((candidate) => candidate.name.trim() === given && given !== '');
+    const node = document.createNode(stepPartName(given, product, fallbackName));
+    if (product) node.setExtras({ [PROPERTIES_EXTRAS_KEY]: productProperties(product) });
     const indices = (occtNode.meshes ?? []).filter((index) => meshes[index] !== undefined);
     if (indices.length > 0) {
       const key = indices.join(',');

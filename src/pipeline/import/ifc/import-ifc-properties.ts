@@ -1,0 +1,242 @@
+import type { IfcAPI } from 'web-ifc';
+import type { PartProperties, PropertyValue } from '../../part-properties.ts';
+import { readProjectUnits, unitSymbol, unitTypeOfMeasure, unitTypeOfQuantity } from './ifc-units.ts';
+import type { IfcUnits } from './ifc-units.ts';
+import { lineClass, measureOf, rawArguments, refId, refIds, scalarOf, textOf } from './ifc-values.ts';
+
+/** Type codes of the relations that give an IFC object its properties, type and material. */
+export interface IfcPropertyTypes {
+  IFCRELDEFINESBYPROPERTIES: number;
+  IFCRELDEFINESBYTYPE: number;
+  IFCRELASSOCIATESMATERIAL: number;
+}
+
+/** The set that holds what IFC says of the object itself: class, attributes, type, storey and material. */
+export const ELEMENT_SET = 'Element';
+
+/** Attributes of the typed line that are references or bookkeeping, not properties worth showing. */
+const SKIPPED_ATTRIBUTES = new Set([
+  'expressID',
+  'type',
+  'OwnerHistory',
+  'ObjectPlacement',
+  'Representation',
+]);
+
+/** How deep a material definition is followed (usage → layer set → layer → material). */
+const MATERIAL_DEPTH = 4;
+
+/**
+ * The properties of each product: its attributes, class, type, storey and materials in the `Element` set, then the
+ * property sets and quantity sets of its type, overridden by its own (as IFC says occurrence values win). Relations
+ * are read once for the whole file, so the cost grows with the file, not with products × relations.
+ */
+export function readIfcProperties(
+  api: IfcAPI,
+  modelID: number,
+  productIds: readonly number[],
+  parents: ReadonlyMap<number, number>,
+  project: number | undefined,
+  types: IfcPropertyTypes,
+): Map<number, PartProperties> {
+  const wanted = new Set(productIds);
+  const units = readProjectUnits(api, modelID, project);
+  const ownSets = relatedDefinitions(api, modelID, types.IFCRELDEFINESBYPROPERTIES, wanted);
+  const typeOf = relatedDefinitions(api, modelID, types.IFCRELDEFINESBYTYPE, wanted);
+  const materialOf = relatedDefinitions(api, modelID, types.IFCRELASSOCIATESMATERIAL, wanted);
+  const setCache = new Map<number, [string, Record<string, PropertyValue>] | undefined>();
+  const readSetCached = (id: number) => {
+    if (!setCache.has(id)) setCache.set(id, readSet(api, modelID, id, units));
+    return setCache.get(id);
+  };
+
+  const result = new Map<number, PartProperties>();
+  for (const id of productIds) {
+    const properties: PartProperties = {};
+    const element: Record<string, PropertyValue> = {
+      Class: api.GetNameFromTypeCode(api.GetLineType(modelID, id)),
+    };
+    Object.assign(element, readAttributes(api, modelID, id));
+    const typeId = typeOf.get(id)?.[0];
+    const typeSets: number[] = [];
+    if (typeId !== undefined) {
+      const typeArgs = rawArguments(api, modelID, typeId);
+      const typeName = textOf(typeArgs[2]);
+      if (typeName) element.Type = typeName;
+      // HasPropertySets is the sixth attribute of every IfcTypeObject.
+      typeSets.push(...refIds(typeArgs[5]));
+    }
+    const storey = storeyOf(api, modelID, id, parents);
+    if (storey) element.Storey = storey;
+    const materials = [
+      ...new Set((materialOf.get(id) ?? []).flatMap((m) => materialNames(api, modelID, m, 0))),
+    ];
+    if (materials.length > 0) element.Material = materials.join(', ');
+    properties[ELEMENT_SET] = element;
+    for (const setId of [...typeSets, ...(ownSets.get(id) ?? [])]) {
+      const set = readSetCached(setId);
+      if (set) properties[set[0]] = { ...properties[set[0]], ...set[1] };
+    }
+    result.set(id, properties);
+  }
+  return result;
+}
+
+/** For each wanted object, the definitions a relation type gives it (RelatedObjects 5th, the definition 6th). */
+function relatedDefinitions(
+  api: IfcAPI,
+  modelID: number,
+  relationType: number,
+  wanted: ReadonlySet<number>,
+): Map<number, number[]> {
+  const found = new Map<number, number[]>();
+  const ids = api.GetLineIDsWithType(modelID, relationType);
+  for (let i = 0; i < ids.size(); i++) {
+    const args = rawArguments(api, modelID, ids.get(i));
+    const definition = refId(args[5]);
+    if (definition === undefined) continue;
+    for (const object of refIds(args[4])) {
+      if (!wanted.has(object)) continue;
+      const list = found.get(object);
+      if (list) list.push(definition);
+      else found.set(object, [definition]);
+    }
+  }
+  return found;
+}
+
+/** The scalar attributes of a line (`GlobalId`, `Name`, `Tag`, `PredefinedType`…), typed by web-ifc where it can. */
+function readAttributes(api: IfcAPI, modelID: number, id: number): Record<string, PropertyValue> {
+  const attributes: Record<string, PropertyValue> = {};
+  let line: Record<string, unknown>;
+  try {
+    line = api.GetLine(modelID, id, false) as Record<string, unknown>;
+  } catch {
+    // web-ifc cannot type some IFC4X3 entities; IfcRoot's and IfcObject's leading attributes are read raw.
+    const args = rawArguments(api, modelID, id);
+    const raw: [string, unknown][] = [
+      ['GlobalId', args[0]],
+      ['Name', args[2]],
+      ['Description', args[3]],
+      ['ObjectType', args[4]],
+    ];
+    for (const [name, value] of raw) {
+      const text = textOf(value);
+      if (text) attributes[name] = text;
+    }
+    return attributes;
+  }
+  for (const [name, value] of Object.entries(line)) {
+    if (SKIPPED_ATTRIBUTES.has(name)) continue;
+    const scalar = scalarOf(value);
+    if (scalar !== undefined && scalar !== '') attributes[name] = scalar;
+  }
+  return attributes;
+}
+
+/** A property set, quantity set or other property set definition as a named set of values. */
+function readSet(
+  api: IfcAPI,
+  modelID: number,
+  setId: number,
+  units: IfcUnits,
+): [string, Record<string, PropertyValue>] | undefined {
+  const kind = lineClass(api, modelID, setId);
+  const args = rawArguments(api, modelID, setId);
+  const name = textOf(args[2]) || api.GetNameFromTypeCode(api.GetLineType(modelID, setId));
+  const values: Record<string, PropertyValue> = {};
+  if (kind === 'IFCPROPERTYSET') {
+    for (const id of refIds(args[4])) readProperty(api, modelID, id, units, values);
+  } else if (kind === 'IFCELEMENTQUANTITY') {
+    for (const id of refIds(args[5])) readQuantity(api, modelID, id, units, values);
+  } else {
+    // Door and window lining or panel properties, and the like: their own scalar attributes are the values.
+    const attributes = readAttributes(api, modelID, setId);
+    for (const skipped of ['GlobalId', 'Name', 'Description']) delete attributes[skipped];
+    Object.assign(values, attributes);
+  }
+  return Object.keys(values).length > 0 ? [name, values] : undefined;
+}
+
+/** One property of a set: a single value with its unit, or an enumerated or list value as text. */
+function readProperty(
+  api: IfcAPI,
+  modelID: number,
+  id: number,
+  units: IfcUnits,
+  into: Record<string, PropertyValue>,
+): void {
+  const kind = lineClass(api, modelID, id);
+  const args = rawArguments(api, modelID, id);
+  const name = textOf(args[0]);
+  if (!name) return;
+  if (kind === 'IFCPROPERTYSINGLEVALUE') {
+    const measure = measureOf(api, args[2]);
+    const value = scalarOf(args[2], measure);
+    if (value === undefined) return;
+    const explicit = refId(args[3]);
+    const defaultType = measure ? unitTypeOfMeasure(measure) : undefined;
+    const unit =
+      explicit !== undefined
+        ? unitSymbol(api, modelID, explicit)
+        : defaultType
+          ? units.get(defaultType)
+          : undefined;
+    into[name] = unit && typeof value === 'number' ? { value, unit } : value;
+  } else if (kind === 'IFCPROPERTYENUMERATEDVALUE' || kind === 'IFCPROPERTYLISTVALUE') {
+    const list = Array.isArray(args[2]) ? args[2] : [];
+    const values = list.map((item) => scalarOf(item, measureOf(api, item))).filter((v) => v !== undefined);
+    if (values.length === 1) into[name] = values[0]!;
+    else if (values.length > 1) into[name] = values.join(', ');
+  }
+}
+
+/** One quantity of a quantity set (Name, Description, Unit, then the value), in its unit or the project's. */
+function readQuantity(
+  api: IfcAPI,
+  modelID: number,
+  id: number,
+  units: IfcUnits,
+  into: Record<string, PropertyValue>,
+): void {
+  const kind = lineClass(api, modelID, id);
+  const args = rawArguments(api, modelID, id);
+  const name = textOf(args[0]);
+  const value = scalarOf(args[3], 'MEASURE');
+  if (!name || typeof value !== 'number') return;
+  const explicit = refId(args[2]);
+  const type = unitTypeOfQuantity(kind);
+  const unit =
+    explicit !== undefined ? unitSymbol(api, modelID, explicit) : type ? units.get(type) : undefined;
+  into[name] = unit ? { value, unit } : value;
+}
+
+/** The name of the building storey an object stands in, following its spatial parents. */
+function storeyOf(
+  api: IfcAPI,
+  modelID: number,
+  id: number,
+  parents: ReadonlyMap<number, number>,
+): string | undefined {
+  const seen = new Set<number>();
+  for (let at = parents.get(id); at !== undefined && !seen.has(at); at = parents.get(at)) {
+    seen.add(at);
+    if (lineClass(api, modelID, at) === 'IFCBUILDINGSTOREY') {
+      const args = rawArguments(api, modelID, at);
+      return textOf(args[2]) || textOf(args[7]) || `#${at}`;
+    }
+  }
+  return undefined;
+}
+
+/** The names of the materials a material definition (a material, layer set usage, list, constituent set…) names. */
+function materialNames(api: IfcAPI, modelID: number, id: number, depth: number): string[] {
+  const kind = lineClass(api, modelID, id);
+  const args = rawArguments(api, modelID, id);
+  if (kind === 'IFCMATERIAL') return [textOf(args[0]) ?? `#${id}`];
+  if (depth >= MATERIAL_DEPTH || !kind.startsWith('IFCMATERIAL')) return [];
+  return args
+    .flatMap((arg) => (Array.isArray(arg) ? refIds(arg) : [refId(arg)]))
+    .filter((ref): ref is number => ref !== undefined)
+    .flatMap((ref) => materialNames(api, modelID, ref, depth + 1));
+}
