@@ -1,4 +1,4 @@
-import type { Document } from '@gltf-transform/core';
+import type { Document, Mesh, Node } from '@gltf-transform/core';
 import {
   listMeshNodes,
   meshTriangleCount,
@@ -17,6 +17,11 @@ const CONTROL_CHARACTERS = /\p{Cc}/gu;
 /** A name or id from a file as the catalog stores it: control characters dropped, surrounding blanks trimmed. */
 export function cleanText(text: string): string {
   return text.replace(CONTROL_CHARACTERS, '').trim();
+}
+
+/** A part's name as listed: its node's, else its mesh's, else `Part <n>` by its place in scene order. */
+export function partName(node: Node, mesh: Mesh, index: number): string {
+  return cleanText(node.getName()) || cleanText(mesh.getName()) || `Part ${index + 1}`;
 }
 
 /** Options of {@link extractParts}. */
@@ -55,7 +60,7 @@ export function extractParts(
     node.setExtras({ ...extras, group_id: groupId });
     parts.push({
       group_id: groupId,
-      name: cleanText(node.getName()) || cleanText(mesh.getName()) || `Part ${index + 1}`,
+      name: partName(node, mesh, index),
       path: ancestors
         .map((ancestor) => cleanText(ancestor.getName()))
         .filter((name) => name !== '')
