@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { storedLods, toModel, toPart } from '../catalog/schemas.ts';
+import { storedLods, storedTilesetFolder, toModel, toPart } from '../catalog/schemas.ts';
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -22,6 +22,7 @@ import {
   type SharedModel,
 } from './share-schemas.ts';
 import { baseUrlOf, SHARE_PREFIX } from './share-urls.ts';
+import { sharedTilesetRoutes } from './shared-tileset-routes.ts';
 
 /** What the public share routes need from the app. */
 export interface SharedModelRoutesOptions {
@@ -85,6 +86,8 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       description: row.description,
       status: row.status,
       lods,
+      // Relative tile URIs resolve under `${base}/tileset/`, which the route below answers for this link alone.
+      tileset_url: storedTilesetFolder(row) ? `${base}/tileset/tileset.json` : null,
       thumbnail_url: row.thumbnail_key ? `${base}/thumbnail` : null,
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
@@ -195,6 +198,14 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       });
     },
   );
+
+  // The tileset's files, each resolved through the secret like every route here.
+  await fastify.register(sharedTilesetRoutes, {
+    sharedModel,
+    blobs,
+    cacheControl: NO_REUSE,
+    expiresInSeconds: SHARED_URL_EXPIRES_SECONDS,
+  });
 
   app.get(
     '/:secret/models/:id/thumbnail',

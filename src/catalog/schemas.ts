@@ -6,6 +6,7 @@ import { toIso } from '../db/timestamps.ts';
 import type { UrlFor } from '../http/request-file-urls.ts';
 import { MaterialSchema, type Material } from '../materials/schemas.ts';
 import type { StoredLod } from './repository.ts';
+import { tilesetFolderOf } from './lod-keys.ts';
 import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
 /** The four states of a model. */
@@ -67,6 +68,16 @@ export const DeclaredUnit = Type.Unsafe<LengthUnit>({ type: 'string', enum: Obje
 /** An up axis an uploader may declare for a file that states none. */
 export const DeclaredUpAxis = Type.Unsafe<DeclaredUp>({ type: 'string', enum: [...UP_AXES] });
 
+/** Where a model's 3D Tiles tileset is, in the catalog and under a share link alike. */
+export const TilesetUrlSchema = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "The model's 3D Tiles 1.1 `tileset.json` once completed, for a model above `TILES_ABOVE_TRIANGLES` (else null): " +
+    'a k-d tree of GLB tiles (`EXT_meshopt_compression`, `refine: REPLACE`), leaves at full resolution, each ' +
+    "vertex's part as an `EXT_mesh_features` feature id whose `EXT_structural_metadata` table (class `part`) " +
+    'gives its `group_id` and `name`. Tile content is glTF, +Y up, turned +Z up by 3D Tiles as usual. The URL ' +
+    "carries its grant in the path, so the tileset's relative tile URIs resolve to files under the same grant.",
+});
+
 /** A model as every catalog route returns it. */
 export const ModelSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -91,6 +102,7 @@ export const ModelSchema = Type.Object({
     description: 'The upload as received, byte for byte, for download; a signed file URL, like `model_url`.',
   }),
   lods: Type.Array(LodSchema),
+  tileset_url: TilesetUrlSchema,
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
   part_count: Type.Union([Type.Integer(), Type.Null()]),
@@ -282,6 +294,11 @@ export function storedLods(row: ModelRow): StoredLod[] {
   return JSON.parse(row.lods) as StoredLod[];
 }
 
+/** The folder of a completed model's stored tileset (its `tileset.json` and `tiles/`), or undefined without one. */
+export function storedTilesetFolder(row: ModelRow): string | undefined {
+  return row.status === 'completed' && row.tileset_key ? tilesetFolderOf(row.tileset_key) : undefined;
+}
+
 /** A model row as the API shows it: URLs resolved, JSON columns parsed; no `model_url` or LODs until completed. */
 export function toModel(row: ModelRow, urlFor: UrlFor): Model {
   const completed = row.status === 'completed';
@@ -309,6 +326,7 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
     thumbnail_url: row.thumbnail_key ? urlFor(row.thumbnail_key) : null,
     original_url: urlFor(row.source_key),
     lods,
+    tileset_url: completed && row.tileset_key ? urlFor(row.tileset_key, storedTilesetFolder(row)) : null,
     triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
     vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
     part_count: row.part_count,

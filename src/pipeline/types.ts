@@ -108,9 +108,21 @@ export interface LodOutput {
   reduced: boolean;
 }
 
+/** The 3D Tiles tileset a conversion wrote (its files went to the sink it was given as they were made). */
+export interface TilesetOutput {
+  /** Tile files besides `tileset.json`. */
+  tile_count: number;
+  /** Bytes of every file, `tileset.json` included. */
+  size: number;
+  /** Triangles of the leaves together (the model's). */
+  leaf_triangles: number;
+}
+
 /** Everything the conversion of one model produces. */
 export interface ConversionResult {
   lods: LodOutput[];
+  /** The tileset, for a model above the tiling threshold; null otherwise. */
+  tileset: TilesetOutput | null;
   parts: PartInfo[];
   triangle_count: number;
   vertex_count: number;

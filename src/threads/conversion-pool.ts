@@ -273,7 +273,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
   /** The pool's conversion, both ways of returning LODs; the interface's overloads tell callers which they get. */
   async function convert(
-    request: PoolConversionRequest & { lodDir?: string },
+    request: PoolConversionRequest & { lodDir?: string; tilesAboveTriangles?: number },
   ): Promise<PooledConversion | PooledFileConversion> {
     const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
     const isolated =
@@ -293,6 +293,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
           thumbnail: request.thumbnailColours !== undefined,
           maxMemoryMb: options.maxMemoryMb,
           lodDir: request.lodDir,
+          tilesAboveTriangles: request.tilesAboveTriangles,
         },
       }),
       {

@@ -103,8 +103,21 @@ async function convert(task: ConvertTask): Promise<void> {
       );
     }
   };
+  const tileDir = input.lodDir && path.join(input.lodDir, 'tileset');
   const result = await convertModel({
     ...input,
+    // Each tile goes to disk as soon as it is made: the tileset is never held whole.
+    ...(tileDir &&
+      input.tilesAboveTriangles !== undefined && {
+        tiles: {
+          aboveTriangles: input.tilesAboveTriangles,
+          onFile: async (file: string, bytes: Uint8Array) => {
+            const target = path.join(tileDir, file);
+            await mkdir(path.dirname(target), { recursive: true });
+            await writeFile(target, bytes);
+          },
+        },
+      }),
     logger: loggerFor(id, input.logLevel),
     onProgress: (percent, stage) => {
       checkMemory();
@@ -134,7 +147,8 @@ async function convert(task: ConvertTask): Promise<void> {
   let reply: ConversionResult | FileConversionResult = result;
   if (input.lodDir) {
     // Written here, the bytes never reach the parent's heap, where they would wait for its next collection.
-    reply = { ...result, lods: await writeLods(result, input.lodDir) };
+    const tileset = result.tileset && tileDir ? { ...result.tileset, dir: tileDir } : null;
+    reply = { ...result, lods: await writeLods(result, input.lodDir), tileset };
   } else {
     // Transferred, not copied: LOD buffers can be hundreds of megabytes.
     for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);

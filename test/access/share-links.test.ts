@@ -28,6 +28,7 @@ const SHARED_ROUTES = [
   '/models/{id}/parts',
   '/models/{id}/lod/{level}',
   '/models/{id}/thumbnail',
+  '/models/{id}/tileset/tileset.json',
 ];
 
 for (const dialect of testDialects()) {
