@@ -16,12 +16,12 @@ export interface Edge {
 // Static imports and re-exports (`from '…'`), bare imports (`import '…'`) and dynamic ones (`import('…')`).
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
-/** The TypeScript modules under `dir`, relative to src/, in a stable order. */
-function modulesUnder(dir: string): string[] {
+/** The TypeScript modules under `dir`, relative to `base` (src/ unless told), in a stable order. */
+export function modulesUnder(dir: string, base = SRC): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
-    .map((entry) => path.relative(SRC, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .map((entry) => path.relative(base, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
 }
 

@@ -1,18 +1,11 @@
 /** Lists, creates and edits materials, and binds the selected parts to one of them. */
-import {
-  bindGroups,
-  createMaterial,
-  deleteMaterial,
-  listMaterials,
-  unbindGroups,
-  updateMaterial,
-} from '../api/materials-api.ts';
+import { createMaterial, deleteMaterial, listMaterials, updateMaterial } from '../api/materials-api.ts';
 import type { Material } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
 import { h, replaceChildren, uid } from '../ui/dom.ts';
 import { scrollToTop } from '../ui/keep-in-viewport.ts';
-import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
-import { bindingState } from './binding-state.ts';
+import { notifyError, notifyInfo } from '../ui/notify.ts';
+import { createBindingBox } from './material-binding-box.ts';
 import { createMaterialForm } from './material-form.ts';
 
 const PAGE_SIZE = 10;
@@ -53,22 +46,8 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
   const previous = h('button', { type: 'button', onclick: () => goTo(page - 1) }, 'Previous');
   const next = h('button', { type: 'button', onclick: () => goTo(page + 1) }, 'Next');
   const editor = h('div', { class: 'material-editor' });
-  const selectionLabel = h('p', { class: 'selection-label', role: 'status' });
-  const bindButton = h(
-    'button',
-    { type: 'button', class: 'primary', onclick: () => bind() },
-    'Bind selected parts',
-  );
-  const unbindButton = h('button', { type: 'button', onclick: () => unbind() }, 'Unbind selected parts');
-
-  const bindingBox = options.binding
-    ? h(
-        'div',
-        { class: 'binding-box' },
-        selectionLabel,
-        h('div', { class: 'button-row' }, bindButton, unbindButton),
-      )
-    : null;
+  const bindingBox = options.binding && createBindingBox(options.binding, () => current, options.onChanged);
+  const updateBinding = (): void => bindingBox?.update();
 
   const load = async (): Promise<void> => {
     const mine = ++serial;
@@ -92,29 +71,7 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
       items.length === 0
         ? h('li', { class: 'empty' }, nameFilter ? 'No material matches.' : 'No materials yet.')
         : null,
-      items.map((material) =>
-        h(
-          'li',
-          {},
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'material-button',
-              'aria-pressed': String(current?.id === material.id),
-              'data-material-id': material.id,
-              onclick: () => edit(material),
-            },
-            h('span', {
-              class: 'swatch bound',
-              'aria-hidden': 'true',
-              style: `background:${toHex(material.diffuse_r, material.diffuse_g, material.diffuse_b)}`,
-            }),
-            h('span', { class: 'material-name' }, material.name),
-            h('small', {}, `#${material.id}`),
-          ),
-        ),
-      ),
+      items.map((material) => materialItem(material, current?.id === material.id, () => edit(material))),
     );
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     pageLabel.textContent = `Page ${page} of ${pages}`;
@@ -172,51 +129,7 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
       ?.focus({ preventScroll: true });
     // In a long sidebar the form would otherwise open out of sight, as if the button did nothing.
     // Clear of the bind box, which sticks to the top while the panel scrolls.
-    if (focusOn === 'name') scrollToTop(editor, bindingBox ? bindingBox.offsetHeight + 12 : 12);
-  };
-
-  const updateBinding = (): void => {
-    if (!options.binding) return;
-    const count = options.binding.selected().length;
-    const state = bindingState(count, current?.name ?? null);
-    selectionLabel.textContent = state.hint;
-    bindButton.disabled = !state.ready;
-    bindButton.textContent = state.label;
-    unbindButton.disabled = count === 0;
-  };
-
-  const bind = (): void => {
-    const groupIds = options.binding?.selected() ?? [];
-    const material = current;
-    if (!material || groupIds.length === 0) return;
-    attempt('Binding parts', async () => {
-      await bindGroups(material.id, groupIds);
-      notifyInfo(`Bound ${groupIds.length} part${groupIds.length === 1 ? '' : 's'} to ${material.name}`);
-      options.onChanged();
-    });
-  };
-
-  const unbind = (): void => {
-    const binding = options.binding;
-    if (!binding) return;
-    // Each part may be bound to a different material; unbind each from its own.
-    const byMaterial = new Map<number, string[]>();
-    for (const groupId of binding.selected()) {
-      const materialId = binding.boundMaterialId(groupId);
-      if (materialId === undefined || materialId < 0) continue;
-      byMaterial.set(materialId, [...(byMaterial.get(materialId) ?? []), groupId]);
-    }
-    if (byMaterial.size === 0) {
-      notifyInfo('None of the selected parts is bound to a material.');
-      return;
-    }
-    attempt('Unbinding parts', async () => {
-      let unbound = 0;
-      for (const [materialId, groupIds] of byMaterial)
-        unbound += (await unbindGroups(materialId, groupIds)).unbound.length;
-      notifyInfo(`Unbound ${unbound} part${unbound === 1 ? '' : 's'}`);
-      options.onChanged();
-    });
+    if (focusOn === 'name') scrollToTop(editor, bindingBox ? bindingBox.element.offsetHeight + 12 : 12);
   };
 
   search.addEventListener('input', () => {
@@ -230,7 +143,7 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
   const element = h(
     'div',
     { class: 'materials-panel' },
-    bindingBox,
+    bindingBox?.element,
     h(
       'div',
       { class: 'material-toolbar' },
@@ -245,4 +158,29 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
   updateBinding();
   void load();
   return { element, selectionChanged: updateBinding };
+}
+
+/** A material of the list: a button with its colour, name and id, pressed when it is the one open. */
+function materialItem(material: Material, open: boolean, onclick: () => void): HTMLElement {
+  return h(
+    'li',
+    {},
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'material-button',
+        'aria-pressed': String(open),
+        'data-material-id': material.id,
+        onclick,
+      },
+      h('span', {
+        class: 'swatch bound',
+        'aria-hidden': 'true',
+        style: `background:${toHex(material.diffuse_r, material.diffuse_g, material.diffuse_b)}`,
+      }),
+      h('span', { class: 'material-name' }, material.name),
+      h('small', {}, `#${material.id}`),
+    ),
+  );
 }

@@ -3,27 +3,12 @@
  * axis (a change there converts the model again); thumbnail upload and regeneration, deletion.
  */
 import { sameFile } from '../api/file-urls.ts';
-import {
-  deleteModel,
-  getModel,
-  regenerateThumbnail,
-  reprocessModel,
-  updateModel,
-  uploadThumbnail,
-} from '../api/catalog-api.ts';
-import type { Model, ModelPatch } from '../api/types.ts';
+import { deleteModel, getModel, regenerateThumbnail, uploadThumbnail } from '../api/catalog-api.ts';
+import type { Model } from '../api/types.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatBytes, formatCount, formatDate, isPointCloud } from '../ui/format.ts';
-import {
-  DEFAULT_UNIT,
-  DEFAULT_UP_AXIS,
-  FRAME_HINT,
-  frameSelect,
-  takesDeclaredFrame,
-  UNIT_CHOICES,
-  UP_AXIS_CHOICES,
-} from '../ui/frame-choices.ts';
 import { attempt, notifyError, notifyInfo } from '../ui/notify.ts';
+import { createMetadataForm } from './model-metadata-form.ts';
 
 /** How long to wait for a regenerated thumbnail before telling the person it is still queued. */
 const REGENERATE_WAIT_MS = 60000;
@@ -49,34 +34,9 @@ export interface ModelDetails {
 export function createModelDetails(initial: Model, handlers: ModelDetailsHandlers): ModelDetails {
   let model = initial;
   let waitTimer: ReturnType<typeof setTimeout> | undefined;
-  const nameId = uid('model-name');
-  const descriptionId = uid('model-description');
-  const tagsId = uid('model-tags');
-  const unitId = uid('model-unit');
-  const upId = uid('model-up');
+  // Built first, so its fields take the first ids as they always have; it calls `show` only once saved.
+  const form = createMetadataForm(model, { current: () => model, show: (next) => show(next), handlers });
   const thumbId = uid('thumbnail-file');
-  const nameInput = h('input', {
-    id: nameId,
-    type: 'text',
-    required: true,
-    maxlength: 255,
-    value: model.name,
-  });
-  const descriptionInput = h(
-    'textarea',
-    { id: descriptionId, rows: 3, maxlength: 10000 },
-    model.description ?? '',
-  );
-  const tagsInput = h('input', {
-    id: tagsId,
-    type: 'text',
-    value: model.tags.join(', '),
-    'aria-describedby': `${tagsId}-hint`,
-  });
-  // Offered only where the file states no frame: elsewhere the server uses the file's and ignores a declared one.
-  const framed = takesDeclaredFrame(model.format);
-  const unitSelect = frameSelect(unitId, UNIT_CHOICES, model.unit ?? DEFAULT_UNIT);
-  const upSelect = frameSelect(upId, UP_AXIS_CHOICES, model.up ?? DEFAULT_UP_AXIS);
   const facts = h('dl', { class: 'facts' });
   const thumbnail = h('div', { class: 'thumb large' });
   const thumbInput = h('input', {
@@ -116,67 +76,6 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
     );
     regenerateButton.disabled = !model.model_url;
   };
-
-  const form = h(
-    'form',
-    { class: 'details-form', 'aria-label': 'Model metadata' },
-    h('div', { class: 'field' }, h('label', { for: nameId }, 'Name'), nameInput),
-    h('div', { class: 'field' }, h('label', { for: descriptionId }, 'Description'), descriptionInput),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: tagsId }, 'Tags'),
-      tagsInput,
-      h('small', { id: `${tagsId}-hint` }, 'Separate tags with commas.'),
-    ),
-    framed && [
-      h('div', { class: 'field' }, h('label', { for: unitId }, 'Unit'), unitSelect),
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: upId }, 'Up axis'),
-        upSelect,
-        h('small', {}, `${FRAME_HINT} Changing either converts the model again.`),
-      ),
-    ],
-    h('button', { type: 'submit', class: 'primary' }, 'Save details'),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const patch: ModelPatch = {};
-    const name = nameInput.value.trim();
-    const description = descriptionInput.value;
-    const tags = tagsInput.value
-      .split(',')
-      .map((tag) => tag.trim())
-      .filter(Boolean);
-    if (name !== model.name) patch.name = name;
-    if (description !== (model.description ?? '')) patch.description = description;
-    if (tags.join('\n') !== model.tags.join('\n')) patch.tags = tags;
-    const frame = framed ? changedFrame(model, unitSelect.value, upSelect.value) : {};
-    Object.assign(patch, frame);
-    if (Object.keys(patch).length === 0) {
-      notifyInfo('Nothing changed.');
-      return;
-    }
-    attempt('Saving details', async () => {
-      const saved = await updateModel(model.id, patch);
-      show(saved);
-      handlers.onUpdated(saved);
-      if (Object.keys(frame).length === 0) {
-        notifyInfo('Details saved');
-      } else if (saved.status === 'pending') {
-        // A conversion that has not started yet reads the new values when it does.
-        notifyInfo('Details saved; the waiting conversion uses the new unit and up axis');
-      } else if (saved.status === 'processing') {
-        notifyInfo('Details saved; reprocess once the current conversion ends to apply the unit and up axis');
-      } else {
-        const converting = await reprocessModel(model.id);
-        notifyInfo('Details saved; converting the model again with the new unit and up axis');
-        handlers.onReprocessing(converting);
-      }
-    });
-  });
 
   thumbInput.addEventListener('change', () => {
     const file = thumbInput.files?.[0];
@@ -266,12 +165,4 @@ function sourceFrameFacts(model: Model): [string, string][] {
   if (model.source_up_axis && model.source_up_axis !== 'unknown')
     rows.push(['Source up axis', model.source_up_axis]);
   return rows;
-}
-
-/** The unit and up axis chosen in the form that differ from what the model has (null counting as the default). */
-function changedFrame(model: Model, unit: string, up: string): Pick<ModelPatch, 'unit' | 'up'> {
-  const patch: Pick<ModelPatch, 'unit' | 'up'> = {};
-  if (unit !== (model.unit ?? DEFAULT_UNIT)) patch.unit = unit as ModelPatch['unit'];
-  if (up !== (model.up ?? DEFAULT_UP_AXIS)) patch.up = up as ModelPatch['up'];
-  return patch;
 }

@@ -1,23 +1,17 @@
 /** The working area of a converted model: the view with its LOD switcher, the parts tree and the materials panel, kept in step. */
-import { getLod } from '../api/catalog-api.ts';
-import { expiresSoon } from '../api/file-urls.ts';
 import { materialsForGroups } from '../api/materials-api.ts';
 import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
-import { formatDrawn } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
-import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
-import { servedLevels } from '../viewer/served-levels.ts';
-import { createAnimationControls } from './animation-controls.ts';
-import { lodDescriber } from './lod-description.ts';
-import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
+import { createAnimationSlot } from './animation-slot.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
+import { createWorkspaceLevels } from './workspace-levels.ts';
 
 /** Esc in these fields belongs to the field (clearing a search box), not to the selection. */
 function isTextEntry(target: EventTarget | null): boolean {
@@ -33,6 +27,17 @@ function isTextEntry(target: EventTarget | null): boolean {
     target instanceof HTMLInputElement &&
     !['button', 'checkbox', 'radio', 'range', 'submit'].includes(target.type)
   );
+}
+
+/** How to work the view, under it. */
+const VIEW_HINT =
+  'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears. ' +
+  'Measure: click two points (a vertex within 10 px is snapped to); distances are in metres.';
+
+/** The readout of the selection, from the names of the selected parts. */
+function selectionSummary(names: string[]): string {
+  if (names.length === 0) return 'No part selected';
+  return names.length === 1 ? `Selected: ${names[0]}` : `${names.length} parts selected`;
 }
 
 /** Where the workspace goes: the view column and the top of the tool column. */
@@ -69,12 +74,7 @@ export function mountModelWorkspace(
     visibility.update(selection.size, hidden.size);
     viewport.dataset.selected = String(selection.size);
     const names = [...selection].map((id) => partsByGroup.get(id)?.name || id);
-    selectionLabel.textContent =
-      names.length === 0
-        ? 'No part selected'
-        : names.length === 1
-          ? `Selected: ${names[0]}`
-          : `${names.length} parts selected`;
+    selectionLabel.textContent = selectionSummary(names);
   };
 
   const refreshPaint = async (): Promise<void> => {
@@ -94,21 +94,7 @@ export function mountModelWorkspace(
     viewport.dataset.hidden = String(hidden.size);
   };
 
-  const animationSlot = h('div', { class: 'animation-slot' });
-  let stopAnimationControls = (): void => undefined;
-  /** Rebuilds the animation controls for the level just loaded (clips belong to the loaded file). */
-  const showAnimation = (): void => {
-    stopAnimationControls();
-    const player = view.animation;
-    if (!player) {
-      animationSlot.replaceChildren();
-      stopAnimationControls = () => undefined;
-      return;
-    }
-    const controls = createAnimationControls(player, () => view.animationChanged());
-    animationSlot.replaceChildren(controls.element);
-    stopAnimationControls = controls.dispose;
-  };
+  const animation = createAnimationSlot(() => view);
 
   const view = new ModelViewport(
     viewport,
@@ -148,56 +134,13 @@ export function mountModelWorkspace(
   };
   document.addEventListener('keydown', onKeyDown);
 
-  // File URLs are signed for a while only: a level chosen long after the page opened asks for a fresh one.
-  const freshUrl = async (lod: Lod): Promise<string> =>
-    expiresSoon(lod.url) ? (await getLod(model.id, lod.level)).url : lod.url;
-  // A model whose levels are not listed still has its LOD 0.
-  const openable: Lod[] =
-    lods.length > 0 || !model.model_url
-      ? lods
-      : [
-          {
-            level: 0,
-            url: model.model_url,
-            triangle_count: model.triangle_count ?? 0,
-            size: 0,
-            error: 0,
-            reduced: false,
-          },
-        ];
-  const levels = createLevelLoader(openable, {
-    element: viewport,
-    draw: async (lod) => view.load(await freshUrl(lod)),
-    onLoading: (lod) => {
-      if (viewport.dataset.state === 'loading') triangleLabel.textContent = `Loading LOD ${lod.level}…`;
-    },
-    onShown: (lod, { triangles, points }, final) => {
-      if (disposed) return;
-      showAnimation();
-      viewport.dataset.triangles = String(triangles);
-      viewport.dataset.points = String(points);
-      const drawn = formatDrawn(triangles, points);
-      triangleLabel.textContent = final
-        ? `LOD ${lod.level}: ${drawn} shown`
-        : `LOD ${lod.level}: ${drawn} shown, loading LOD 0…`;
-      // The catalog counts a point cloud's points for LOD 0 only; the other levels are counted here once seen.
-      if (points > 0 && lodSwitcher) showLodCount(lodSwitcher, lod.level, drawn);
-    },
-    onError: (lod, error) => {
-      triangleLabel.textContent = `LOD ${lod.level} could not be shown`;
-      throw error;
-    },
+  const { levels, lodSwitcher } = createWorkspaceLevels(model, lods, {
+    view,
+    viewport,
+    triangleLabel,
+    isDisposed: () => disposed,
+    onShown: animation.show,
   });
-  const lodSwitcher =
-    lods.length > 0
-      ? createLodSwitcher(
-          lods,
-          // The level being opened to: choosing a coarser one while it loads stops there.
-          servedLevels(lods)[0]?.level ?? 0,
-          (lod) => attempt(`Loading LOD ${lod.level}`, () => levels.choose(lod)),
-          lodDescriber(model),
-        )
-      : null;
   // Everything that acts on the view sits right above or below it, so at 1280×800 no tool is below the fold.
   // Above the view only controls of fixed size: whatever grows (readouts, the clip's controls) goes below it,
   // where it cannot move the canvas between two clicks.
@@ -227,13 +170,8 @@ export function mountModelWorkspace(
         h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
       ),
     ),
-    h('div', { class: 'viewer-tools' }, createSectionControls(view), animationSlot),
-    h(
-      'p',
-      { class: 'hint' },
-      'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears. ' +
-        'Measure: click two points (a vertex within 10 px is snapped to); distances are in metres.',
-    ),
+    h('div', { class: 'viewer-tools' }, createSectionControls(view), animation.element),
+    h('p', { class: 'hint' }, VIEW_HINT),
   );
   sidebar.prepend(
     h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
@@ -245,7 +183,7 @@ export function mountModelWorkspace(
   return () => {
     disposed = true;
     document.removeEventListener('keydown', onKeyDown);
-    stopAnimationControls();
+    animation.dispose();
     view.dispose();
   };
 }

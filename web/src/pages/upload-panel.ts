@@ -18,6 +18,7 @@ import {
 } from '../ui/frame-choices.ts';
 import { notifyError } from '../ui/notify.ts';
 import { followModel } from './follow-model.ts';
+import { acceptDrops, chooseFolder, isHidden } from './upload-sources.ts';
 
 /** Model files and zips: each of these alone makes a model. */
 const MODEL_EXTENSIONS = /\.(glb|gltf|obj|fbx|stl|ply|dae|3ds|step|stp|iges|igs|ifc|zip)$/i;
@@ -70,7 +71,7 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
   // The folder picker is made on demand: one file input in the panel keeps "the" picker unambiguous.
   const folderButton = h(
     'button',
-    { type: 'button', id: folderId, class: 'file-button', onclick: () => chooseFolder() },
+    { type: 'button', id: folderId, class: 'file-button', onclick: () => chooseFolder(start) },
     'Choose a folder',
   );
   const list = h('ul', { class: 'upload-list', 'aria-label': 'Uploads' });
@@ -126,45 +127,7 @@ export function createUploadPanel(onModelChanged: () => void): UploadPanel {
     startAll(Array.from(fileInput.files ?? [], (file) => ({ file, relativePath: file.name })));
     fileInput.value = '';
   });
-  /** Opens the browser's folder picker; every file of the chosen folder is one model with its resources. */
-  const chooseFolder = (): void => {
-    const folderInput = h('input', { type: 'file', class: 'visually-hidden' });
-    folderInput.webkitdirectory = true;
-    folderInput.addEventListener('change', () => {
-      const parts = Array.from(folderInput.files ?? [], (file) => ({
-        file,
-        relativePath: file.webkitRelativePath || file.name,
-      })).filter((part) => !isHidden(part.relativePath));
-      if (parts.length > 0) start(parts);
-    });
-    folderInput.click();
-  };
-
-  dropZone.addEventListener('dragover', (event) => {
-    event.preventDefault();
-    dropZone.classList.add('drag-over');
-  });
-  dropZone.addEventListener('dragleave', () => dropZone.classList.remove('drag-over'));
-  dropZone.addEventListener('drop', (event) => {
-    event.preventDefault();
-    dropZone.classList.remove('drag-over');
-    const transfer = event.dataTransfer;
-    if (!transfer) return;
-    const entries = Array.from(transfer.items, (item) => item.webkitGetAsEntry()).filter(
-      (entry): entry is FileSystemEntry => entry !== null,
-    );
-    if (!entries.some((entry) => entry.isDirectory)) {
-      startAll(Array.from(transfer.files, (file) => ({ file, relativePath: file.name })));
-      return;
-    }
-    // A dropped folder is read entry by entry, after the event (its entries stay readable).
-    filesOfEntries(entries)
-      .then((parts) => {
-        const visible = parts.filter((part) => !isHidden(part.relativePath));
-        if (visible.length > 0) start(visible);
-      })
-      .catch((error: unknown) => notifyError(error, 'Reading the dropped folder'));
-  });
+  acceptDrops(dropZone, startAll, start);
 
   const element = h(
     'section',
@@ -203,37 +166,6 @@ interface UploadItem {
   resuming: () => void;
   uploadFailed: (error: unknown) => void;
   follow: (model: Model) => void;
-}
-
-/** Files a folder carries that are no part of a model: hidden ones (.DS_Store, .git/…) and macOS's __MACOSX copies. */
-function isHidden(relativePath: string): boolean {
-  const segments = relativePath.split('/');
-  return segments[0] === '__MACOSX' || segments.some((segment) => segment.startsWith('.'));
-}
-
-/** Every file under dropped entries, with its path from the dropped item (`Box/textures/a.png`). */
-async function filesOfEntries(entries: FileSystemEntry[]): Promise<UploadPart[]> {
-  const parts: UploadPart[] = [];
-  const visit = async (entry: FileSystemEntry): Promise<void> => {
-    if (entry.isFile) {
-      const file = await new Promise<File>((resolve, reject) =>
-        (entry as FileSystemFileEntry).file(resolve, reject),
-      );
-      parts.push({ file, relativePath: entry.fullPath.replace(/^\/+/, '') });
-      return;
-    }
-    const reader = (entry as FileSystemDirectoryEntry).createReader();
-    // readEntries hands out a folder in batches (100 in Chromium) until it returns none.
-    for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
-        reader.readEntries(resolve, reject),
-      );
-      if (batch.length === 0) break;
-      for (const child of batch) await visit(child);
-    }
-  };
-  for (const entry of entries) await visit(entry);
-  return parts;
 }
 
 function createUploadItem(
