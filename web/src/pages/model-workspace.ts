@@ -16,6 +16,7 @@ import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
+import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 
@@ -239,6 +240,17 @@ export function mountModelWorkspace(
     h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
   );
+  const stopReview = mountReviewTools({
+    model,
+    parts,
+    view,
+    viewport,
+    viewerColumn,
+    sidebar,
+    select,
+    hidden: () => hidden,
+    setHidden,
+  });
   select(null, false);
   attempt('Loading the model', () => levels.open());
   attempt('Loading bound materials', refreshPaint);
@@ -246,6 +258,7 @@ export function mountModelWorkspace(
     disposed = true;
     document.removeEventListener('keydown', onKeyDown);
     stopAnimationControls();
+    stopReview();
     view.dispose();
   };
 }
