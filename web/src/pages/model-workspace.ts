@@ -9,6 +9,7 @@ import { createAnimationSlot } from './animation-slot.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPartsTree } from './parts-tree.ts';
+import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
@@ -177,6 +178,17 @@ export function mountModelWorkspace(
     h('section', { class: 'card parts-section' }, h('h2', {}, `Parts (${parts.length})`), tree.element),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
   );
+  const stopReview = mountReviewTools({
+    model,
+    parts,
+    view,
+    viewport,
+    viewerColumn,
+    sidebar,
+    select,
+    hidden: () => hidden,
+    setHidden,
+  });
   select(null, false);
   attempt('Loading the model', () => levels.open());
   attempt('Loading bound materials', refreshPaint);
@@ -184,6 +196,7 @@ export function mountModelWorkspace(
     disposed = true;
     document.removeEventListener('keydown', onKeyDown);
     animation.dispose();
+    stopReview();
     view.dispose();
   };
 }

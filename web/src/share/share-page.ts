@@ -15,6 +15,7 @@ import {
   shareBasePath,
   type SharedModel,
 } from './shared-api.ts';
+import { mountSharedAnnotations } from './shared-annotations.ts';
 
 /** Fills `root` with the shared model; `embed` shows the view alone, filling the frame. */
 export async function mountSharePage(root: HTMLElement, embed: boolean): Promise<void> {
@@ -141,6 +142,14 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       ),
     );
   }
+  const sidebar = root.querySelector<HTMLElement>('.share-page .sidebar');
+  if (model.annotations)
+    void mountSharedAnnotations(base, model.id, {
+      view,
+      viewport,
+      sidebar,
+      select: (id) => select(id, false),
+    });
   await levels.open();
 }
 

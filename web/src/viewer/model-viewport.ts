@@ -10,18 +10,20 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Points, Texture } from 'three';
+import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
+import { disposeObject } from './dispose-object.ts';
 import { frameBox, frameCamera } from './frame-camera.ts';
 import { installLighting } from './lighting.ts';
 import { materialToThree } from './material-to-three.ts';
 import { MeasureOverlay, snapToSurface } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
-import { collectPartMeshes, countPoints, countTriangles, groupIdOf } from './part-meshes.ts';
+import { collectPartMeshes, drawnCounts, groupIdOf, isShown } from './part-meshes.ts';
+import type { DrawnCounts } from './part-meshes.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
@@ -29,14 +31,17 @@ import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
 export type PickHandler = (groupId: string | null, additive: boolean) => void;
-/** What a loaded level draws: triangles of its meshes and points of its point clouds. */
-export interface DrawnCounts {
-  triangles: number;
-  points: number;
-}
+export type { DrawnCounts } from './part-meshes.ts';
 
 /** Called with each point placed while measuring. */
 export type MeasureHandler = (point: MeasurePoint) => void;
+/** Called with the surface hit by a click while a tool (annotating) takes clicks instead of the selection. */
+export type SurfaceClickHandler = (hit: Intersection) => void;
+/** The camera and its orbit controls, which saved views and flying to a pin move. */
+export interface CameraRig {
+  camera: PerspectiveCamera;
+  controls: OrbitControls;
+}
 
 /** Background of the view; the end-to-end test tells the model from the background by it. */
 export const VIEW_BACKGROUND = '#262b36';
@@ -71,6 +76,8 @@ export class ModelViewport {
   private paint = new Map<string, Material>();
   private byMaterial = new Map<number, ThreeMaterial>();
   private measureHandler: MeasureHandler | null = null;
+  private surfaceClick: SurfaceClickHandler | null = null;
+  private readonly frameListeners = new Set<() => void>();
   private framed = false;
   private loadSerial = 0;
   private renderQueued = false;
@@ -188,6 +195,33 @@ export class ModelViewport {
     this.canvas.classList.toggle('measuring', handler !== null);
   }
 
+  /** While a handler is set, clicks on a surface go to it instead of selecting parts. */
+  setSurfaceClick(handler: SurfaceClickHandler | null): void {
+    this.surfaceClick = handler;
+    this.canvas.classList.toggle('measuring', handler !== null);
+  }
+
+  /** Calls `listener` after every drawn frame (overlays follow the camera); returns the unsubscribe. */
+  onFrame(listener: () => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  /** The camera and its controls; call {@link ModelViewport.requestRender} after moving them. */
+  get rig(): CameraRig {
+    return { camera: this.camera, controls: this.controls };
+  }
+
+  /** The loaded model's bounds (empty before the first level), the box section fractions are measured in. */
+  get modelBounds(): Box3 {
+    return this.bounds.clone();
+  }
+
+  /** The section planes cutting the model now. */
+  activeSections(): Plane[] {
+    return this.sections.active();
+  }
+
   /** Draws the measured points (zero to two) and the line between two. */
   showMeasure(points: Vector3[]): void {
     const size = Math.max(this.bounds.isEmpty() ? 1 : this.bounds.getSize(new Vector3()).length(), 1e-6);
@@ -245,6 +279,10 @@ export class ModelViewport {
     if (!start || !this.root) return;
     if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > CLICK_TOLERANCE_PX) return;
     const hit = this.hitAt(event.clientX, event.clientY);
+    if (this.surfaceClick) {
+      if (hit) this.surfaceClick(hit);
+      return;
+    }
     if (this.measureHandler) {
       if (hit) this.measureHandler(this.snap(hit, event.clientX, event.clientY));
       return;
@@ -333,7 +371,8 @@ export class ModelViewport {
     this.requestRender();
   }
 
-  private requestRender(): void {
+  /** Draws a frame soon; the view otherwise draws only on change. */
+  requestRender(): void {
     if (this.renderQueued) return;
     this.renderQueued = true;
     requestAnimationFrame(() => {
@@ -351,34 +390,7 @@ export class ModelViewport {
         this.sections.active(),
         (mesh) => isShown(mesh) && !this.styles.isGhost(mesh),
       );
+      for (const listener of this.frameListeners) listener();
     });
   }
-}
-
-/** Triangles and points drawn under `root`. */
-function drawnCounts(root: Object3D): DrawnCounts {
-  return { triangles: countTriangles(root), points: countPoints(root) };
-}
-
-/** True when the object and all its ancestors are visible. */
-function isShown(object: Object3D): boolean {
-  for (let node: Object3D | null = object; node; node = node.parent) if (!node.visible) return false;
-  return true;
-}
-
-/** Releases geometries, materials and textures of a subtree. */
-function disposeObject(root: Object3D): void {
-  root.traverse((object) => {
-    const mesh = object as Mesh;
-    // Point clouds hold geometry and materials just as meshes do.
-    if (!mesh.isMesh && !(object as Points).isPoints) return;
-    mesh.geometry.dispose();
-    const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-    for (const material of materials) {
-      for (const value of Object.values(material)) {
-        if ((value as Texture | null)?.isTexture) (value as Texture).dispose();
-      }
-      material.dispose();
-    }
-  });
 }

@@ -53,3 +53,20 @@ export function countPoints(root: Object3D): number {
   });
   return points;
 }
+
+/** What a loaded level draws: triangles of its meshes and points of its point clouds. */
+export interface DrawnCounts {
+  triangles: number;
+  points: number;
+}
+
+/** Triangles and points drawn under `root`. */
+export function drawnCounts(root: Object3D): DrawnCounts {
+  return { triangles: countTriangles(root), points: countPoints(root) };
+}
+
+/** True when the object and all its ancestors are visible. */
+export function isShown(object: Object3D): boolean {
+  for (let node: Object3D | null = object; node; node = node.parent) if (!node.visible) return false;
+  return true;
+}
