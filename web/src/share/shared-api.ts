@@ -12,6 +12,8 @@ export interface SharedModel {
   thumbnail_url: string | null;
   triangle_count: number | null;
   part_count: number | null;
+  /** The model's 3D Tiles tileset under the link, or null when the model is small enough to open whole. */
+  tileset_url?: string | null;
   /** Whether the link shows the model's annotations (read-only). */
   annotations?: boolean;
 }

@@ -137,7 +137,8 @@ function splitByPart(scene: Object3D): Map<string, Mesh[]> {
   for (const mesh of primitives) {
     const features = mesh.geometry.getAttribute(FEATURE_ATTRIBUTE) as BufferAttribute | undefined;
     const table = mesh.userData.structuralMetadata as PartTable | undefined;
-    const tableIndex = (mesh.userData.meshFeatures as FeatureIds | undefined)?.getFeatureInfo()[0]?.propertyTable;
+    const tableIndex = (mesh.userData.meshFeatures as FeatureIds | undefined)?.getFeatureInfo()[0]
+      ?.propertyTable;
     const index = mesh.geometry.index;
     if (!features || !table || tableIndex == null || !index || !mesh.parent) continue;
     for (const [feature, triangles] of trianglesByFeature(index, features)) {
