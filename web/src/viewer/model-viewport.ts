@@ -19,7 +19,7 @@ import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
 import { snapAt, surfaceAt } from './surface-hit.ts';
-import { TiledModel } from './tiled-model.ts';
+import { TiledModel, type DrawnTiles } from './tiled-model.ts';
 import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
@@ -60,8 +60,8 @@ export class ModelViewport {
   private readonly removeLighting: () => void;
   private root: Object3D | null = null;
   private tiled: TiledModel | null = null;
-  /** Settles a tileset's opening once a frame has drawn some of it. */
-  private firstTiles: ((counts: DrawnCounts) => void) | null = null;
+  // Settles a tileset's opening once a frame has drawn some of it.
+  private firstTiles: ((counts: DrawnTiles) => void) | null = null;
   private bounds = new Box3();
   private player: AnimationPlayer | null = null;
   private partMeshes = new Map<string, Mesh[]>();
@@ -142,28 +142,30 @@ export class ModelViewport {
    * Streams a 3D Tiles tileset (replacing the current model): tiles load as the camera needs them. Resolves with
    * what the first frame that shows any of it draws; the camera is framed on the tileset's bounds.
    */
-  loadTiles(url: string): Promise<DrawnCounts> {
+  loadTiles(url: string): Promise<DrawnTiles> {
     ++this.loadSerial;
     this.clearModel();
     this.player?.dispose();
     this.player = null;
     this.bounds = new Box3();
-    const tiled = new TiledModel({
+    const { camera, renderer } = this;
+    const tiled = (this.tiled = new TiledModel({
       url,
-      camera: this.camera,
-      renderer: this.renderer,
+      camera,
+      renderer,
       onChange: () => this.tilesChanged(tiled),
-    });
-    this.tiled = tiled;
+    }));
     this.root = tiled.root;
     this.scene.add(this.root);
     this.requestRender();
     return new Promise((resolve) => (this.firstTiles = resolve));
   }
 
-  /** Bytes of tileset and tiles fetched so far (0 for a model loaded whole). */
-  get tileBytes(): number {
-    return this.tiled?.fetchedBytes ?? 0;
+  /** Marks the canvas (`data-drawn`, for tests) once a frame drew some model, and settles a tileset's opening. */
+  private drewGeometry(triangles: number): void {
+    this.canvas.dataset.drawn = 'true';
+    this.firstTiles?.({ triangles, points: 0, bytes: this.tiled?.fetchedBytes ?? 0 });
+    this.firstTiles = null;
   }
 
   /** Paints each part with its bound material; parts missing from the map show their own materials. */
@@ -381,10 +383,7 @@ export class ModelViewport {
       }
       this.tiled?.update();
       this.renderer.render(this.scene, this.camera);
-      if (this.firstTiles && this.renderer.info.render.triangles > 0) {
-        this.firstTiles({ triangles: this.renderer.info.render.triangles, points: 0 });
-        this.firstTiles = null;
-      }
+      if (this.renderer.info.render.triangles > 0) this.drewGeometry(this.renderer.info.render.triangles);
       // Tiles on their way need frames to be chosen and shown.
       if (this.tiled?.loading) this.requestRender();
       this.caps.render(

@@ -9,6 +9,12 @@ import type { Box3, BufferAttribute, Camera, Object3D, WebGLRenderer } from 'thr
 import { TilesRenderer } from '3d-tiles-renderer';
 import { GLTFExtensionsPlugin } from '3d-tiles-renderer/plugins';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import type { DrawnCounts } from './part-meshes.ts';
+
+/** What the first frame of a tileset drew, and the bytes of tileset and tiles fetched for it. */
+export interface DrawnTiles extends DrawnCounts {
+  bytes: number;
+}
 
 /** How a tiled model is opened. */
 export interface TiledModelOptions {

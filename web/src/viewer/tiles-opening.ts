@@ -46,7 +46,7 @@ export function openingWithTiles(
       const { element } = options;
       element.dataset.state = 'loading';
       const counts = await options.view.loadTiles(tilesetUrl);
-      element.dataset.tileBytes = String(options.view.tileBytes);
+      element.dataset.tileBytes = String(counts.bytes);
       element.dataset.lod = 'tiles';
       element.dataset.state = 'ready';
       options.onShown(counts);
