@@ -9,7 +9,7 @@ import { AnimationPlayer } from './animation-player.ts';
 import { listenForClicks } from './click-events.ts';
 import { disposeObject } from './dispose-object.ts';
 import { frameBox, frameCamera } from './frame-camera.ts';
-import { installLighting } from './lighting.ts';
+import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
 import { collectPartMeshes, drawnCounts, groupIdOf, isShown, originalMaterials } from './part-meshes.ts';
@@ -57,7 +57,7 @@ export class ModelViewport {
   private readonly caps = new SectionCaps();
   private readonly clock = new Clock();
   private readonly resizeObserver: ResizeObserver;
-  private readonly removeLighting: () => void;
+  private readonly lighting: ViewLighting;
   private root: Object3D | null = null;
   private tiled: TiledModel | null = null;
   // Settles a tileset's opening once a frame has drawn some of it.
@@ -90,7 +90,7 @@ export class ModelViewport {
     container.appendChild(this.canvas);
 
     this.scene.background = new Color(VIEW_BACKGROUND);
-    this.removeLighting = installLighting(this.renderer, this.scene, this.camera);
+    this.lighting = installLighting(this.renderer, this.scene, this.camera);
     this.scene.add(this.camera, this.styles.overlays, this.measure.group);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
@@ -161,9 +161,10 @@ export class ModelViewport {
     return new Promise((resolve) => (this.firstTiles = resolve));
   }
 
-  /** Marks the canvas (`data-drawn`, for tests) once a frame drew some model, and settles a tileset's opening. */
+  /** After a frame drew some model: marks the canvas (`data-drawn`), lights it fully, settles a tileset's opening. */
   private drewGeometry(triangles: number): void {
     this.canvas.dataset.drawn = 'true';
+    if (this.lighting.addEnvironment()) this.requestRender();
     this.firstTiles?.({ triangles, points: 0, bytes: this.tiled?.fetchedBytes ?? 0 });
     this.firstTiles = null;
   }
@@ -283,7 +284,7 @@ export class ModelViewport {
     this.styles.dispose();
     this.caps.dispose();
     this.measure.dispose();
-    this.removeLighting();
+    this.lighting.dispose();
     this.renderer.dispose();
     this.canvas.remove();
   }
@@ -383,7 +384,8 @@ export class ModelViewport {
       }
       this.tiled?.update();
       this.renderer.render(this.scene, this.camera);
-      if (this.renderer.info.render.triangles > 0) this.drewGeometry(this.renderer.info.render.triangles);
+      const { triangles, points } = this.renderer.info.render;
+      if (triangles + points > 0) this.drewGeometry(triangles);
       // Tiles on their way need frames to be chosen and shown.
       if (this.tiled?.loading) this.requestRender();
       this.caps.render(

@@ -42,6 +42,11 @@ export class TiledModel {
     this.tiles.errorTarget = ERROR_TARGET_PX;
     // Tile content is meshopt-compressed; the decoder is bundled, not fetched.
     this.tiles.registerPlugin(new GLTFExtensionsPlugin({ metadata: true, meshoptDecoder: MeshoptDecoder }));
+    // The renderer's queues run their jobs on animation frames, which a software renderer holds back for seconds
+    // while it prefilters the environment; timers keep the downloads and parsing going meanwhile.
+    for (const queue of [this.tiles.downloadQueue, this.tiles.parseQueue, this.tiles.processNodeQueue]) {
+      (queue as unknown as ScheduledQueue)._schedulingCallback = (run) => setTimeout(run);
+    }
     this.tiles.setCamera(options.camera);
     this.tiles.setResolutionFromRenderer(options.camera, options.renderer);
     // 3D Tiles stand +Z up and turn glTF content so; the viewer's frame is glTF's, +Y up.
@@ -55,7 +60,11 @@ export class TiledModel {
       options.onChange();
     });
     this.tiles.addEventListener('needs-update', () => options.onChange());
-    this.tiles.addEventListener('load-tileset', () => options.onChange());
+    // Choose the first tiles at once rather than at the next frame, which a busy renderer may hold back.
+    this.tiles.addEventListener('load-tileset', () => {
+      options.onChange();
+      this.update();
+    });
     this.tiles.addEventListener('tile-download-start', () => options.onChange());
     // Asked before the renderer's own fetch: counts what the tiles cost on the wire, for the page and its tests.
     this.tiles.registerPlugin({
@@ -113,6 +122,11 @@ export class TiledModel {
     this.tiles.dispose();
     this.byTile.clear();
   }
+}
+
+/** How a queue of the tile renderer schedules its next run of jobs (not in its type declarations). */
+interface ScheduledQueue {
+  _schedulingCallback: (run: () => void) => void;
 }
 
 /** The renderer's counts of tiles under way (not in its type declarations). */
