@@ -63,6 +63,11 @@ export interface TilesetSummary {
   leafTriangles: number;
   /** Bytes of every file written, `tileset.json` included. */
   bytes: number;
+  /**
+   * The root's children merged (the root itself when it is a leaf): a cut through the tree of at most eight tiles'
+   * triangles, for drawing the model whole at small size (its thumbnail) without LOD 0.
+   */
+  cut: TileGeometry;
 }
 
 /** A finished tile: its entry in the tileset, and (for its parent to merge) its geometry. */
@@ -123,6 +128,7 @@ export async function makeTiles(
       children.map((child) => child.geometry),
       slots,
     );
+    if (node === tree) cut = merged;
     // The children's geometry is let go before this tile's is written.
     for (const child of children)
       child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
@@ -162,6 +168,7 @@ export async function makeTiles(
     return { json, box, geometry: simplified.geometry };
   };
 
+  let cut: TileGeometry | undefined;
   const root = await build(tree, '0');
   const tileset = tilesetJson(root.json, modelDiagonal);
   await write(TILESET_FILE, new TextEncoder().encode(JSON.stringify(tileset)));
@@ -169,5 +176,5 @@ export async function makeTiles(
   context.logger.debug(
     `${NAME}: ${summary.tileCount} tiles, ${summary.leafTriangles} leaf triangles, ${summary.bytes} bytes`,
   );
-  return { tileset, ...summary };
+  return { tileset, ...summary, cut: cut ?? root.geometry };
 }
