@@ -136,8 +136,10 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           return;
         }
         await announce('model.completed', modelId);
-        await removeReplacedLods(blobs, storedLods(previous), lods);
-        await removeReplacedTileset(blobs, previous.tileset_key, tilesetKey);
+        await Promise.all([
+          removeReplacedLods(blobs, storedLods(previous), lods),
+          removeReplacedTileset(blobs, previous.tileset_key, tilesetKey),
+        ]);
         logger.info(
           {
             model_id: modelId,

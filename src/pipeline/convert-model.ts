@@ -17,6 +17,7 @@ import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { writeLevel } from './lods/write-level.ts';
+import { cutDocument } from './tiles/cut-document.ts';
 import { makeTiles } from './tiles/make-tiles.ts';
 import { collectTriangles } from './tiles/triangle-soup.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
@@ -209,6 +210,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     );
   }
   let tileset: TilesetOutput | null = null;
+  let tilesetCutGlb: Uint8Array | null = null;
   if (soup && options.tiles) {
     busy();
     const made = await makeTiles(
@@ -217,6 +219,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       { logger, onProgress: progress('tiles') },
     );
     tileset = { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles };
+    tilesetCutGlb = await io.writeBinary(cutDocument(soup, made.cut, logger));
     logStage(`${made.tileCount} tiles written`);
   }
   progress('write')(1);
@@ -224,6 +227,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   return {
     lods,
     tileset,
+    tilesetCutGlb,
     parts,
     triangle_count: stats.triangle_count,
     vertex_count: stats.vertex_count,

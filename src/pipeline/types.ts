@@ -123,6 +123,11 @@ export interface ConversionResult {
   lods: LodOutput[];
   /** The tileset, for a model above the tiling threshold; null otherwise. */
   tileset: TilesetOutput | null;
+  /**
+   * With a tileset: a GLB of a cut through its tree (the root's children, parts as nodes like the levels'), which
+   * the thumbnail is rendered from instead of a level; null otherwise.
+   */
+  tilesetCutGlb: Uint8Array | null;
   parts: PartInfo[];
   triangle_count: number;
   vertex_count: number;

@@ -136,7 +136,8 @@ async function convert(task: ConvertTask): Promise<void> {
         colourRequests.set(id, resolve);
         post({ type: 'colours', id, groupIds: result.parts.map((part) => part.group_id) });
       });
-      thumbnail = await renderLogged(id, lod.glb, { materialOverrides: overrides });
+      // A tiled model draws from a cut through its tile tree: a few hundred thousand triangles, whatever its size.
+      thumbnail = await renderLogged(id, result.tilesetCutGlb ?? lod.glb, { materialOverrides: overrides });
     } catch (error) {
       // A model without a thumbnail is still a good model; regeneration can try again.
       thumbnailError = error instanceof Error ? error.message : String(error);
@@ -148,7 +149,8 @@ async function convert(task: ConvertTask): Promise<void> {
   if (input.lodDir) {
     // Written here, the bytes never reach the parent's heap, where they would wait for its next collection.
     const tileset = result.tileset && tileDir ? { ...result.tileset, dir: tileDir } : null;
-    reply = { ...result, lods: await writeLods(result, input.lodDir), tileset };
+    // The cut was for the thumbnail alone: it does not go back.
+    reply = { ...result, lods: await writeLods(result, input.lodDir), tileset, tilesetCutGlb: null };
   } else {
     // Transferred, not copied: LOD buffers can be hundreds of megabytes.
     for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);

@@ -107,6 +107,10 @@ for (const dialect of testDialects()) {
         ['tiled-group', `${tiled.id}:1`].sort(),
         'both parts are in the tiles',
       );
+      // Its thumbnail was drawn from a cut through the tree.
+      const thumbnail = await get(pathOf(tiled.thumbnail_url as string));
+      assert.equal(thumbnail.status, 200, thumbnail.text);
+      assert.equal(thumbnail.raw.toString('latin1', 1, 4), 'PNG');
     });
 
     void it('refuses a folder grant that is altered or used outside its folder', async () => {

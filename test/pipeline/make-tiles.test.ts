@@ -6,6 +6,7 @@ import type { StructuralMetadata } from '@gltf-transform/extensions';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
+import { cutDocument } from '../../src/pipeline/tiles/cut-document.ts';
 import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
@@ -126,7 +127,7 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
   const tiles = listTiles(tileset.root);
   assert.equal(tiles.length, files.size - 1, 'one file per tile');
   assert.ok(
-    tiles.some(({ depth }) => depth >= 3),
+    tiles.some(({ depth }) => depth >= 2),
     'the tree is deep enough to mean something',
   );
   for (const { tile } of tiles) {
@@ -161,6 +162,15 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     Math.abs(leafTriangles - sourceTriangles) <= sourceTriangles * 0.001,
     `${leafTriangles} leaf triangles`,
   );
+  // The cut the thumbnail is drawn from: the root's children, one node per part as on the levels.
+  const cut = cutDocument(soup, summary.cut, quietLogger);
+  const cutGroups = cut
+    .getRoot()
+    .listNodes()
+    .map((node) => node.getExtras().group_id as string);
+  assert.deepEqual(cutGroups.sort(), parts.map((part) => part.group_id).sort(), 'the cut keeps every part');
+  const cutTriangles = measureTile(cut).triangles;
+  assert.ok(cutTriangles > 0 && cutTriangles <= 8 * 65_536, `the cut holds ${cutTriangles} triangles`);
   assert.deepEqual(
     [...leafGroups].sort(),
     parts.map((part) => part.group_id).sort(),

@@ -34,8 +34,10 @@ export interface MakeTilesOptions {
   simplifier: typeof MeshoptSimplifier;
   /** The writer of tile GLBs (with the meshopt encoder registered). */
   io: PlatformIO;
-  /** Most triangles of a leaf; an inner tile aims at half its children's together, about as many. */
+  /** Most triangles of a leaf; an inner tile aims at its children's average, about as many. */
   maxLeafTriangles: number;
+  /** Binary cuts between a tile and its children: 3 gives up to eight children, as an octree. */
+  cutsPerLevel: number;
   /** Weight of normals (the only attribute tiles carry) in the simplifier's error, as for the levels of detail. */
   attributeWeights: AttributeWeights;
   /**
@@ -48,6 +50,7 @@ export interface MakeTilesOptions {
 /** Defaults for {@link MakeTilesOptions} (the simplifier, writer and file sink must be given). */
 export const MAKE_TILES_DEFAULTS: Omit<MakeTilesOptions, 'simplifier' | 'io' | 'onFile'> = {
   maxLeafTriangles: 65_536,
+  cutsPerLevel: 3,
   attributeWeights: MAKE_LODS_DEFAULTS.attributeWeights,
 };
 
@@ -60,6 +63,11 @@ export interface TilesetSummary {
   leafTriangles: number;
   /** Bytes of every file written, `tileset.json` included. */
   bytes: number;
+  /**
+   * The root's children merged (the root itself when it is a leaf): a cut through the tree of at most eight tiles'
+   * triangles, for drawing the model whole at small size (its thumbnail) without LOD 0.
+   */
+  cut: TileGeometry;
 }
 
 /** A finished tile: its entry in the tileset, and (for its parent to merge) its geometry. */
@@ -70,8 +78,9 @@ interface BuiltTile {
 }
 
 /**
- * Builds a 3D Tiles 1.1 tileset of a model's triangles: a k-d tree split by area, leaves of full-resolution
- * geometry of at most `maxLeafTriangles`, each inner tile its children merged and simplified to about half, with
+ * Builds a 3D Tiles 1.1 tileset of a model's triangles: a k-d tree split by area (up to eight children a tile),
+ * leaves of full-resolution geometry of at most `maxLeafTriangles`, each inner tile its children merged and
+ * simplified to the size of one of them, with
  * its `geometricError` the distance it may stray from full resolution in metres (what it strayed from its children
  * plus their own error, plus quantization), refined by replacement. Tiles are built depth first, each written as
  * soon as it is made, so besides the soup only the tiles along one branch (their sibling's geometry) are held.
@@ -85,7 +94,7 @@ export async function makeTiles(
   await settings.simplifier.ready;
   const total = soup.indices.length / 3;
   if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
-  const tree = splitTriangles(soup, { maxLeafTriangles: settings.maxLeafTriangles });
+  const tree = splitTriangles(soup, settings);
   const slots = createVertexSlots(soup);
   const modelDiagonal = boxDiagonal(positionsBox(soup.positions));
   // Every triangle is worked on once in its leaf, and then about once more in all the inner tiles together.
@@ -119,12 +128,14 @@ export async function makeTiles(
       children.map((child) => child.geometry),
       slots,
     );
+    if (node === tree) cut = merged;
     // The children's geometry is let go before this tile's is written.
     for (const child of children)
       child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
     const simplified = simplifyTile(soup, merged, {
       simplifier: settings.simplifier,
-      ratio: 0.5,
+      // As many triangles as a child has on average: tiles keep about the same size at every depth.
+      ratio: 1 / children.length,
       maxError: modelDiagonal,
       attributeWeights: settings.attributeWeights,
     });
@@ -146,7 +157,7 @@ export async function makeTiles(
       await tileGlb(settings.io, tileDocument(soup, simplified.geometry, context.logger), false, context),
     );
     summary.tileCount++;
-    done += merged.indices.length / 3 / 2;
+    done += merged.indices.length / 3 / children.length;
     context.onProgress?.(Math.min(1, done / (2 * total)));
     const json: TileJson = {
       boundingVolume: { box: boxVolume(box) },
@@ -157,6 +168,7 @@ export async function makeTiles(
     return { json, box, geometry: simplified.geometry };
   };
 
+  let cut: TileGeometry | undefined;
   const root = await build(tree, '0');
   const tileset = tilesetJson(root.json, modelDiagonal);
   await write(TILESET_FILE, new TextEncoder().encode(JSON.stringify(tileset)));
@@ -164,5 +176,5 @@ export async function makeTiles(
   context.logger.debug(
     `${NAME}: ${summary.tileCount} tiles, ${summary.leafTriangles} leaf triangles, ${summary.bytes} bytes`,
   );
-  return { tileset, ...summary };
+  return { tileset, ...summary, cut: cut ?? root.geometry };
 }

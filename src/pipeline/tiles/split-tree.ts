@@ -1,6 +1,6 @@
 import type { TriangleSoup } from './triangle-soup.ts';
 
-/** A node of the spatial tree: a leaf holds its triangles, an inner node its two halves. */
+/** A node of the spatial tree: a leaf holds its triangles, an inner node its pieces (up to 2^cutsPerLevel). */
 export interface SplitNode {
   /** Triangle ids of a leaf (a view into one shared array); empty for an inner node. */
   triangles: Uint32Array;
@@ -11,6 +11,11 @@ export interface SplitNode {
 export interface SplitTrianglesOptions {
   /** Most triangles a leaf may hold. */
   maxLeafTriangles: number;
+  /**
+   * Binary cuts between a node and its children: 3 gives a node up to eight children, as an octree's, so the tree
+   * is a third as deep as a binary one and each inner tile simplifies its children in one pass.
+   */
+  cutsPerLevel: number;
 }
 
 /** Bins of the area histogram a split is chosen from. */
@@ -18,8 +23,8 @@ const BINS = 256;
 
 /**
  * Splits a soup's triangles into a k-d tree: each node is cut across the longest side of its triangles' centres
- * where half their surface area lies either side (a bin of a 256-bin histogram), until a node holds at most
- * `maxLeafTriangles`. Splitting by area rather than by count keeps tiles of even size on screen where the
+ * where half their surface area lies either side (a bin of a 256-bin histogram), `cutsPerLevel` times between a
+ * node and its children, until a node holds at most `maxLeafTriangles`. Splitting by area rather than by count keeps tiles of even size on screen where the
  * tessellation is uneven. Holds 20 bytes a triangle besides the soup (centres, areas and the order).
  */
 export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOptions): SplitNode {
@@ -50,8 +55,19 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
 
   const split = (start: number, end: number): SplitNode => {
     if (end - start <= maxLeaf) return { triangles: order.subarray(start, end), children: [] };
-    const middle = splitPoint(order, start, end, centres, areas);
-    return { triangles: new Uint32Array(0), children: [split(start, middle), split(middle, end)] };
+    // Halves halved again, `cutsPerLevel` times; a piece small enough for a leaf is cut no further.
+    let pieces: [number, number][] = [[start, end]];
+    for (let cut = 0; cut < Math.max(1, options.cutsPerLevel); cut++) {
+      pieces = pieces.flatMap(([from, to]): [number, number][] => {
+        if (to - from <= maxLeaf) return [[from, to]];
+        const middle = splitPoint(order, from, to, centres, areas);
+        return [
+          [from, middle],
+          [middle, to],
+        ];
+      });
+    }
+    return { triangles: new Uint32Array(0), children: pieces.map(([from, to]) => split(from, to)) };
   };
   return split(0, count);
 }

@@ -77,23 +77,28 @@ function trianglesByMaterial(
   soup: TriangleSoup,
   geometry: TileGeometry,
 ): Map<number, Uint16Array | Uint32Array> {
-  const counts = new Map<number, number>();
   const { indices, vertices } = geometry;
-  const materialOf = (t: number) => soup.vertexMaterial[vertices[indices[t * 3]]];
-  for (let t = 0; t < indices.length / 3; t++)
-    counts.set(materialOf(t), (counts.get(materialOf(t)) ?? 0) + 1);
-  const groups = new Map<number, Uint16Array | Uint32Array>();
-  const filled = new Map<number, number>();
-  for (const [id, count] of counts) {
-    // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
-    groups.set(id, vertices.length <= 0xffff ? new Uint16Array(count * 3) : new Uint32Array(count * 3));
-    filled.set(id, 0);
+  const triangles = indices.length / 3;
+  const materials = new Uint16Array(triangles);
+  const counts = new Uint32Array(soup.materials.length);
+  for (let t = 0; t < triangles; t++) {
+    materials[t] = soup.vertexMaterial[vertices[indices[t * 3]]];
+    counts[materials[t]]++;
   }
-  for (let t = 0; t < indices.length / 3; t++) {
-    const id = materialOf(t);
-    const at = filled.get(id)!;
-    groups.get(id)!.set(indices.subarray(t * 3, t * 3 + 3), at);
-    filled.set(id, at + 3);
+  const groups = new Map<number, Uint16Array | Uint32Array>();
+  const filled = new Uint32Array(soup.materials.length);
+  counts.forEach((count, id) => {
+    // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
+    if (count > 0)
+      groups.set(id, vertices.length <= 0xffff ? new Uint16Array(count * 3) : new Uint32Array(count * 3));
+  });
+  for (let t = 0; t < triangles; t++) {
+    const group = groups.get(materials[t])!;
+    const at = filled[materials[t]];
+    group[at] = indices[t * 3];
+    group[at + 1] = indices[t * 3 + 1];
+    group[at + 2] = indices[t * 3 + 2];
+    filled[materials[t]] = at + 3;
   }
   return groups;
 }
