@@ -66,6 +66,8 @@ for (const dialect of testDialects()) {
     const storing = performance.now();
     await models.complete(MODEL_ID, {
       lods: [],
+      tileset_key: null,
+      tilesetCutGlb: null,
       parts,
       triangle_count: 1,
       vertex_count: 1,

@@ -10,6 +10,7 @@ const BENCHMARKS = [
   'render.ts',
   'tus-upload.ts',
   'big-meshes.ts',
+  'tiles.ts',
   'pool.ts',
   'scale-out.ts',
   'json-bodies.ts',

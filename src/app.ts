@@ -27,6 +27,7 @@ import { createFileUrlSigner, fileSigningKey } from './http/file-url-signer.ts';
 import { requestFileUrls } from './http/request-file-urls.ts';
 import { registerFileRedirects } from './http/redirect-files.ts';
 import { registerFileServing } from './http/serve-files.ts';
+import { registerFolderFiles } from './http/serve-folders.ts';
 import { registerViewer } from './http/serve-viewer.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { AppLogger } from './logger.ts';
@@ -201,6 +202,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     const { urlExpiresSeconds } = config.storage;
     registerFileRedirects(app, { signedUrl: blobs.signedUrl }, { urlExpiresSeconds, access: fileAccess });
   }
+  // A tileset's files, under a grant of their folder; the presigned life only counts with S3.
+  const urlExpiresSeconds = config.storage.kind === 's3' ? config.storage.urlExpiresSeconds : 0;
+  registerFolderFiles(app, blobs, { access: fileAccess, urlExpiresSeconds });
   await registerViewer(app, { distDir: config.webDistDir });
   registerApiNotFound(app);
 

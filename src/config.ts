@@ -43,6 +43,8 @@ export interface Config {
   conversionStallMs: number;
   /** Most triangles a model may have; a bigger one fails with a message naming the limit. */
   conversionMaxTriangles: number;
+  /** Models with more triangles also get a 3D Tiles tileset, streamed by the viewer; 0: every model. */
+  tilesAboveTriangles: number;
   /** Jobs a conversion thread runs before it is replaced by a fresh one. */
   conversionThreadMaxJobs: number;
   /** Size of an input above which its conversion runs in a process of its own instead of a warm thread, in MiB. */
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,
     conversionMaxTriangles: int('CONVERSION_MAX_TRIANGLES', 50_000_000, 1, 1_000_000_000),
+    tilesAboveTriangles: int('TILES_ABOVE_TRIANGLES', 500_000, 0, 1_000_000_000),
     conversionThreadMaxJobs: int('CONVERSION_THREAD_MAX_JOBS', 100, 1, 1_000_000),
     conversionProcessAboveMb: int('CONVERSION_PROCESS_ABOVE_MB', 64, 0, 65_536),
     jobConcurrency: int('WORKER_CONCURRENCY', 1, 1, 64),

@@ -69,6 +69,7 @@ export function startJobRunner(
       workDir,
       pool,
       maxTriangles: config.conversionMaxTriangles,
+      tilesAboveTriangles: config.tilesAboveTriangles,
       compressLods: config.glbCompression,
       lodTextures: config.lodTextures,
       events: services.events,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LodSchema, PartSchema, Vector3Schema } from '../catalog/schemas.ts';
+import { LodSchema, PartSchema, TilesetUrlSchema, Vector3Schema } from '../catalog/schemas.ts';
 
 /** A share link as `/api/models/:id/shares` shows it. */
 export const ShareSchema = Type.Object({
@@ -39,6 +39,7 @@ export const SharedModelSchema = Type.Object({
   description: Type.String(),
   status: Type.String(),
   lods: Type.Array(LodSchema),
+  tileset_url: TilesetUrlSchema,
   thumbnail_url: Type.Union([Type.String(), Type.Null()]),
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
@@ -82,4 +83,11 @@ export const SharedLodParams = Type.Object({
   secret: Type.String(),
   id: Type.String(),
   level: Type.String(),
+});
+
+/** `/s/:secret/models/:id/tileset/tiles/:tile`. */
+export const SharedTileParams = Type.Object({
+  secret: Type.String(),
+  id: Type.String(),
+  tile: Type.String({ description: 'A tile the tileset names, `<tile id>.glb`.' }),
 });

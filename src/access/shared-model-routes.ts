@@ -7,6 +7,7 @@ import {
   PartsQuery,
   PartWithPropertiesSchema,
   storedLods,
+  storedTilesetFolder,
   toModel,
   toPart,
   toPartWithProperties,
@@ -33,6 +34,7 @@ import {
   type SharedModel,
 } from './share-schemas.ts';
 import { baseUrlOf, SHARE_PREFIX } from './share-urls.ts';
+import { sharedTilesetRoutes } from './shared-tileset-routes.ts';
 
 /** What the public share routes need from the app. */
 export interface SharedModelRoutesOptions {
@@ -108,6 +110,8 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       description: row.description,
       status: row.status,
       lods,
+      // Relative tile URIs resolve under `${base}/tileset/`, which the route below answers for this link alone.
+      tileset_url: storedTilesetFolder(row) ? `${base}/tileset/tileset.json` : null,
       thumbnail_url: row.thumbnail_key ? `${base}/thumbnail` : null,
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
@@ -267,6 +271,14 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       });
     },
   );
+
+  // The tileset's files, each resolved through the secret like every route here.
+  await fastify.register(sharedTilesetRoutes, {
+    sharedModel,
+    blobs,
+    cacheControl: NO_REUSE,
+    expiresInSeconds: SHARED_URL_EXPIRES_SECONDS,
+  });
 
   app.get(
     '/:secret/models/:id/thumbnail',

@@ -1,5 +1,7 @@
-// The files of one conversion job: the upload fetched into the job's folder, the levels the thread wrote moved
-// into storage, and the levels of the conversion before removed once they are replaced.
+// The files of one conversion job: the upload fetched into the job's folder, the levels (and tileset) the thread
+// wrote moved into storage, and those of the conversion before removed once they are replaced.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelRow } from '../db/database.ts';
@@ -7,7 +9,8 @@ import { prepareSource } from '../pipeline/prepare-source.ts';
 import type { DeclaredUp, ImportSource, LengthUnit } from '../pipeline/types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { PooledFileConversion } from '../threads/pool-types.ts';
-import { lodKeyOfHash } from './lod-keys.ts';
+import type { TilesetFiles } from '../threads/thread-protocol.ts';
+import { TILESET_FILE_NAME, lodKeyOfHash, tilesetFolder, tilesetFolderOf } from './lod-keys.ts';
 import { uploadFormat } from './model-rows.ts';
 import type { StoredLod } from './repository.ts';
 
@@ -65,4 +68,50 @@ export async function removeReplacedLods(
   const keep = new Set(newLods.map((lod) => lod.key));
   const stale = oldLods.map((lod) => lod.key).filter((key) => !keep.has(key));
   await Promise.all(stale.map((key) => blobs.delete(key)));
+}
+
+/** Files stored at once while a tileset is moved into storage (hundreds of small tiles, each one request to S3). */
+const TILE_UPLOADS_AT_ONCE = 8;
+
+/**
+ * Moves the tileset the thread wrote into storage, in a folder named by the hash of its files
+ * (`models/<id>/tileset-<hash>/`, `tileset.json` and `tiles/…` in it, as the tileset's relative URIs expect);
+ * returns the key of its `tileset.json`.
+ */
+export async function storeTileset(
+  blobs: BlobStore,
+  modelId: string,
+  tileset: TilesetFiles,
+): Promise<string> {
+  const files = (await fsp.readdir(tileset.dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(tileset.dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    )
+    .sort();
+  if (!files.includes(TILESET_FILE_NAME))
+    throw new Error(`the tileset in ${tileset.dir} has no ${TILESET_FILE_NAME}`);
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`${file}\n`);
+    for await (const chunk of createReadStream(path.join(tileset.dir, file))) hash.update(chunk as Buffer);
+  }
+  const folder = tilesetFolder(modelId, hash.digest('hex'));
+  for (let start = 0; start < files.length; start += TILE_UPLOADS_AT_ONCE) {
+    await Promise.all(
+      files
+        .slice(start, start + TILE_UPLOADS_AT_ONCE)
+        .map((file) => blobs.putFile(`${folder}${file}`, path.join(tileset.dir, file))),
+    );
+  }
+  return `${folder}${TILESET_FILE_NAME}`;
+}
+
+/** Removes the tileset of the conversion before once another (or none) is recorded in its place. */
+export async function removeReplacedTileset(
+  blobs: BlobStore,
+  oldKey: string | null,
+  newKey: string | null,
+): Promise<void> {
+  if (oldKey && oldKey !== newKey) await blobs.deletePrefix(tilesetFolderOf(oldKey));
 }

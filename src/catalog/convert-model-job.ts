@@ -13,7 +13,13 @@ import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { CatalogService } from './catalog-service.ts';
 import { modelEventData } from './model-events.ts';
-import { fetchSource, removeReplacedLods, storeLods } from './conversion-files.ts';
+import {
+  fetchSource,
+  removeReplacedLods,
+  removeReplacedTileset,
+  storeLods,
+  storeTileset,
+} from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelPrefix } from './lod-keys.ts';
 import { storedLods } from './schemas.ts';
@@ -32,6 +38,8 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   pool: ConversionPool;
   /** Most triangles a model may have (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles: number;
+  /** Models with more triangles also get a 3D Tiles tileset (`TILES_ABOVE_TRIANGLES`; 0: every model). */
+  tilesAboveTriangles: number;
   /** Geometry compression of every level (`GLB_COMPRESSION`): lossless on LOD 0, quantized on LOD 1 and 2. */
   compressLods: LodCompression;
   /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came. */
@@ -58,7 +66,10 @@ export function isSystemError(error: Error): boolean {
   );
 }
 
-/** The handler of `convert-model` jobs: upload → conversion and thumbnail in a pool thread → stored LODs, parts, thumbnail. */
+/**
+ * The handler of `convert-model` jobs: upload → conversion and thumbnail in a pool thread → stored LODs, tileset,
+ * parts, thumbnail.
+ */
 export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
   failed: FailureHandler<typeof JobName.ConvertModel>;
@@ -97,12 +108,14 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           compressLods: deps.compressLods,
           lodTextures: deps.lodTextures,
           maxTriangles: deps.maxTriangles,
+          tilesAboveTriangles: deps.tilesAboveTriangles,
           signal,
           logger: new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
           thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
           onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
         });
         const lods = await storeLods(blobs, modelId, result);
+        const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset) : null;
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
         // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a
@@ -116,20 +129,24 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           );
         }
         const previous = (await models.get(modelId)) ?? model;
-        const stored = await models.complete(modelId, { ...result, lods });
+        const stored = await models.complete(modelId, { ...result, lods, tileset_key: tilesetKey });
         if (!stored) {
           // Deleted during conversion: drop what was just written.
           await blobs.deletePrefix(modelPrefix(modelId));
           return;
         }
         await announce('model.completed', modelId);
-        await removeReplacedLods(blobs, storedLods(previous), lods);
+        await Promise.all([
+          removeReplacedLods(blobs, storedLods(previous), lods),
+          removeReplacedTileset(blobs, previous.tileset_key, tilesetKey),
+        ]);
         logger.info(
           {
             model_id: modelId,
             job_id: job.id,
             triangles: result.triangle_count,
             parts: result.parts.length,
+            ...(result.tileset && { tiles: result.tileset.tile_count }),
             // Set when the input was big enough to convert in a process of its own: what that process peaked at.
             ...(result.processPeakRssMb !== undefined && { process_peak_rss_mb: result.processPeakRssMb }),
           },

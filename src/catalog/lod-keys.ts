@@ -10,6 +10,22 @@ export function lodKeyOfHash(modelId: string, level: number, sha256: string): st
   return `models/${modelId}/lod${level}-${sha256.slice(0, 16)}.glb`;
 }
 
+/** Name of a tileset's own file in its folder; the tiles lie beside it under `tiles/`. */
+export const TILESET_FILE_NAME = 'tileset.json';
+
+/**
+ * Folder of one conversion's tileset, named by a hash of all its files: a reprocess that changes anything writes a
+ * folder beside the old one, which goes once the new one is recorded; clients never see a mix of the two.
+ */
+export function tilesetFolder(modelId: string, sha256: string): string {
+  return `models/${modelId}/tileset-${sha256.slice(0, 16)}/`;
+}
+
+/** The folder of a stored tileset, from the key of its `tileset.json`. */
+export function tilesetFolderOf(tilesetKey: string): string {
+  return tilesetKey.slice(0, tilesetKey.length - TILESET_FILE_NAME.length);
+}
+
 /** Blob key of an uploaded original, under a name safe on every file system. */
 export function sourceKey(modelId: string, filename: string): string {
   const safe =

@@ -14,7 +14,7 @@ import {
   type RequestKey,
 } from './request-keys.ts';
 import type { CatalogRouteContext } from './route-context.ts';
-import type { CreateModelFromUploadBody } from './schemas.ts';
+import type { CreateModelFromUploadBody } from './upload-schemas.ts';
 import { prepareBundle } from './upload-bundle.ts';
 import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 

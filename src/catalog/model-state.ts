@@ -75,6 +75,7 @@ export function modelStateAccess(db: Db) {
             progress: 100,
             error: null,
             lods: JSON.stringify(record.lods),
+            tileset_key: record.tileset_key,
             triangle_count: record.triangle_count,
             vertex_count: record.vertex_count,
             part_count: record.parts.length,

@@ -23,8 +23,10 @@ export interface StoredLod {
 }
 
 /** What a finished conversion records on its model: the pipeline's result with its LODs stored. */
-export interface ConversionRecord extends Omit<ConversionResult, 'lods'> {
+export interface ConversionRecord extends Omit<ConversionResult, 'lods' | 'tileset'> {
   lods: StoredLod[];
+  /** Blob key of the stored `tileset.json`, or null for a model without a tileset. */
+  tileset_key: string | null;
 }
 
 /** Where a model's thumbnail came from: rendered by the service or uploaded by a person. */

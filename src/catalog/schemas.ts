@@ -6,7 +6,7 @@ import { toIso } from '../db/timestamps.ts';
 import type { UrlFor } from '../http/request-file-urls.ts';
 import { MaterialSchema, type Material } from '../materials/schemas.ts';
 import type { StoredLod } from './repository.ts';
-import { MAX_UPLOAD_FILES } from './upload-limits.ts';
+import { tilesetFolderOf } from './lod-keys.ts';
 
 /** The four states of a model. */
 export const MODEL_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -67,6 +67,16 @@ export const DeclaredUnit = Type.Unsafe<LengthUnit>({ type: 'string', enum: Obje
 /** An up axis an uploader may declare for a file that states none. */
 export const DeclaredUpAxis = Type.Unsafe<DeclaredUp>({ type: 'string', enum: [...UP_AXES] });
 
+/** Where a model's 3D Tiles tileset is, in the catalog and under a share link alike. */
+export const TilesetUrlSchema = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "The model's 3D Tiles 1.1 `tileset.json` once completed, for a model above `TILES_ABOVE_TRIANGLES` (else null): " +
+    'a k-d tree of GLB tiles (`EXT_meshopt_compression`, `refine: REPLACE`), leaves at full resolution, each ' +
+    "vertex's part as an `EXT_mesh_features` feature id whose `EXT_structural_metadata` table (class `part`) " +
+    'gives its `group_id` and `name`. Tile content is glTF, +Y up, turned +Z up by 3D Tiles as usual. The URL ' +
+    "carries its grant in the path, so the tileset's relative tile URIs resolve to files under the same grant.",
+});
+
 /** A model as every catalog route returns it. */
 export const ModelSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -91,6 +101,7 @@ export const ModelSchema = Type.Object({
     description: 'The upload as received, byte for byte, for download; a signed file URL, like `model_url`.',
   }),
   lods: Type.Array(LodSchema),
+  tileset_url: TilesetUrlSchema,
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
   part_count: Type.Union([Type.Integer(), Type.Null()]),
@@ -248,88 +259,14 @@ export const PatchModelBody = Type.Object(
 /** Parsed PATCH body. */
 export type PatchModelBody = Static<typeof PatchModelBody>;
 
-/**
- * The request headers `POST /api/models` reads besides the token. Documented only: the value is judged by the
- * route (request-keys.ts), which answers a bad one with its own message, so the schema sets no bounds of its own.
- */
-export const UploadModelHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description:
-        'A multipart upload sent again under the same key (1 to 255 visible ASCII characters, e.g. a random ' +
-        'UUID per upload) with the same token within IDEMPOTENCY_KEY_HOURS answers the model the first copy ' +
-        'made (200, `Idempotent-Replayed: true`) instead of making another; the same key with a different ' +
-        'request is 422. Ignored with a JSON `{upload_id}` body, whose upload id is already its key.',
-    }),
-  ),
-});
-
-/** The form of `POST /api/models`, for the OpenAPI document (the route streams the file itself). */
-export const UploadModelForm = Type.Object({
-  file: Type.Array(Type.String({ format: 'binary' }), {
-    minItems: 1,
-    maxItems: MAX_UPLOAD_FILES,
-    description:
-      'The model, or a zip of a model and its files. Or the model with its files as one `file` field each ' +
-      '(a .gltf with its .bin and images, an .obj with its .mtl and textures; at most ' +
-      `${MAX_UPLOAD_FILES}, folders kept in the file names, sizes counted together): exactly one must be a model ` +
-      'file. A .gltf or .obj whose files are missing is refused (400) naming them.',
-  }),
-  // Swagger UI fills a form with example values and sends them; empty examples leave optional fields unsent.
-  name: Type.Optional(
-    Type.String({ maxLength: 255, description: 'Defaults to the model file name.', example: '' }),
-  ),
-  description: Type.Optional(Type.String({ maxLength: 10_000, example: '' })),
-  unit: Type.Optional(
-    Type.String({
-      enum: ['', ...Object.keys(LENGTH_UNITS)],
-      default: 'm',
-      example: '',
-      description:
-        'Length unit of a file that declares none (STL, OBJ, PLY): mm, cm, m, in or ft; absent or blank: m. ' +
-        'Files that declare their unit keep it.',
-    }),
-  ),
-  up: Type.Optional(
-    Type.String({
-      enum: ['', ...UP_AXES],
-      default: 'y',
-      example: '',
-      description: 'Up axis of a file that declares none: y or z; absent or blank: y.',
-    }),
-  ),
-});
-
-/**
- * The JSON body of `POST /api/models` that makes a finished resumable upload (`/api/uploads`) a model. Only the
- * types are checked here; the values are judged by the same code as the form's, with the same messages.
- */
-export const CreateModelFromUploadBody = Type.Object({
-  upload_id: Type.String({
-    pattern: '^[A-Za-z0-9_-]{1,128}$',
-    description: 'The last path segment of the upload URL (`Location` of `POST /api/uploads`).',
-  }),
-  name: Type.Optional(
-    Type.String({ description: 'Defaults to the tus metadata `filename`, without extension.' }),
-  ),
-  description: Type.Optional(Type.String({ description: 'At most 10000 characters.' })),
-  unit: Type.Optional(
-    Type.String({ description: 'Length unit of a file that declares none: mm, cm, m (default), in or ft.' }),
-  ),
-  up: Type.Optional(Type.String({ description: 'Up axis of a file that declares none: y (default) or z.' })),
-});
-
-/** The form of `POST /api/models/:id/thumbnail`, for the OpenAPI document. */
-export const UploadThumbnailForm = Type.Object({
-  thumbnail: Type.String({ format: 'binary', description: 'A PNG or JPEG image of at most 2 MB.' }),
-});
-
-// The records as the API shows them sit with the shapes, so the share page and exports read and show a model the
-// way the catalog does.
-
 /** The stored LODs of a model row. */
 export function storedLods(row: ModelRow): StoredLod[] {
   return JSON.parse(row.lods) as StoredLod[];
+}
+
+/** The folder of a completed model's stored tileset (its `tileset.json` and `tiles/`), or undefined without one. */
+export function storedTilesetFolder(row: ModelRow): string | undefined {
+  return row.status === 'completed' && row.tileset_key ? tilesetFolderOf(row.tileset_key) : undefined;
 }
 
 /** A model row as the API shows it: URLs resolved, JSON columns parsed; no `model_url` or LODs until completed. */
@@ -359,6 +296,7 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
     thumbnail_url: row.thumbnail_key ? urlFor(row.thumbnail_key) : null,
     original_url: urlFor(row.source_key),
     lods,
+    tileset_url: completed && row.tileset_key ? urlFor(row.tileset_key, storedTilesetFolder(row)) : null,
     triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
     vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
     part_count: row.part_count,

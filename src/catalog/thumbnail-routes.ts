@@ -8,7 +8,8 @@ import {
   type CatalogApp,
   type CatalogRouteContext,
 } from './route-context.ts';
-import { ModelIdParams, ModelSchema, toModel, UploadThumbnailForm } from './schemas.ts';
+import { ModelIdParams, ModelSchema, toModel } from './schemas.ts';
+import { UploadThumbnailForm } from './upload-schemas.ts';
 import { CatalogErrorSchema, CatalogMessageSchema } from '../http/catalog-family.ts';
 
 /** Largest uploaded thumbnail (model-catalog.md: 2 MB). */

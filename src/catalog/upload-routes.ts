@@ -3,14 +3,8 @@ import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import { modelFromForm, modelFromResumable } from './model-from-upload.ts';
 import { REPLAYED_HEADER } from './request-keys.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
-import {
-  CreateModelFromUploadBody,
-  ModelIdParams,
-  ModelSchema,
-  UploadModelForm,
-  toModel,
-  UploadModelHeaders,
-} from './schemas.ts';
+import { ModelIdParams, ModelSchema, toModel } from './schemas.ts';
+import { CreateModelFromUploadBody, UploadModelForm, UploadModelHeaders } from './upload-schemas.ts';
 
 /** `POST /` (a multipart upload or a finished resumable one, queued for conversion) and `POST /:id/reprocess`. */
 export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteContext): void {

@@ -74,6 +74,8 @@ export interface ModelsTable {
   /** JSON array of `{level, key, triangle_count, size}`. */
   lods: string;
   thumbnail_key: string | null;
+  /** Blob key of the model's 3D Tiles `tileset.json` (its tiles in the same folder), or null without one. */
+  tileset_key: string | null;
   /** `uploaded` (chosen by a person: automatic renders keep it) or `rendered`; null without a thumbnail. */
   thumbnail_source: string | null;
   /** ISO time until which a thumbnail render holds the model (one render per model at a time), else null. */

@@ -13,8 +13,9 @@ import * as materialChanges from './migrations/2026-11-26-01-material-changes.ts
 import * as thumbnailSource from './migrations/2026-11-26-02-thumbnail-source.ts';
 import * as exportUnit from './migrations/2026-11-27-01-export-unit.ts';
 import * as uploadIdempotency from './migrations/2026-11-27-02-upload-idempotency.ts';
-import * as annotationsAndViews from './migrations/2026-11-28-02-annotations-and-views.ts';
 import * as partProperties from './migrations/2026-11-28-01-part-properties.ts';
+import * as annotationsAndViews from './migrations/2026-11-28-02-annotations-and-views.ts';
+import * as tilesets from './migrations/2026-11-28-03-tilesets.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,8 +32,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-02-thumbnail-source': thumbnailSource,
   '2026-11-27-01-export-unit': exportUnit,
   '2026-11-27-02-upload-idempotency': uploadIdempotency,
-  '2026-11-28-02-annotations-and-views': annotationsAndViews,
   '2026-11-28-01-part-properties': partProperties,
+  '2026-11-28-02-annotations-and-views': annotationsAndViews,
+  '2026-11-28-03-tilesets': tilesets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

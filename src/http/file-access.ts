@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_UNAVAILABLE } from '../db/unavailable.ts';
 import { GRANT_RECHECK_MS, type LiveGrants } from './auth/live-grants.ts';
 import { TOKEN_HEADER, type TokenChecker } from './auth/token-checker.ts';
-import type { FileUrlSigner } from './file-url-signer.ts';
+import type { FileSignatureCheck, FileUrlSigner } from './file-url-signer.ts';
 
 /** What deciding on a `/files/` request needs. */
 export interface FileAccessOptions {
@@ -60,19 +60,7 @@ export async function decideFileAccess(
   options: FileAccessOptions,
 ): Promise<FileAccess> {
   const signature = options.signer.check(key, request.query as Record<string, unknown>);
-  if (signature.valid) {
-    if (signature.grant === undefined)
-      return { granted: true, reuseSeconds: signature.secondsLeft, revocable: false };
-    // Whether the grant lives is the database's to say: while it cannot, the request is refused as retryable.
-    const live = await options.grants.isLive(signature.grant).catch(() => undefined);
-    if (live === undefined) return { granted: false, status: 503, message: DATABASE_UNAVAILABLE };
-    if (!live) return { granted: false, status: 404, message: REFUSALS.revoked };
-    return {
-      granted: true,
-      reuseSeconds: Math.min(signature.secondsLeft, GRANT_REUSE_SECONDS),
-      revocable: true,
-    };
-  }
+  if (signature.valid) return grantedBySignature(signature, options);
   const presented = request.headers[TOKEN_HEADER];
   if (signature.reason === 'unsigned' && presented !== undefined) {
     const scope = await options.checkToken(presented);
@@ -82,6 +70,38 @@ export async function decideFileAccess(
     return { granted: true, reuseSeconds: 0, revocable: scope !== 'admin' };
   }
   return { granted: false, status: 404, message: REFUSALS[signature.reason] };
+}
+
+/**
+ * Decides a `/folders/<segment>/<key>` request: granted when `segment` is an unexpired signature of a folder holding
+ * `key`, as a signed `/files/` URL is (and while the scoped token it was handed to lives); anything else is 404.
+ */
+export async function decideFolderAccess(
+  segment: string,
+  key: string,
+  options: FileAccessOptions,
+): Promise<FileAccess> {
+  const signature = options.signer.checkFolder(segment, key);
+  if (signature.valid) return grantedBySignature(signature, options);
+  return { granted: false, status: 404, message: REFUSALS[signature.reason] };
+}
+
+/** What a valid signature grants: until it expires, and for a scoped token's, while that token lives. */
+async function grantedBySignature(
+  signature: Extract<FileSignatureCheck, { valid: true }>,
+  options: FileAccessOptions,
+): Promise<FileAccess> {
+  if (signature.grant === undefined)
+    return { granted: true, reuseSeconds: signature.secondsLeft, revocable: false };
+  // Whether the grant lives is the database's to say: while it cannot, the request is refused as retryable.
+  const live = await options.grants.isLive(signature.grant).catch(() => undefined);
+  if (live === undefined) return { granted: false, status: 503, message: DATABASE_UNAVAILABLE };
+  if (!live) return { granted: false, status: 404, message: REFUSALS.revoked };
+  return {
+    granted: true,
+    reuseSeconds: Math.min(signature.secondsLeft, GRANT_REUSE_SECONDS),
+    revocable: true,
+  };
 }
 
 /** Private caching for at most `seconds`: never `public` or `immutable`, since the answer needed a grant. */

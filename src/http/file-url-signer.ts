@@ -11,6 +11,14 @@ const GRANT_PARAM = 'grant';
 // Scoped tokens' ids are UUIDs; anything else in the parameter was not written by the signer.
 const GRANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Route prefix of files reached through a folder grant: `/folders/<grant>/<key>`. */
+export const FOLDERS_ROUTE_PREFIX = '/folders/';
+/** Stands for the admin token in a folder grant, where a scoped token's id would be. */
+const ADMIN_GRANT = 'admin';
+/** A folder grant: `<expires>.<folder depth in segments>.<token id or admin>.<signature>`. */
+const FOLDER_SEGMENT =
+  /^(\d{1,12})\.(\d{1,3})\.(admin|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{1,100})$/;
+
 /** Options of {@link createFileUrlSigner}. */
 export interface FileUrlSignerOptions {
   /** The signing key (see {@link fileSigningKey}). */
@@ -38,6 +46,15 @@ export interface FileUrlSigner {
   sign(key: string, baseUrl: string, grant?: string): string;
   /** Whether `query` holds an unexpired signature of exactly `key` (and of the grant it names). */
   check(key: string, query: Record<string, unknown>): FileSignatureCheck;
+  /**
+   * The URL of `key` under a grant of its whole `folder` (a prefix of `key` ending in `/`), signed like
+   * {@link sign} but with the signature in the path (`/folders/<grant>/<key>`): a relative reference inside the
+   * file (a tileset's `tiles/0-1.glb`) resolves to another URL under the same grant, which a query string would
+   * not survive.
+   */
+  signFolder(key: string, folder: string, baseUrl: string, grant?: string): string;
+  /** Whether a `/folders/` grant segment is an unexpired signature of a folder that holds `key`. */
+  checkFolder(segment: string, key: string): FileSignatureCheck;
 }
 
 /**
@@ -67,10 +84,18 @@ export function createFileUrlSigner(options: FileUrlSignerOptions): FileUrlSigne
     createHmac('sha256', options.key)
       .update(grant === undefined ? `${expires}\n${key}` : `grant ${grant}\n${expires}\n${key}`)
       .digest();
+  const expiry = (): number => {
+    const nowSeconds = Math.floor(now() / 1000);
+    return nowSeconds - (nowSeconds % stepSeconds) + lifetimeSeconds;
+  };
+  // A folder grant's payload starts with its own word, so it can pass for neither a file's nor a grant's.
+  const folderSignatureOf = (folder: string, expires: number, grant: string | undefined): Buffer =>
+    createHmac('sha256', options.key)
+      .update(`folder ${grant ?? ''}\n${expires}\n${folder}`)
+      .digest();
   return {
     sign(key, baseUrl, grant) {
-      const nowSeconds = Math.floor(now() / 1000);
-      const expires = nowSeconds - (nowSeconds % stepSeconds) + lifetimeSeconds;
+      const expires = expiry();
       const signature = signatureOf(key, expires, grant).toString('base64url');
       const granted = grant === undefined ? '' : `&${GRANT_PARAM}=${grant}`;
       return `${filesRouteUrl(key, baseUrl)}?${EXPIRES_PARAM}=${expires}${granted}&${SIGNATURE_PARAM}=${signature}`;
@@ -93,6 +118,36 @@ export function createFileUrlSigner(options: FileUrlSignerOptions): FileUrlSigne
       const presented = Buffer.from(signatureRaw, 'base64url');
       const expected = signatureOf(key, expires, grant);
       // Checked before the expiry, so an old URL with a made-up expiry is "altered", not merely "expired".
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+        return { valid: false, reason: 'altered' };
+      }
+      const secondsLeft = expires - Math.floor(now() / 1000);
+      if (secondsLeft <= 0) return { valid: false, reason: 'expired' };
+      return { valid: true, secondsLeft, grant };
+    },
+    signFolder(key, folder, baseUrl, grant) {
+      if (!folder.endsWith('/') || !key.startsWith(folder) || key === folder)
+        throw new Error(`${key} is not a file in the folder ${folder}`);
+      const expires = expiry();
+      const depth = folder.split('/').length - 1;
+      const signature = folderSignatureOf(folder, expires, grant).toString('base64url');
+      const segment = `${expires}.${depth}.${grant ?? ADMIN_GRANT}.${signature}`;
+      return `${baseUrl}${FOLDERS_ROUTE_PREFIX}${segment}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    },
+    checkFolder(segment, key) {
+      const match = FOLDER_SEGMENT.exec(segment);
+      if (!match) return { valid: false, reason: 'altered' };
+      const [, expiresRaw, depthRaw, grantRaw, signatureRaw] = match;
+      const segments = key.split('/');
+      const depth = Number(depthRaw);
+      // The key must lie strictly inside the folder, with no segment a URL would normalise away.
+      if (depth < 1 || segments.length <= depth || segments.some((part) => ['', '.', '..'].includes(part)))
+        return { valid: false, reason: 'altered' };
+      const folder = `${segments.slice(0, depth).join('/')}/`;
+      const grant = grantRaw === ADMIN_GRANT ? undefined : grantRaw;
+      const expires = Number(expiresRaw);
+      const presented = Buffer.from(signatureRaw, 'base64url');
+      const expected = folderSignatureOf(folder, expires, grant);
       if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
         return { valid: false, reason: 'altered' };
       }

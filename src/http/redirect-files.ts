@@ -10,6 +10,26 @@ import {
 } from './file-access.ts';
 import { contentDisposition, storedFileHeaders } from './serve-files.ts';
 
+/**
+ * How long the presigned URL a granted request is redirected to lives, and how long the redirect may be reused: a
+ * revocable grant's redirect, reused and then followed, ends within REVOKED_WITHIN_SECONDS of a revocation; a
+ * signed URL about to expire leads to a presigned URL that does not outlive it by more than a minute.
+ */
+export function presignedLife(
+  decision: { reuseSeconds: number; revocable: boolean },
+  urlExpiresSeconds: number,
+): { presignedSeconds: number; reuseSeconds: number } {
+  const presignedSeconds = decision.revocable
+    ? REVOKED_WITHIN_SECONDS - decision.reuseSeconds
+    : decision.reuseSeconds > 0
+      ? Math.min(urlExpiresSeconds, Math.max(60, decision.reuseSeconds))
+      : urlExpiresSeconds;
+  return {
+    presignedSeconds,
+    reuseSeconds: Math.min(decision.reuseSeconds, Math.floor(presignedSeconds / 2)),
+  };
+}
+
 /** Options of {@link registerFileRedirects}. */
 export interface FileRedirectOptions {
   /** Life of each presigned URL (`S3_URL_EXPIRES_SECONDS`). */
@@ -38,14 +58,7 @@ export function registerFileRedirects(
     // No object has an empty or dot segment, and a URL would normalise one away after signing.
     if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'))
       return reply.callNotFound();
-    const presignedSeconds = decision.revocable
-      ? // A revocable grant's redirect, reused and then followed, ends within REVOKED_WITHIN_SECONDS of a revocation.
-        REVOKED_WITHIN_SECONDS - decision.reuseSeconds
-      : decision.reuseSeconds > 0
-        ? // A signed URL about to expire leads to a presigned URL that does not outlive it by more than a minute.
-          Math.min(options.urlExpiresSeconds, Math.max(60, decision.reuseSeconds))
-        : options.urlExpiresSeconds;
-    const reuseSeconds = Math.min(decision.reuseSeconds, Math.floor(presignedSeconds / 2));
+    const { presignedSeconds, reuseSeconds } = presignedLife(decision, options.urlExpiresSeconds);
     const { contentType, attachment } = storedFileHeaders(key);
     const url = await blobs.signedUrl(
       key,

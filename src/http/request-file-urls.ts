@@ -2,8 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import { grantOf } from './auth/request-scope.ts';
 import type { FileUrlSigner } from './file-url-signer.ts';
 
-/** Turns a blob key into the signed `/files/` URL a client fetches. */
-export type UrlFor = (key: string) => string;
+/**
+ * Turns a blob key into the signed `/files/` URL a client fetches; with `folder` (a prefix of `key` ending in `/`),
+ * into a `/folders/` URL whose grant covers the whole folder, so the file's relative references resolve too.
+ */
+export type UrlFor = (key: string, folder?: string) => string;
 
 /**
  * Signs URLs for the request that asks, under the public base URL (else the request's own); bound to the scoped
@@ -15,6 +18,9 @@ export function requestFileUrls(
 ): (request: FastifyRequest) => UrlFor {
   return (request) => {
     const baseUrl = publicBaseUrl ?? `${request.protocol}://${request.host}`;
-    return (key) => signer.sign(key, baseUrl, grantOf(request));
+    return (key, folder) =>
+      folder === undefined
+        ? signer.sign(key, baseUrl, grantOf(request))
+        : signer.signFolder(key, folder, baseUrl, grantOf(request));
   };
 }

@@ -12,6 +12,7 @@ import { formatCsp, INERT_CSP } from './security-headers.ts';
 const CONTENT_TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
+  '.json': 'application/json',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',

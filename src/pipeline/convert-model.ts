@@ -17,14 +17,17 @@ import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { writeLevel } from './lods/write-level.ts';
+import { cutDocument } from './tiles/cut-document.ts';
+import { makeTiles } from './tiles/make-tiles.ts';
+import { collectTriangles } from './tiles/triangle-soup.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
-import type { ConversionResult, ImportResult, ImportSource, LodOutput } from './types.ts';
+import type { ConversionResult, ImportResult, ImportSource, LodOutput, TilesetOutput } from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'convert-model';
 
 /** Pipeline stages, in order, as reported with progress. */
-export type ConversionStage = 'import' | 'clean-up' | 'parts' | 'lods' | 'write';
+export type ConversionStage = 'import' | 'clean-up' | 'parts' | 'lods' | 'tiles' | 'write';
 
 /** Options of {@link convertModel}. */
 export interface ConvertModelOptions {
@@ -50,6 +53,12 @@ export interface ConvertModelOptions {
   /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
   maxTriangles?: number;
   /**
+   * Makes a 3D Tiles tileset too, after the levels of detail, when the model has more than `aboveTriangles`
+   * triangles (`TILES_ABOVE_TRIANGLES`; 0: every model): each file goes to `onFile` as soon as it is made, by its
+   * path relative to the tileset. Without it, no tileset.
+   */
+  tiles?: { aboveTriangles: number; onFile: (path: string, bytes: Uint8Array) => Promise<void> };
+  /**
    * Told before each stage how long it may run without reporting progress (a synchronous WebAssembly import,
    * a simplification of a big mesh), from the size of the input; a watchdog allows that much silence.
    */
@@ -72,12 +81,14 @@ const STAGE_SPANS: Record<ConversionStage, [number, number]> = {
   'clean-up': [20, 35],
   parts: [35, 40],
   lods: [40, 95],
-  write: [95, 100],
+  tiles: [95, 99],
+  write: [99, 100],
 };
 
 /**
  * Converts one model file into three binary glTF levels of detail plus its parts and statistics:
- * import → clean-up → extract parts → stats → LODs, writing each level as soon as it exists.
+ * import → clean-up → extract parts → stats → LODs, writing each level as soon as it exists; then, for a model
+ * above the tiling threshold, a 3D Tiles tileset built from LOD 0's triangles.
  */
 export async function convertModel(options: ConvertModelOptions): Promise<ConversionResult> {
   const logger = options.logger ?? new Logger(Logger.Verbosity.WARN);
@@ -160,6 +171,9 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   lodShare = LOD0_SHARE;
   lodProgress(lodShare);
   logStage('LOD 0 written');
+  // Taken from LOD 0 before the levels are simplified in the document itself: ~30 bytes a triangle.
+  const tiled = options.tiles && stats.triangle_count > options.tiles.aboveTriangles;
+  const soup = tiled ? collectTriangles(document, { logger }) : undefined;
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
@@ -195,10 +209,25 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,
     );
   }
+  let tileset: TilesetOutput | null = null;
+  let tilesetCutGlb: Uint8Array | null = null;
+  if (soup && options.tiles) {
+    busy();
+    const made = await makeTiles(
+      soup,
+      { simplifier: MeshoptSimplifier, io, onFile: options.tiles.onFile },
+      { logger, onProgress: progress('tiles') },
+    );
+    tileset = { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles };
+    tilesetCutGlb = await io.writeBinary(cutDocument(soup, made.cut, logger));
+    logStage(`${made.tileCount} tiles written`);
+  }
   progress('write')(1);
 
   return {
     lods,
+    tileset,
+    tilesetCutGlb,
     parts,
     triangle_count: stats.triangle_count,
     vertex_count: stats.vertex_count,

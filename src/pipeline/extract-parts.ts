@@ -1,4 +1,4 @@
-import type { Document } from '@gltf-transform/core';
+import type { Document, Mesh, Node } from '@gltf-transform/core';
 import {
   listMeshNodes,
   meshTriangleCount,
@@ -21,6 +21,11 @@ export const NAME = 'extract-parts';
 
 /** A name or id from a file as the catalog stores it (kept here for the code that imports it from this step). */
 export { cleanText };
+
+/** A part's name as listed: its node's, else its mesh's, else `Part <n>` by its place in scene order. */
+export function partName(node: Node, mesh: Mesh, index: number): string {
+  return cleanText(node.getName()) || cleanText(mesh.getName()) || `Part ${index + 1}`;
+}
 
 /** Options of {@link extractParts}. */
 export interface ExtractPartsOptions {
@@ -67,7 +72,7 @@ export function extractParts(
     node.setExtras({ ...extras, group_id: groupId });
     parts.push({
       group_id: groupId,
-      name: cleanText(node.getName()) || cleanText(mesh.getName()) || `Part ${index + 1}`,
+      name: partName(node, mesh, index),
       path: ancestors
         .map((ancestor) => cleanText(ancestor.getName()))
         .filter((name) => name !== '')

@@ -111,9 +111,26 @@ export interface LodOutput {
   reduced: boolean;
 }
 
+/** The 3D Tiles tileset a conversion wrote (its files went to the sink it was given as they were made). */
+export interface TilesetOutput {
+  /** Tile files besides `tileset.json`. */
+  tile_count: number;
+  /** Bytes of every file, `tileset.json` included. */
+  size: number;
+  /** Triangles of the leaves together (the model's). */
+  leaf_triangles: number;
+}
+
 /** Everything the conversion of one model produces. */
 export interface ConversionResult {
   lods: LodOutput[];
+  /** The tileset, for a model above the tiling threshold; null otherwise. */
+  tileset: TilesetOutput | null;
+  /**
+   * With a tileset: a GLB of a cut through its tree (the root's children, parts as nodes like the levels'), which
+   * the thumbnail is rendered from instead of a level; null otherwise.
+   */
+  tilesetCutGlb: Uint8Array | null;
   parts: PartInfo[];
   triangle_count: number;
   vertex_count: number;

@@ -103,8 +103,21 @@ async function convert(task: ConvertTask): Promise<void> {
       );
     }
   };
+  const tileDir = input.lodDir && path.join(input.lodDir, 'tileset');
   const result = await convertModel({
     ...input,
+    // Each tile goes to disk as soon as it is made: the tileset is never held whole.
+    ...(tileDir &&
+      input.tilesAboveTriangles !== undefined && {
+        tiles: {
+          aboveTriangles: input.tilesAboveTriangles,
+          onFile: async (file: string, bytes: Uint8Array) => {
+            const target = path.join(tileDir, file);
+            await mkdir(path.dirname(target), { recursive: true });
+            await writeFile(target, bytes);
+          },
+        },
+      }),
     logger: loggerFor(id, input.logLevel),
     onProgress: (percent, stage) => {
       checkMemory();
@@ -123,7 +136,8 @@ async function convert(task: ConvertTask): Promise<void> {
         colourRequests.set(id, resolve);
         post({ type: 'colours', id, groupIds: result.parts.map((part) => part.group_id) });
       });
-      thumbnail = await renderLogged(id, lod.glb, { materialOverrides: overrides });
+      // A tiled model draws from a cut through its tile tree: a few hundred thousand triangles, whatever its size.
+      thumbnail = await renderLogged(id, result.tilesetCutGlb ?? lod.glb, { materialOverrides: overrides });
     } catch (error) {
       // A model without a thumbnail is still a good model; regeneration can try again.
       thumbnailError = error instanceof Error ? error.message : String(error);
@@ -134,7 +148,9 @@ async function convert(task: ConvertTask): Promise<void> {
   let reply: ConversionResult | FileConversionResult = result;
   if (input.lodDir) {
     // Written here, the bytes never reach the parent's heap, where they would wait for its next collection.
-    reply = { ...result, lods: await writeLods(result, input.lodDir) };
+    const tileset = result.tileset && tileDir ? { ...result.tileset, dir: tileDir } : null;
+    // The cut was for the thumbnail alone: it does not go back.
+    reply = { ...result, lods: await writeLods(result, input.lodDir), tileset, tilesetCutGlb: null };
   } else {
     // Transferred, not copied: LOD buffers can be hundreds of megabytes.
     for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);

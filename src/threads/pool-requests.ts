@@ -25,7 +25,7 @@ export function createPoolRequests(
 ): Pick<ConversionPool, 'convert' | 'render' | 'exportModel'> {
   /** The pool's conversion, both ways of returning LODs; the interface's overloads tell callers which they get. */
   async function convert(
-    request: PoolConversionRequest & { lodDir?: string },
+    request: PoolConversionRequest & { lodDir?: string; tilesAboveTriangles?: number },
   ): Promise<PooledConversion | PooledFileConversion> {
     const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
     const isolated =
@@ -45,6 +45,7 @@ export function createPoolRequests(
           thumbnail: request.thumbnailColours !== undefined,
           maxMemoryMb: options.maxMemoryMb,
           lodDir: request.lodDir,
+          tilesAboveTriangles: request.tilesAboveTriangles,
         },
       }),
       {

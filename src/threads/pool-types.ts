@@ -24,6 +24,11 @@ export interface PoolConversionRequest extends Pick<
 /** A conversion whose LODs the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
 export interface PoolFileConversionRequest extends PoolConversionRequest {
   lodDir: string;
+  /**
+   * Makes a 3D Tiles tileset of a model above this many triangles (`TILES_ABOVE_TRIANGLES`), written into
+   * `<lodDir>/tileset/`; none when absent.
+   */
+  tilesAboveTriangles?: number;
 }
 
 /** The thumbnail of a conversion when one was asked for, or why it could not be rendered. */

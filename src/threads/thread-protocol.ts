@@ -1,6 +1,6 @@
 import type { ExportModelOptions } from '../writers/export-model.ts';
 import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
-import type { ConversionResult, LodOutput } from '../pipeline/types.ts';
+import type { ConversionResult, LodOutput, TilesetOutput } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 
 /** A conversion as the parent hands it to a conversion thread. */
@@ -19,6 +19,8 @@ export interface ConvertTask {
     maxMemoryMb: number;
     /** Folder to write the LODs to (`lod<level>.glb`), replying with {@link LodFile}s instead of their bytes. */
     lodDir?: string;
+    /** With `lodDir`: a tileset for a model above this many triangles, written into `<lodDir>/tileset/`. */
+    tilesAboveTriangles?: number;
   };
 }
 
@@ -30,9 +32,15 @@ export interface LodFile extends Omit<LodOutput, 'glb'> {
   sha256: string;
 }
 
-/** A conversion whose LODs went to files. */
-export interface FileConversionResult extends Omit<ConversionResult, 'lods'> {
+/** A tileset the thread wrote: `tileset.json` and `tiles/…` in `dir`. */
+export interface TilesetFiles extends TilesetOutput {
+  dir: string;
+}
+
+/** A conversion whose LODs (and tileset) went to files. */
+export interface FileConversionResult extends Omit<ConversionResult, 'lods' | 'tileset'> {
   lods: LodFile[];
+  tileset: TilesetFiles | null;
 }
 
 /** A thumbnail of an already converted model. */

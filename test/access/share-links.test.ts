@@ -30,6 +30,7 @@ const SHARED_ROUTES = [
   '/models/{id}/parts/{group_id}',
   '/models/{id}/lod/{level}',
   '/models/{id}/thumbnail',
+  '/models/{id}/tileset/tileset.json',
 ];
 
 for (const dialect of testDialects()) {

@@ -23,7 +23,8 @@ for (const dialect of testDialects()) {
       s3 = await startS3Server();
       // The SDK's default chain reads the credentials from the environment, as in production.
       Object.assign(process.env, S3RVER_CREDENTIALS);
-      testApp = await createTestApp(dialect, s3.env(PREFIX));
+      // Every model tiled, so the tileset's folder URLs are followed to the bucket too.
+      testApp = await createTestApp(dialect, { ...s3.env(PREFIX), TILES_ABOVE_TRIANGLES: '0' });
       testApp.startJobRunner();
       bucket = new S3Client({
         endpoint: s3.endpoint,
@@ -100,6 +101,20 @@ for (const dialect of testDialects()) {
       const thumbnail = await follow(model.thumbnail_url as string);
       assert.equal(thumbnail.file.headers.get('content-type'), 'image/png');
       assert.equal(thumbnail.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+    });
+
+    void it('redirects a tileset and the tiles its relative URIs name to presigned GETs', async () => {
+      const tilesetUrl = new URL(model.tileset_url as string);
+      assert.match(
+        tilesetUrl.pathname,
+        /^\/folders\/[^/]+\/models\/[^/]+\/tileset-[0-9a-f]{16}\/tileset\.json$/,
+      );
+      const tileset = await follow(tilesetUrl.href);
+      assert.equal(tileset.file.headers.get('content-type'), 'application/json');
+      const json = JSON.parse(tileset.bytes.toString('utf8')) as { root: { content: { uri: string } } };
+      const tile = await follow(new URL(json.root.content.uri, tilesetUrl).href);
+      assert.equal(tile.file.headers.get('content-type'), 'model/gltf-binary');
+      assert.equal(tile.bytes.subarray(0, 4).toString('latin1'), 'glTF');
     });
 
     void it('sends the original as an attachment with its bytes as uploaded', async () => {

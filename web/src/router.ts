@@ -28,6 +28,13 @@ export function currentPath(): string {
   return path || '/';
 }
 
+/** The query after the route path in the hash (`#/models/1?view=2` gives `view=2`); empty when there is none. */
+export function hashQuery(): URLSearchParams {
+  const hash = location.hash.replace(/^#/, '');
+  const at = hash.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
+}
+
 /** Navigates to a route path. */
 export function navigate(path: string): void {
   location.hash = `#${path}`;

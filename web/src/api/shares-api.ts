@@ -6,6 +6,14 @@ export interface ShareLink {
   id: string;
   url: string;
   created_at: string;
+  /** Whether the page shows the model's annotations (read-only). */
+  annotations?: boolean;
+}
+
+/** Options of a new link. */
+export interface NewShare {
+  /** Show the model's annotations on the page. */
+  annotations: boolean;
 }
 
 const sharesPath = (modelId: string) => `/api/models/${encodeURIComponent(modelId)}/shares`;
@@ -16,8 +24,9 @@ export async function listShares(modelId: string): Promise<ShareLink[]> {
 }
 
 /** Creates a new link to the model. */
-export async function createShare(modelId: string): Promise<ShareLink> {
-  return ((await request(sharesPath(modelId), { method: 'POST' })) as { data: ShareLink }).data;
+export async function createShare(modelId: string, options: NewShare): Promise<ShareLink> {
+  return ((await request(sharesPath(modelId), { method: 'POST', body: options })) as { data: ShareLink })
+    .data;
 }
 
 /** Revokes a link; its page stops working at once. */

@@ -67,3 +67,22 @@ export function showLodCount(switcher: HTMLElement, level: number, text: string)
   const label = switcher.querySelector(`[data-lod-count="${level}"]`);
   if (label) label.textContent = text;
 }
+
+/** The level checked in a switcher, or null when it has none checked. */
+export function checkedLevel(switcher: HTMLElement): number | null {
+  const radio = switcher.querySelector<HTMLInputElement>('input[type="radio"]:checked');
+  return radio ? Number(radio.value) : null;
+}
+
+/**
+ * Checks the button of `level` as a click would, so the view loads it; a level folded into another (not reduced)
+ * checks the one it equals. Returns false when the switcher offers no such level.
+ */
+export function chooseLevel(switcher: HTMLElement, level: number): boolean {
+  const radios = Array.from(switcher.querySelectorAll<HTMLInputElement>('input[type="radio"]'));
+  // Served levels are listed finest first; a folded level equals the nearest served one below its number.
+  const radio = radios.filter((entry) => Number(entry.value) <= level).at(-1) ?? radios[0];
+  if (!radio) return false;
+  if (!radio.checked) radio.click();
+  return true;
+}

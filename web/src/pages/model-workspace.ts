@@ -11,6 +11,7 @@ import { createMeasureControls } from './measure-controls.ts';
 import { createPropertiesPanel } from './part-properties-panel.ts';
 import { createPartsTree } from './parts-tree.ts';
 import { createPropertyFilter } from './property-filter.ts';
+import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
@@ -190,6 +191,17 @@ export function mountModelWorkspace(
     // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
     h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
   );
+  const stopReview = mountReviewTools({
+    model,
+    parts,
+    view,
+    viewport,
+    viewerColumn,
+    sidebar,
+    select,
+    hidden: () => hidden,
+    setHidden,
+  });
   select(null, false);
   attempt('Loading the model', () => levels.open());
   attempt('Loading bound materials', refreshPaint);
@@ -197,6 +209,7 @@ export function mountModelWorkspace(
     disposed = true;
     document.removeEventListener('keydown', onKeyDown);
     animation.dispose();
+    stopReview();
     view.dispose();
   };
 }

@@ -20,7 +20,7 @@ export function createVisibilityTools(actions: VisibilityActions): VisibilityToo
   const isolate = h('button', { type: 'button', onclick: actions.isolate }, 'Isolate');
   const hide = h('button', { type: 'button', onclick: actions.hide }, 'Hide');
   const showAll = h('button', { type: 'button', onclick: actions.showAll }, 'Show all');
-  const xray = h('button', { type: 'button', 'aria-pressed': 'false' }, 'X-ray');
+  const xray = h('button', { type: 'button', 'aria-pressed': 'false', 'data-xray': '' }, 'X-ray');
   xray.addEventListener('click', () => {
     const on = xray.getAttribute('aria-pressed') !== 'true';
     xray.setAttribute('aria-pressed', String(on));
@@ -42,4 +42,15 @@ export function createVisibilityTools(actions: VisibilityActions): VisibilityToo
       showAll.disabled = hidden === 0;
     },
   };
+}
+
+/** Whether the x-ray button in a row built by {@link createVisibilityTools} is on. */
+export function xrayPressed(tools: HTMLElement): boolean {
+  return tools.querySelector('[data-xray]')?.getAttribute('aria-pressed') === 'true';
+}
+
+/** Turns the x-ray button of the row on or off as a click would, so the view follows. */
+export function pressXray(tools: HTMLElement, on: boolean): void {
+  const button = tools.querySelector<HTMLButtonElement>('[data-xray]');
+  if (button && xrayPressed(tools) !== on) button.click();
 }

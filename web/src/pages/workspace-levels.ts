@@ -7,6 +7,7 @@ import { attempt } from '../ui/notify.ts';
 import { createLevelLoader, type LevelLoader } from '../viewer/level-loader.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { servedLevels } from '../viewer/served-levels.ts';
+import { openingWithTiles } from '../viewer/tiles-opening.ts';
 import { lodDescriber } from './lod-description.ts';
 import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 
@@ -53,7 +54,7 @@ export function createWorkspaceLevels(
             reduced: false,
           },
         ];
-  const levels = createLevelLoader(openable, {
+  const byLevel = createLevelLoader(openable, {
     element: viewport,
     draw: async (lod) => view.load(await freshUrl(lod)),
     onLoading: (lod) => {
@@ -82,9 +83,18 @@ export function createWorkspaceLevels(
           lods,
           // The level being opened to: choosing a coarser one while it loads stops there.
           servedLevels(lods)[0]?.level ?? 0,
-          (lod) => attempt(`Loading LOD ${lod.level}`, () => levels.choose(lod)),
+          (lod) => attempt(`Loading LOD ${lod.level}`, () => byLevel.choose(lod)),
           lodDescriber(model),
         )
       : null;
+  const levels = openingWithTiles(byLevel, openable, model.tileset_url, {
+    view,
+    element: viewport,
+    onShown: ({ triangles }) => {
+      if (options.isDisposed()) return;
+      viewport.dataset.triangles = String(triangles);
+      triangleLabel.textContent = `Streamed tiles: ${formatDrawn(triangles, 0)} in the first frame`;
+    },
+  });
   return { levels, lodSwitcher };
 }

@@ -6,6 +6,7 @@ import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
+import { openingWithTiles } from '../viewer/tiles-opening.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import { servedLevels } from '../viewer/served-levels.ts';
 import {
@@ -15,6 +16,7 @@ import {
   shareBasePath,
   type SharedModel,
 } from './shared-api.ts';
+import { mountSharedAnnotations } from './shared-annotations.ts';
 
 /** Fills `root` with the shared model; `embed` shows the view alone, filling the frame. */
 export async function mountSharePage(root: HTMLElement, embed: boolean): Promise<void> {
@@ -62,7 +64,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   tree.setMaterials(paint);
   viewport.dataset.paint = String(paint.size);
 
-  const levels = createLevelLoader(model.lods, {
+  const byLevel = createLevelLoader(model.lods, {
     element: viewport,
     draw: (lod) => view.load(lod.url),
     onLoading: (lod) => {
@@ -81,6 +83,14 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     },
   });
 
+  const levels = openingWithTiles(byLevel, model.lods, model.tileset_url, {
+    view,
+    element: viewport,
+    onShown: ({ triangles: drawn }) => {
+      triangles.textContent = `Streamed tiles: ${formatDrawn(drawn, 0)} in the first frame`;
+    },
+  });
+
   // A shared record carries no vertex count: a level of a model without triangles is worded once it is loaded.
   const switcher = embed
     ? null
@@ -88,7 +98,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
         model.lods,
         // The level being opened to: choosing a coarser one while it loads stops there.
         servedLevels(model.lods)[0]?.level ?? 0,
-        (level) => void levels.choose(level),
+        (level) => void byLevel.choose(level),
         model.triangle_count === 0 ? () => 'points' : undefined,
       );
   if (embed) {
@@ -141,6 +151,14 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       ),
     );
   }
+  const sidebar = root.querySelector<HTMLElement>('.share-page .sidebar');
+  if (model.annotations)
+    void mountSharedAnnotations(base, model.id, {
+      view,
+      viewport,
+      sidebar,
+      select: (id) => select(id, false),
+    });
   await levels.open();
 }
 

@@ -9,6 +9,7 @@ import './share-panel.css';
 export function createSharePanel(model: Model): HTMLElement {
   const list = h('ul', { class: 'share-list', 'aria-live': 'polite' });
   const createButton = h('button', { type: 'button', class: 'primary' }, 'Create link');
+  const withAnnotations = h('input', { type: 'checkbox', class: 'share-annotations' });
 
   const copy = async (text: string, what: string): Promise<void> => {
     await navigator.clipboard.writeText(text);
@@ -31,6 +32,7 @@ export function createSharePanel(model: Model): HTMLElement {
                 'aria-label': 'Share link',
                 onfocus: (event: Event) => (event.target as HTMLInputElement).select(),
               }),
+              link.annotations ? h('span', { class: 'hint' }, 'Shows the annotations') : null,
               h(
                 'div',
                 { class: 'button-row' },
@@ -78,7 +80,7 @@ export function createSharePanel(model: Model): HTMLElement {
     attempt('Creating a link', async () => {
       createButton.disabled = true;
       try {
-        await createShare(model.id);
+        await createShare(model.id, { annotations: withAnnotations.checked });
         await refresh();
       } finally {
         createButton.disabled = false;
@@ -96,6 +98,7 @@ export function createSharePanel(model: Model): HTMLElement {
       'A link opens this model to anyone who has it, without a token. Revoking it ends that at once.',
     ),
     list,
+    h('label', { class: 'share-option' }, withAnnotations, 'Show annotations on the page (read-only)'),
     createButton,
   );
 }

@@ -1,4 +1,5 @@
 /** Client of one share link's routes (`/s/<secret>/…`): no token, nothing outside the link. */
+import type { Annotation } from '../api/review-api.ts';
 import type { Lod, Part } from '../api/types.ts';
 
 /** A shared model as `/s/<secret>/models` shows it. */
@@ -11,6 +12,10 @@ export interface SharedModel {
   thumbnail_url: string | null;
   triangle_count: number | null;
   part_count: number | null;
+  /** The model's 3D Tiles tileset under the link, or null when the model is small enough to open whole. */
+  tileset_url?: string | null;
+  /** Whether the link shows the model's annotations (read-only). */
+  annotations?: boolean;
 }
 
 /** Thrown when the link is revoked or unknown. */
@@ -51,4 +56,9 @@ export async function getSharedModel(base: string): Promise<SharedModel> {
 /** The shared model's parts, each with its bound material. */
 export function getSharedParts(base: string, id: string): Promise<Part[]> {
   return read<Part[]>(`${base}/models/${encodeURIComponent(id)}/parts`);
+}
+
+/** The shared model's annotations; only a link made with `annotations: true` answers. */
+export function getSharedAnnotations(base: string, id: string): Promise<Annotation[]> {
+  return read<Annotation[]>(`${base}/models/${encodeURIComponent(id)}/annotations`);
 }

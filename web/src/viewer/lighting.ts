@@ -12,23 +12,27 @@ const EXPOSURE = 0.8;
 /** The key light rides on the camera, so the side a person looks at always has some modelling. */
 const KEY_INTENSITY = 1.2;
 
-/** Sets tone mapping and sRGB output on `renderer`, and lights `scene` from a prefiltered room; returns the clean-up. */
+/** The view's lights; the room environment comes once asked for (see {@link ViewLighting.addEnvironment}). */
+export interface ViewLighting {
+  /**
+   * Lights the scene from the prefiltered room, once. Prefiltering is a few milliseconds on a graphics card but
+   * seconds on a software renderer, during which the page draws no frame: the view asks for it after its first
+   * frame of a model, so that frame is never held back by it. True when it was made by this call.
+   */
+  addEnvironment(): boolean;
+  /** Removes the lights and frees the environment. */
+  dispose(): void;
+}
+
+/** Sets tone mapping and sRGB output on `renderer` and puts the key light on `camera`. */
 export function installLighting(
   renderer: WebGLRenderer,
   scene: Scene,
   camera: PerspectiveCamera,
-): () => void {
+): ViewLighting {
   renderer.outputColorSpace = SRGBColorSpace;
   renderer.toneMapping = ACESFilmicToneMapping;
   renderer.toneMappingExposure = EXPOSURE;
-
-  const pmrem = new PMREMGenerator(renderer);
-  const room = new RoomEnvironment();
-  const environment: Texture = pmrem.fromScene(room, 0.04).texture;
-  room.dispose();
-  pmrem.dispose();
-  scene.environment = environment;
-  scene.environmentIntensity = 0.8;
 
   // Up and to the left of the eye, like a studio key light; the target sits in front of the camera.
   const key = new DirectionalLight(0xffffff, KEY_INTENSITY);
@@ -36,10 +40,24 @@ export function installLighting(
   key.target.position.set(0, 0, -1);
   camera.add(key, key.target);
 
-  return () => {
-    camera.remove(key, key.target);
-    key.dispose();
-    scene.environment = null;
-    environment.dispose();
+  let environment: Texture | null = null;
+  return {
+    addEnvironment() {
+      if (environment) return false;
+      const pmrem = new PMREMGenerator(renderer);
+      const room = new RoomEnvironment();
+      environment = pmrem.fromScene(room, 0.04).texture;
+      room.dispose();
+      pmrem.dispose();
+      scene.environment = environment;
+      scene.environmentIntensity = 0.8;
+      return true;
+    },
+    dispose() {
+      camera.remove(key, key.target);
+      key.dispose();
+      scene.environment = null;
+      environment?.dispose();
+    },
   };
 }

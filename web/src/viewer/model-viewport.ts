@@ -1,47 +1,43 @@
 /** The three.js view of one model: loading a GLB, orbiting, picking parts, painting, styling, playing, measuring and cutting it. */
-import {
-  Box3,
-  Clock,
-  Color,
-  PerspectiveCamera,
-  Raycaster,
-  Scene,
-  Vector2,
-  Vector3,
-  WebGLRenderer,
-} from 'three';
-import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Points, Texture } from 'three';
+import { Box3, Clock, Color, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
+import { listenForClicks } from './click-events.ts';
+import { disposeObject } from './dispose-object.ts';
 import { frameBox, frameCamera } from './frame-camera.ts';
-import { installLighting } from './lighting.ts';
-import { materialToThree } from './material-to-three.ts';
-import { MeasureOverlay, snapToSurface } from './measure-tool.ts';
+import { installLighting, type ViewLighting } from './lighting.ts';
+import { MeasureOverlay } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
-import { collectPartMeshes, countPoints, countTriangles, groupIdOf } from './part-meshes.ts';
+import { collectPartMeshes, drawnCounts, groupIdOf, isShown, originalMaterials } from './part-meshes.ts';
+import type { DrawnCounts } from './part-meshes.ts';
+import { PartPaint } from './part-paint.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
+import { snapAt, surfaceAt } from './surface-hit.ts';
+import { TiledModel, type DrawnTiles } from './tiled-model.ts';
 import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
 export type PickHandler = (groupId: string | null, additive: boolean) => void;
-/** What a loaded level draws: triangles of its meshes and points of its point clouds. */
-export interface DrawnCounts {
-  triangles: number;
-  points: number;
-}
+export type { DrawnCounts } from './part-meshes.ts';
 
 /** Called with each point placed while measuring. */
 export type MeasureHandler = (point: MeasurePoint) => void;
+/** Called with the surface hit by a click while a tool (annotating) takes clicks instead of the selection. */
+export type SurfaceClickHandler = (hit: Intersection) => void;
+/** The camera and its orbit controls, which saved views and flying to a pin move. */
+export interface CameraRig {
+  camera: PerspectiveCamera;
+  controls: OrbitControls;
+}
 
 /** Background of the view; the end-to-end test tells the model from the background by it. */
 export const VIEW_BACKGROUND = '#262b36';
-/** A pointer that moved further than this between down and up was orbiting, not clicking. */
-const CLICK_TOLERANCE_PX = 5;
 /** Measure markers are this share of the model's size across. */
 const MARKER_SHARE = 0.012;
 
@@ -61,21 +57,23 @@ export class ModelViewport {
   private readonly caps = new SectionCaps();
   private readonly clock = new Clock();
   private readonly resizeObserver: ResizeObserver;
-  private readonly removeLighting: () => void;
+  private readonly lighting: ViewLighting;
   private root: Object3D | null = null;
+  private tiled: TiledModel | null = null;
+  // Settles a tileset's opening once a frame has drawn some of it.
+  private firstTiles: ((counts: DrawnTiles) => void) | null = null;
   private bounds = new Box3();
   private player: AnimationPlayer | null = null;
   private partMeshes = new Map<string, Mesh[]>();
   private originals = new Map<Mesh, ThreeMaterial | ThreeMaterial[]>();
-  private painted: ThreeMaterial[] = [];
-  private paint = new Map<string, Material>();
-  private byMaterial = new Map<number, ThreeMaterial>();
+  private readonly paint = new PartPaint();
   private measureHandler: MeasureHandler | null = null;
+  private surfaceClick: SurfaceClickHandler | null = null;
+  private readonly frameListeners = new Set<() => void>();
   private framed = false;
   private loadSerial = 0;
   private renderQueued = false;
   private disposed = false;
-  private pointerDown: { x: number; y: number } | null = null;
 
   constructor(
     container: HTMLElement,
@@ -92,17 +90,14 @@ export class ModelViewport {
     container.appendChild(this.canvas);
 
     this.scene.background = new Color(VIEW_BACKGROUND);
-    this.removeLighting = installLighting(this.renderer, this.scene, this.camera);
+    this.lighting = installLighting(this.renderer, this.scene, this.camera);
     this.scene.add(this.camera, this.styles.overlays, this.measure.group);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
     this.controls.addEventListener('change', () => this.requestRender());
 
-    this.canvas.addEventListener('pointerdown', (event) => {
-      this.pointerDown = event.button === 0 ? { x: event.clientX, y: event.clientY } : null;
-    });
-    this.canvas.addEventListener('pointerup', (event) => this.handlePointerUp(event));
+    listenForClicks(this.canvas, (event) => this.handleClick(event));
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
@@ -126,10 +121,7 @@ export class ModelViewport {
     this.sections.setBounds(this.bounds);
     this.caps.setModel(this.root, this.bounds);
     this.partMeshes = collectPartMeshes(this.root);
-    this.originals = new Map();
-    for (const meshes of this.partMeshes.values()) {
-      for (const mesh of meshes) this.originals.set(mesh, mesh.material);
-    }
+    this.originals = originalMaterials(this.partMeshes, new Map());
     this.player = gltf.animations.length > 0 ? new AnimationPlayer(this.root, gltf.animations) : null;
     // Another level of the same model carries the same clips: keep playing where it was.
     if (previous && this.player) {
@@ -146,9 +138,40 @@ export class ModelViewport {
     return drawnCounts(this.root);
   }
 
+  /**
+   * Streams a 3D Tiles tileset (replacing the current model): tiles load as the camera needs them. Resolves with
+   * what the first frame that shows any of it draws; the camera is framed on the tileset's bounds.
+   */
+  loadTiles(url: string): Promise<DrawnTiles> {
+    ++this.loadSerial;
+    this.clearModel();
+    this.player?.dispose();
+    this.player = null;
+    this.bounds = new Box3();
+    const { camera, renderer } = this;
+    const tiled = (this.tiled = new TiledModel({
+      url,
+      camera,
+      renderer,
+      onChange: () => this.tilesChanged(tiled),
+    }));
+    this.root = tiled.root;
+    this.scene.add(this.root);
+    this.requestRender();
+    return new Promise((resolve) => (this.firstTiles = resolve));
+  }
+
+  /** After a frame drew some model: marks the canvas (`data-drawn`), lights it fully, settles a tileset's opening. */
+  private drewGeometry(triangles: number): void {
+    this.canvas.dataset.drawn = 'true';
+    if (this.lighting.addEnvironment()) this.requestRender();
+    this.firstTiles?.({ triangles, points: 0, bytes: this.tiled?.fetchedBytes ?? 0 });
+    this.firstTiles = null;
+  }
+
   /** Paints each part with its bound material; parts missing from the map show their own materials. */
   setPaint(paint: Map<string, Material>): void {
-    this.paint = paint;
+    this.paint.set(paint);
     this.applyPaint();
     this.requestRender();
   }
@@ -188,6 +211,33 @@ export class ModelViewport {
     this.canvas.classList.toggle('measuring', handler !== null);
   }
 
+  /** While a handler is set, clicks on a surface go to it instead of selecting parts. */
+  setSurfaceClick(handler: SurfaceClickHandler | null): void {
+    this.surfaceClick = handler;
+    this.canvas.classList.toggle('measuring', handler !== null);
+  }
+
+  /** Calls `listener` after every drawn frame (overlays follow the camera); returns the unsubscribe. */
+  onFrame(listener: () => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  /** The camera and its controls; call {@link ModelViewport.requestRender} after moving them. */
+  get rig(): CameraRig {
+    return { camera: this.camera, controls: this.controls };
+  }
+
+  /** The loaded model's bounds (empty before the first level), the box section fractions are measured in. */
+  get modelBounds(): Box3 {
+    return this.bounds.clone();
+  }
+
+  /** The section planes cutting the model now. */
+  activeSections(): Plane[] {
+    return this.sections.active();
+  }
+
   /** Draws the measured points (zero to two) and the line between two. */
   showMeasure(points: Vector3[]): void {
     const size = Math.max(this.bounds.isEmpty() ? 1 : this.bounds.getSize(new Vector3()).length(), 1e-6);
@@ -219,7 +269,7 @@ export class ModelViewport {
 
   /** Frames the whole model again. */
   resetView(): void {
-    if (this.root) frameCamera(this.camera, this.controls, this.root);
+    if (!this.bounds.isEmpty()) frameBox(this.camera, this.controls, this.bounds);
     this.requestRender();
   }
 
@@ -234,73 +284,60 @@ export class ModelViewport {
     this.styles.dispose();
     this.caps.dispose();
     this.measure.dispose();
-    this.removeLighting();
+    this.lighting.dispose();
     this.renderer.dispose();
     this.canvas.remove();
   }
 
-  private handlePointerUp(event: PointerEvent): void {
-    const start = this.pointerDown;
-    this.pointerDown = null;
-    if (!start || !this.root) return;
-    if (Math.hypot(event.clientX - start.x, event.clientY - start.y) > CLICK_TOLERANCE_PX) return;
-    const hit = this.hitAt(event.clientX, event.clientY);
+  private handleClick(event: PointerEvent): void {
+    if (!this.root) return;
+    const client = { x: event.clientX, y: event.clientY };
+    const planes = this.sections.active();
+    const hit = surfaceAt(
+      this.canvas,
+      this.camera,
+      this.root,
+      client,
+      (entry) =>
+        isShown(entry.object) &&
+        !this.styles.isGhost(entry.object) &&
+        planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
+    );
+    if (this.surfaceClick) {
+      if (hit) this.surfaceClick(hit);
+      return;
+    }
     if (this.measureHandler) {
-      if (hit) this.measureHandler(this.snap(hit, event.clientX, event.clientY));
+      if (hit) this.measureHandler(snapAt(this.canvas, this.camera, hit, client));
       return;
     }
     this.onPick(hit ? groupIdOf(hit.object) : null, event.shiftKey || event.ctrlKey || event.metaKey);
   }
 
-  /** The nearest visible, unclipped surface under a viewport point. */
-  private hitAt(clientX: number, clientY: number): Intersection | undefined {
-    const rect = this.canvas.getBoundingClientRect();
-    const pointer = new Vector2(
-      ((clientX - rect.left) / rect.width) * 2 - 1,
-      -((clientY - rect.top) / rect.height) * 2 + 1,
-    );
-    const raycaster = new Raycaster();
-    raycaster.setFromCamera(pointer, this.camera);
-    const planes = this.sections.active();
-    return raycaster
-      .intersectObject(this.root as Object3D, true)
-      .find(
-        (entry) =>
-          isShown(entry.object) &&
-          !this.styles.isGhost(entry.object) &&
-          planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
-      );
-  }
-
-  private snap(hit: Intersection, clientX: number, clientY: number): MeasurePoint {
-    const rect = this.canvas.getBoundingClientRect();
-    const toScreen = (world: Vector3): { x: number; y: number } => {
-      const ndc = world.clone().project(this.camera);
-      return { x: ((ndc.x + 1) / 2) * rect.width, y: ((1 - ndc.y) / 2) * rect.height };
-    };
-    const depth = hit.point.clone().applyMatrix4(this.camera.matrixWorldInverse).z * -1;
-    const worldPerPixel = (2 * depth * Math.tan((this.camera.fov * Math.PI) / 360)) / rect.height;
-    return snapToSurface(hit, { x: clientX - rect.left, y: clientY - rect.top }, toScreen, worldPerPixel);
+  /** Takes in the parts of tiles that came or went, framing the tileset once its bounds are known. */
+  private tilesChanged(tiled: TiledModel): void {
+    if (tiled !== this.tiled) return;
+    this.partMeshes = tiled.partMeshes();
+    this.originals = originalMaterials(this.partMeshes, this.originals);
+    if (this.bounds.isEmpty() && tiled.bounds(this.bounds)) {
+      this.sections.setBounds(this.bounds);
+      this.caps.setModel(this.root, this.bounds);
+      if (!this.framed) frameBox(this.camera, this.controls, this.bounds);
+      this.framed = true;
+    }
+    this.paint.add(this.partMeshes.keys());
+    this.restyle();
   }
 
   private applyPaint(): void {
-    const previous = this.byMaterial;
-    this.byMaterial = new Map();
-    for (const [groupId] of this.partMeshes) {
-      const bound = this.paint.get(groupId);
-      if (!bound || this.byMaterial.has(bound.id)) continue;
-      this.byMaterial.set(bound.id, materialToThree(bound));
-    }
-    this.painted = [...this.byMaterial.values()];
+    this.paint.remake(this.partMeshes.keys());
     this.restyle();
-    for (const material of previous.values()) material.dispose();
   }
 
   /** Re-applies paint, visibility, x-ray and highlight to every part. */
   private restyle(): void {
     this.styles.apply(this.partMeshes, (mesh) => {
-      const bound = this.paint.get(groupIdOf(mesh) ?? '');
-      return (bound && this.byMaterial.get(bound.id)) || (this.originals.get(mesh) ?? mesh.material);
+      return this.paint.materialOf(groupIdOf(mesh)) || (this.originals.get(mesh) ?? mesh.material);
     });
     this.requestRender();
   }
@@ -311,10 +348,10 @@ export class ModelViewport {
     this.scene.remove(this.root);
     // Put the loaded materials back first so disposal reaches them, not only the painted ones.
     for (const [mesh, original] of this.originals) mesh.material = original;
-    disposeObject(this.root);
-    for (const material of this.painted) material.dispose();
-    this.painted = [];
-    this.byMaterial = new Map();
+    if (this.tiled) this.tiled.dispose();
+    else disposeObject(this.root);
+    this.tiled = null;
+    this.paint.clear();
     this.root = null;
     this.caps.setModel(null, new Box3());
     this.partMeshes = new Map();
@@ -333,7 +370,8 @@ export class ModelViewport {
     this.requestRender();
   }
 
-  private requestRender(): void {
+  /** Draws a frame soon; the view otherwise draws only on change. */
+  requestRender(): void {
     if (this.renderQueued) return;
     this.renderQueued = true;
     requestAnimationFrame(() => {
@@ -344,41 +382,19 @@ export class ModelViewport {
         this.player.advance(delta);
         this.requestRender();
       }
+      this.tiled?.update();
       this.renderer.render(this.scene, this.camera);
+      const { triangles, points } = this.renderer.info.render;
+      if (triangles + points > 0) this.drewGeometry(triangles);
+      // Tiles on their way need frames to be chosen and shown.
+      if (this.tiled?.loading) this.requestRender();
       this.caps.render(
         this.renderer,
         this.camera,
         this.sections.active(),
         (mesh) => isShown(mesh) && !this.styles.isGhost(mesh),
       );
+      for (const listener of this.frameListeners) listener();
     });
   }
-}
-
-/** Triangles and points drawn under `root`. */
-function drawnCounts(root: Object3D): DrawnCounts {
-  return { triangles: countTriangles(root), points: countPoints(root) };
-}
-
-/** True when the object and all its ancestors are visible. */
-function isShown(object: Object3D): boolean {
-  for (let node: Object3D | null = object; node; node = node.parent) if (!node.visible) return false;
-  return true;
-}
-
-/** Releases geometries, materials and textures of a subtree. */
-function disposeObject(root: Object3D): void {
-  root.traverse((object) => {
-    const mesh = object as Mesh;
-    // Point clouds hold geometry and materials just as meshes do.
-    if (!mesh.isMesh && !(object as Points).isPoints) return;
-    mesh.geometry.dispose();
-    const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-    for (const material of materials) {
-      for (const value of Object.values(material)) {
-        if ((value as Texture | null)?.isTexture) (value as Texture).dispose();
-      }
-      material.dispose();
-    }
-  });
 }

@@ -1,5 +1,5 @@
 /** Maps the parts of a loaded glTF scene (nodes with `userData.group_id`) to the meshes that draw them. */
-import type { Mesh, Object3D, Points } from 'three';
+import type { Material, Mesh, Object3D, Points } from 'three';
 
 /** The part a scene object belongs to: its own group id or its nearest ancestor's, else null. */
 export function groupIdOf(object: Object3D | null): string | null {
@@ -52,4 +52,36 @@ export function countPoints(root: Object3D): number {
     points += Math.max(0, Math.min(stored, start + count) - start);
   });
   return points;
+}
+
+/** What a loaded level draws: triangles of its meshes and points of its point clouds. */
+export interface DrawnCounts {
+  triangles: number;
+  points: number;
+}
+
+/** Triangles and points drawn under `root`. */
+export function drawnCounts(root: Object3D): DrawnCounts {
+  return { triangles: countTriangles(root), points: countPoints(root) };
+}
+
+/** True when the object and all its ancestors are visible. */
+export function isShown(object: Object3D): boolean {
+  for (let node: Object3D | null = object; node; node = node.parent) if (!node.visible) return false;
+  return true;
+}
+
+/**
+ * The loaded material of every mesh in `parts`: kept from `known` for meshes seen before (which may be painted
+ * now), read off the mesh for new ones. Meshes gone (tiles unloaded) are left out.
+ */
+export function originalMaterials(
+  parts: Map<string, Mesh[]>,
+  known: Map<Mesh, Material | Material[]>,
+): Map<Mesh, Material | Material[]> {
+  const originals = new Map<Mesh, Material | Material[]>();
+  for (const meshes of parts.values()) {
+    for (const mesh of meshes) originals.set(mesh, known.get(mesh) ?? mesh.material);
+  }
+  return originals;
 }

@@ -44,11 +44,26 @@ export class SectionPlanes {
   }
 
   private place(axis: Axis, plane: Plane, fraction: number): void {
-    // The ends lie a hair outside the model, so at 0 or 1 no face sits exactly on the plane, half clipped.
-    const pad = this.bounds.isEmpty() ? 0 : (this.bounds.max[axis] - this.bounds.min[axis]) * END_PAD;
-    const min = this.bounds.isEmpty() ? 0 : this.bounds.min[axis] - pad;
-    const max = this.bounds.isEmpty() ? 0 : this.bounds.max[axis] + pad;
+    const { min, max } = sliderExtent(this.bounds, axis);
     // A point p is kept when normal·p + constant >= 0: with normal -axis, when p[axis] <= the cut.
     plane.constant = min + (max - min) * fraction;
   }
+}
+
+/** Where a slider's ends lie on `axis`: a hair outside the model, so at 0 or 1 no face sits half clipped. */
+function sliderExtent(bounds: Box3, axis: Axis): { min: number; max: number } {
+  if (bounds.isEmpty()) return { min: 0, max: 0 };
+  const pad = (bounds.max[axis] - bounds.min[axis]) * END_PAD;
+  return { min: bounds.min[axis] - pad, max: bounds.max[axis] + pad };
+}
+
+/** The axis whose section plane has this normal (the planes keep what lies below: normal -axis), or null. */
+export function axisOfNormal(normal: readonly number[]): Axis | null {
+  return AXES.find((axis) => new Vector3(...normal).distanceTo(NORMALS[axis]) < 1e-6) ?? null;
+}
+
+/** The slider fraction (0–1) that puts the plane of `axis` at `constant`, within `bounds`. */
+export function sectionFraction(bounds: Box3, axis: Axis, constant: number): number {
+  const { min, max } = sliderExtent(bounds, axis);
+  return max > min ? Math.min(Math.max((constant - min) / (max - min), 0), 1) : 0.5;
 }

@@ -1,0 +1,73 @@
+import { Document } from '@gltf-transform/core';
+import type { ILogger, Material } from '@gltf-transform/core';
+import type { TileGeometry } from './tile-geometry.ts';
+import { tileNormals, tilePositions } from './tile-geometry.ts';
+import type { TriangleSoup } from './triangle-soup.ts';
+
+/**
+ * A glTF document of a cut through the tile tree (the root's children merged, say) laid out as the levels are: one
+ * node per part with its `extras.group_id` and name, one primitive per material, so what draws a level (the
+ * thumbnail renderer and its bound colours) draws it alike, from a few hundred thousand triangles instead of LOD 0.
+ */
+export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: ILogger): Document {
+  const document = new Document().setLogger(logger);
+  const buffer = document.createBuffer();
+  const scene = document.createScene();
+  const positions = tilePositions(soup, geometry);
+  const normals = tileNormals(soup, geometry);
+  const position = document
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(positions as Float32Array<ArrayBuffer>)
+    .setBuffer(buffer);
+  const normal = document
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(normals as Float32Array<ArrayBuffer>)
+    .setBuffer(buffer);
+
+  // Triangles by part, then by material: a key of both per triangle, from its first vertex.
+  const byKey = new Map<string, number[]>();
+  const { indices, vertices } = geometry;
+  for (let t = 0; t < indices.length; t += 3) {
+    const vertex = vertices[indices[t]];
+    const key = `${soup.vertexPart[vertex]} ${soup.vertexMaterial[vertex]}`;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push(indices[t], indices[t + 1], indices[t + 2]);
+  }
+  const materials = new Map<number, Material>();
+  const meshes = new Map<number, ReturnType<Document['createMesh']>>();
+  for (const [key, list] of byKey) {
+    const [part, materialId] = key.split(' ').map(Number);
+    let mesh = meshes.get(part);
+    if (!mesh) {
+      const { group_id, name } = soup.parts[part];
+      mesh = document.createMesh(name);
+      meshes.set(part, mesh);
+      scene.addChild(document.createNode(name).setMesh(mesh).setExtras({ group_id }));
+    }
+    let material = materials.get(materialId);
+    if (!material) {
+      const look = soup.materials[materialId];
+      material = document
+        .createMaterial()
+        .setBaseColorFactor(look.baseColor)
+        .setMetallicFactor(look.metallic)
+        .setRoughnessFactor(look.roughness)
+        .setDoubleSided(look.doubleSided)
+        .setAlphaMode(look.blend ? 'BLEND' : 'OPAQUE');
+      materials.set(materialId, material);
+    }
+    const primitive = document
+      .createPrimitive()
+      .setAttribute('POSITION', position)
+      .setAttribute('NORMAL', normal)
+      .setIndices(
+        document.createAccessor().setType('SCALAR').setArray(Uint32Array.from(list)).setBuffer(buffer),
+      )
+      .setMaterial(material);
+    mesh.addPrimitive(primitive);
+  }
+  return document;
+}

@@ -1,0 +1,180 @@
+import type { PlatformIO } from '@gltf-transform/core';
+import type { MeshoptSimplifier } from 'meshoptimizer';
+import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
+import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
+import { simplifyTile } from './simplify-tile.ts';
+import { splitTriangles } from './split-tree.ts';
+import type { SplitNode } from './split-tree.ts';
+import { tileDocument } from './tile-document.ts';
+import {
+  boxDiagonal,
+  createVertexSlots,
+  leafGeometry,
+  mergeGeometries,
+  positionsBox,
+  tilePositions,
+  unionBoxes,
+} from './tile-geometry.ts';
+import type { TileBox, TileGeometry } from './tile-geometry.ts';
+import { boxVolume, tilesetJson } from './tileset-json.ts';
+import type { TileJson, TilesetJson } from './tileset-json.ts';
+import { quantizationError, tileGlb } from './write-tile.ts';
+import type { TriangleSoup } from './triangle-soup.ts';
+import type { StepContext } from '../types.ts';
+
+/** Step name used in logs. */
+export const NAME = 'make-tiles';
+
+/** Where the tileset's own file lies among its files. */
+export const TILESET_FILE = 'tileset.json';
+
+/** Options of {@link makeTiles}. */
+export interface MakeTilesOptions {
+  /** meshoptimizer's simplifier, awaited `ready` before use. */
+  simplifier: typeof MeshoptSimplifier;
+  /** The writer of tile GLBs (with the meshopt encoder registered). */
+  io: PlatformIO;
+  /** Most triangles of a leaf; an inner tile aims at its children's average, about as many. */
+  maxLeafTriangles: number;
+  /** Binary cuts between a tile and its children: 3 gives up to eight children, as an octree. */
+  cutsPerLevel: number;
+  /** Weight of normals (the only attribute tiles carry) in the simplifier's error, as for the levels of detail. */
+  attributeWeights: AttributeWeights;
+  /**
+   * Receives each file as soon as it is made, by its path relative to the tileset (`tiles/<id>.glb`, then
+   * `tileset.json` last): the tiles are written away one by one rather than held.
+   */
+  onFile: (path: string, bytes: Uint8Array) => Promise<void>;
+}
+
+/** Defaults for {@link MakeTilesOptions} (the simplifier, writer and file sink must be given). */
+export const MAKE_TILES_DEFAULTS: Omit<MakeTilesOptions, 'simplifier' | 'io' | 'onFile'> = {
+  maxLeafTriangles: 65_536,
+  cutsPerLevel: 3,
+  attributeWeights: MAKE_LODS_DEFAULTS.attributeWeights,
+};
+
+/** What {@link makeTiles} wrote. */
+export interface TilesetSummary {
+  tileset: TilesetJson;
+  /** Tile files written (besides `tileset.json`). */
+  tileCount: number;
+  /** Triangles of the leaves together: the soup's. */
+  leafTriangles: number;
+  /** Bytes of every file written, `tileset.json` included. */
+  bytes: number;
+  /**
+   * The root's children merged (the root itself when it is a leaf): a cut through the tree of at most eight tiles'
+   * triangles, for drawing the model whole at small size (its thumbnail) without LOD 0.
+   */
+  cut: TileGeometry;
+}
+
+/** A finished tile: its entry in the tileset, and (for its parent to merge) its geometry. */
+interface BuiltTile {
+  json: TileJson;
+  box: TileBox;
+  geometry: TileGeometry;
+}
+
+/**
+ * Builds a 3D Tiles 1.1 tileset of a model's triangles: a k-d tree split by area (up to eight children a tile),
+ * leaves of full-resolution geometry of at most `maxLeafTriangles`, each inner tile its children merged and
+ * simplified to the size of one of them, with
+ * its `geometricError` the distance it may stray from full resolution in metres (what it strayed from its children
+ * plus their own error, plus quantization), refined by replacement. Tiles are built depth first, each written as
+ * soon as it is made, so besides the soup only the tiles along one branch (their sibling's geometry) are held.
+ */
+export async function makeTiles(
+  soup: TriangleSoup,
+  options: Partial<MakeTilesOptions> & Pick<MakeTilesOptions, 'simplifier' | 'io' | 'onFile'>,
+  context: StepContext,
+): Promise<TilesetSummary> {
+  const settings: MakeTilesOptions = { ...MAKE_TILES_DEFAULTS, ...options };
+  await settings.simplifier.ready;
+  const total = soup.indices.length / 3;
+  if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
+  const tree = splitTriangles(soup, settings);
+  const slots = createVertexSlots(soup);
+  const modelDiagonal = boxDiagonal(positionsBox(soup.positions));
+  // Every triangle is worked on once in its leaf, and then about once more in all the inner tiles together.
+  let done = 0;
+  context.onProgress?.(0);
+  const summary = { tileCount: 0, leafTriangles: 0, bytes: 0 };
+  const write = async (path: string, bytes: Uint8Array) => {
+    await settings.onFile(path, bytes);
+    summary.bytes += bytes.byteLength;
+  };
+
+  const build = async (node: SplitNode, id: string): Promise<BuiltTile> => {
+    const uri = `tiles/${id}.glb`;
+    if (node.children.length === 0) {
+      const geometry = leafGeometry(soup, node.triangles, slots);
+      const box = positionsBox(tilePositions(soup, geometry));
+      await write(
+        uri,
+        await tileGlb(settings.io, tileDocument(soup, geometry, context.logger), true, context),
+      );
+      summary.tileCount++;
+      summary.leafTriangles += node.triangles.length;
+      done += node.triangles.length;
+      context.onProgress?.(Math.min(1, done / (2 * total)));
+      const json = { boundingVolume: { box: boxVolume(box) }, geometricError: 0, content: { uri } };
+      return { json, box, geometry };
+    }
+    const children: BuiltTile[] = [];
+    for (const [index, child] of node.children.entries()) children.push(await build(child, `${id}-${index}`));
+    const merged = mergeGeometries(
+      children.map((child) => child.geometry),
+      slots,
+    );
+    if (node === tree) cut = merged;
+    // The children's geometry is let go before this tile's is written.
+    for (const child of children)
+      child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
+    const simplified = simplifyTile(soup, merged, {
+      simplifier: settings.simplifier,
+      // As many triangles as a child has on average: tiles keep about the same size at every depth.
+      ratio: 1 / children.length,
+      maxError: modelDiagonal,
+      attributeWeights: settings.attributeWeights,
+    });
+    const childBox = unionBoxes(children.map((child) => child.box));
+    const quantization = quantizationError(childBox);
+    // Quantizing may move a vertex out of its children's box by as much: the box grows to hold it.
+    const box: TileBox = {
+      min: [0, 1, 2].map((axis) => childBox.min[axis] - quantization) as TileBox['min'],
+      max: [0, 1, 2].map((axis) => childBox.max[axis] + quantization) as TileBox['max'],
+    };
+    const childError = Math.max(...children.map((child) => child.json.geometricError));
+    const geometricError = Math.min(
+      // Past the model's diagonal an error means nothing: anything within the model's box is that close.
+      Math.max(modelDiagonal, childError),
+      childError + simplified.error + quantization,
+    );
+    await write(
+      uri,
+      await tileGlb(settings.io, tileDocument(soup, simplified.geometry, context.logger), false, context),
+    );
+    summary.tileCount++;
+    done += merged.indices.length / 3 / children.length;
+    context.onProgress?.(Math.min(1, done / (2 * total)));
+    const json: TileJson = {
+      boundingVolume: { box: boxVolume(box) },
+      geometricError,
+      content: { uri },
+      children: children.map((child) => child.json),
+    };
+    return { json, box, geometry: simplified.geometry };
+  };
+
+  let cut: TileGeometry | undefined;
+  const root = await build(tree, '0');
+  const tileset = tilesetJson(root.json, modelDiagonal);
+  await write(TILESET_FILE, new TextEncoder().encode(JSON.stringify(tileset)));
+  context.onProgress?.(1);
+  context.logger.debug(
+    `${NAME}: ${summary.tileCount} tiles, ${summary.leafTriangles} leaf triangles, ${summary.bytes} bytes`,
+  );
+  return { tileset, ...summary, cut: cut ?? root.geometry };
+}

@@ -1,0 +1,78 @@
+import type { Document, Primitive } from '@gltf-transform/core';
+import { EXTMeshFeatures, EXTStructuralMetadata } from '@gltf-transform/extensions';
+import type { TilePart } from './triangle-soup.ts';
+
+/** The metadata class every tile's table of parts belongs to. */
+export const PART_CLASS = 'part';
+
+/** The schema id the tiles' metadata declares. */
+export const PART_SCHEMA_ID = 'vitrine_parts';
+
+/**
+ * Marks each primitive's `_FEATURE_ID_0` attribute as its feature ids (`EXT_mesh_features`, feature id `n` the
+ * `n`-th of `parts`) and adds a table of those parts, `group_id` and `name` per feature, to the document
+ * (`EXT_structural_metadata`, class `part`). A tile carries its own table, so each tile is valid on its own and
+ * a viewer finds a picked vertex's part from the tile alone.
+ */
+export function addPartFeatures(document: Document, primitives: Primitive[], parts: TilePart[]): void {
+  const metadata = document.createExtension(EXTStructuralMetadata);
+  const meshFeatures = document.createExtension(EXTMeshFeatures);
+
+  const text = (description: string) =>
+    metadata.createClassProperty().setType('STRING').setRequired(true).setDescription(description);
+  const partClass = metadata
+    .createClass()
+    .setDescription('A part of the model, as the catalog lists it')
+    .setProperty('group_id', text("The part's group_id in the catalog"))
+    .setProperty('name', text("The part's name"));
+  const schema = metadata.createSchema().setId(PART_SCHEMA_ID).setClass(PART_CLASS, partClass);
+
+  const column = (values: string[]) => {
+    const { bytes, offsets } = encodeStrings(values);
+    return metadata
+      .createPropertyTableProperty()
+      .setValues(bytes)
+      .setStringOffsets(offsets)
+      .setStringOffsetType('UINT32');
+  };
+  const table = metadata
+    .createPropertyTable()
+    .setClass(PART_CLASS)
+    .setCount(parts.length)
+    .setProperty('group_id', column(parts.map((part) => part.group_id)))
+    .setProperty('name', column(parts.map((part) => part.name)));
+  document
+    .getRoot()
+    .setExtension(
+      EXTStructuralMetadata.EXTENSION_NAME,
+      metadata.createStructuralMetadata().setSchema(schema).addPropertyTable(table),
+    );
+
+  for (const primitive of primitives) {
+    const featureId = meshFeatures
+      .createFeatureID()
+      .setFeatureCount(parts.length)
+      .setAttribute(0)
+      .setPropertyTable(table);
+    primitive.setExtension(
+      EXTMeshFeatures.EXTENSION_NAME,
+      meshFeatures.createFeatures().addFeatureID(featureId),
+    );
+  }
+}
+
+/** Strings as one UTF-8 buffer and the `count + 1` byte offsets (UINT32) where each starts and the last ends. */
+function encodeStrings(values: string[]): { bytes: Uint8Array; offsets: Uint8Array } {
+  const encoder = new TextEncoder();
+  const encoded = values.map((value) => encoder.encode(value));
+  const bytes = new Uint8Array(encoded.reduce((sum, item) => sum + item.byteLength, 0));
+  const offsets = new Uint32Array(values.length + 1);
+  let at = 0;
+  encoded.forEach((item, index) => {
+    bytes.set(item, at);
+    offsets[index] = at;
+    at += item.byteLength;
+  });
+  offsets[values.length] = at;
+  return { bytes, offsets: new Uint8Array(offsets.buffer) };
+}

@@ -1,0 +1,128 @@
+import type { TriangleSoup } from './triangle-soup.ts';
+
+/** A node of the spatial tree: a leaf holds its triangles, an inner node its pieces (up to 2^cutsPerLevel). */
+export interface SplitNode {
+  /** Triangle ids of a leaf (a view into one shared array); empty for an inner node. */
+  triangles: Uint32Array;
+  children: SplitNode[];
+}
+
+/** Options of {@link splitTriangles}. */
+export interface SplitTrianglesOptions {
+  /** Most triangles a leaf may hold. */
+  maxLeafTriangles: number;
+  /**
+   * Binary cuts between a node and its children: 3 gives a node up to eight children, as an octree's, so the tree
+   * is a third as deep as a binary one and each inner tile simplifies its children in one pass.
+   */
+  cutsPerLevel: number;
+}
+
+/** Bins of the area histogram a split is chosen from. */
+const BINS = 256;
+
+/**
+ * Splits a soup's triangles into a k-d tree: each node is cut across the longest side of its triangles' centres
+ * where half their surface area lies either side (a bin of a 256-bin histogram), `cutsPerLevel` times between a
+ * node and its children, until a node holds at most `maxLeafTriangles`. Splitting by area rather than by count keeps tiles of even size on screen where the
+ * tessellation is uneven. Holds 20 bytes a triangle besides the soup (centres, areas and the order).
+ */
+export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOptions): SplitNode {
+  const count = soup.indices.length / 3;
+  const centres = new Float32Array(count * 3);
+  const areas = new Float32Array(count);
+  const { positions, indices } = soup;
+  for (let t = 0; t < count; t++) {
+    const [i, j, k] = [indices[t * 3] * 3, indices[t * 3 + 1] * 3, indices[t * 3 + 2] * 3];
+    for (let axis = 0; axis < 3; axis++) {
+      centres[t * 3 + axis] = (positions[i + axis] + positions[j + axis] + positions[k + axis]) / 3;
+    }
+    const [ux, uy, uz] = [
+      positions[j] - positions[i],
+      positions[j + 1] - positions[i + 1],
+      positions[j + 2] - positions[i + 2],
+    ];
+    const [vx, vy, vz] = [
+      positions[k] - positions[i],
+      positions[k + 1] - positions[i + 1],
+      positions[k + 2] - positions[i + 2],
+    ];
+    areas[t] = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
+  }
+  const order = new Uint32Array(count);
+  for (let t = 0; t < count; t++) order[t] = t;
+  const maxLeaf = Math.max(1, options.maxLeafTriangles);
+
+  const split = (start: number, end: number): SplitNode => {
+    if (end - start <= maxLeaf) return { triangles: order.subarray(start, end), children: [] };
+    // Halves halved again, `cutsPerLevel` times; a piece small enough for a leaf is cut no further.
+    let pieces: [number, number][] = [[start, end]];
+    for (let cut = 0; cut < Math.max(1, options.cutsPerLevel); cut++) {
+      pieces = pieces.flatMap(([from, to]): [number, number][] => {
+        if (to - from <= maxLeaf) return [[from, to]];
+        const middle = splitPoint(order, from, to, centres, areas);
+        return [
+          [from, middle],
+          [middle, to],
+        ];
+      });
+    }
+    return { triangles: new Uint32Array(0), children: pieces.map(([from, to]) => split(from, to)) };
+  };
+  return split(0, count);
+}
+
+/**
+ * Reorders `order[start, end)` so the triangles before the returned index lie on the low side of the cut; a
+ * cut that would leave one side empty (every centre in one bin) falls back to halving the count.
+ */
+function splitPoint(
+  order: Uint32Array,
+  start: number,
+  end: number,
+  centres: Float32Array,
+  areas: Float32Array,
+): number {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let at = start; at < end; at++) {
+    const t = order[at] * 3;
+    for (let axis = 0; axis < 3; axis++) {
+      min[axis] = Math.min(min[axis], centres[t + axis]);
+      max[axis] = Math.max(max[axis], centres[t + axis]);
+    }
+  }
+  const extents = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+  const axis = extents.indexOf(Math.max(...extents));
+  const half = start + Math.floor((end - start) / 2);
+  if (!(extents[axis] > 0)) return half;
+
+  const scale = BINS / extents[axis];
+  const bin = (t: number) => Math.min(BINS - 1, Math.floor((centres[t * 3 + axis] - min[axis]) * scale));
+  const histogram = new Float64Array(BINS);
+  let total = 0;
+  for (let at = start; at < end; at++) {
+    const t = order[at];
+    // A zero-area sliver still counts a little, so a region of slivers is split too.
+    const weight = areas[t] + 1e-30;
+    histogram[bin(t)] += weight;
+    total += weight;
+  }
+  let cut = 0;
+  for (let sum = 0; cut < BINS - 1; cut++) {
+    sum += histogram[cut];
+    if (sum >= total / 2) break;
+  }
+  // Triangles in bins up to `cut` go low: partition in place.
+  let low = start;
+  let high = end - 1;
+  while (low <= high) {
+    if (bin(order[low]) <= cut) low++;
+    else {
+      const swap = order[low];
+      order[low] = order[high];
+      order[high--] = swap;
+    }
+  }
+  return low === start || low === end ? half : low;
+}

@@ -1,0 +1,122 @@
+import type { TriangleSoup } from './triangle-soup.ts';
+
+/**
+ * The triangles of one tile as ids into the soup: the soup vertices it uses and its triangles over them. The
+ * simplifier only drops vertices, never moves them, so every tile of the tree, leaf or simplified, is such a
+ * subset: 16 bytes a triangle or so, with no copy of any vertex data.
+ */
+export interface TileGeometry {
+  /** Soup vertex ids, each once. */
+  vertices: Uint32Array;
+  /** Three indices into `vertices` per triangle. */
+  indices: Uint32Array;
+}
+
+/** An axis-aligned box in the soup's frame (metres, +Y up). */
+export interface TileBox {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/**
+ * A soup-sized table from soup vertex id to a tile's own vertex index, -1 where unused: shared by every tile built
+ * (4 bytes a vertex once), and left all -1 again after each use.
+ */
+export type VertexSlots = Int32Array;
+
+/** A fresh {@link VertexSlots} table for a soup. */
+export function createVertexSlots(soup: TriangleSoup): VertexSlots {
+  return new Int32Array(soup.vertexPart.length).fill(-1);
+}
+
+/** The geometry of a leaf: the listed soup triangles over the vertices they use. */
+export function leafGeometry(soup: TriangleSoup, triangles: Uint32Array, slots: VertexSlots): TileGeometry {
+  const indices = new Uint32Array(triangles.length * 3);
+  const vertices: number[] = [];
+  for (let t = 0; t < triangles.length; t++) {
+    for (let corner = 0; corner < 3; corner++) {
+      const vertex = soup.indices[triangles[t] * 3 + corner];
+      if (slots[vertex] < 0) {
+        slots[vertex] = vertices.length;
+        vertices.push(vertex);
+      }
+      indices[t * 3 + corner] = slots[vertex];
+    }
+  }
+  for (const vertex of vertices) slots[vertex] = -1;
+  return { vertices: Uint32Array.from(vertices), indices };
+}
+
+/**
+ * The children's geometries as one: a vertex they share (along the cut between them) becomes one vertex again,
+ * so the simplifier sees one surface there rather than a border it must keep.
+ */
+export function mergeGeometries(children: TileGeometry[], slots: VertexSlots): TileGeometry {
+  const indices = new Uint32Array(children.reduce((sum, child) => sum + child.indices.length, 0));
+  const vertices: number[] = [];
+  let at = 0;
+  for (const child of children) {
+    for (const index of child.indices) {
+      const vertex = child.vertices[index];
+      if (slots[vertex] < 0) {
+        slots[vertex] = vertices.length;
+        vertices.push(vertex);
+      }
+      indices[at++] = slots[vertex];
+    }
+  }
+  for (const vertex of vertices) slots[vertex] = -1;
+  return { vertices: Uint32Array.from(vertices), indices };
+}
+
+/** The positions of a tile's vertices, packed, as the simplifier and the writer want them. */
+export function tilePositions(soup: TriangleSoup, geometry: TileGeometry): Float32Array {
+  return gather(soup.positions, geometry.vertices);
+}
+
+/** The normals of a tile's vertices, packed. */
+export function tileNormals(soup: TriangleSoup, geometry: TileGeometry): Float32Array {
+  return gather(soup.normals, geometry.vertices);
+}
+
+/** Three floats per listed vertex, from a soup array of three floats per vertex. */
+function gather(source: Float32Array, vertices: Uint32Array): Float32Array {
+  const packed = new Float32Array(vertices.length * 3);
+  for (let i = 0; i < vertices.length; i++) {
+    const from = vertices[i] * 3;
+    packed[i * 3] = source[from];
+    packed[i * 3 + 1] = source[from + 1];
+    packed[i * 3 + 2] = source[from + 2];
+  }
+  return packed;
+}
+
+/** The box of packed positions (of the vertices drawn: a tile holds no others). */
+export function positionsBox(positions: Float32Array): TileBox {
+  const box: TileBox = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let axis = 0; axis < 3; axis++) {
+      box.min[axis] = Math.min(box.min[axis], positions[i + axis]);
+      box.max[axis] = Math.max(box.max[axis], positions[i + axis]);
+    }
+  }
+  return box;
+}
+
+/** The smallest box holding all the given boxes. */
+export function unionBoxes(boxes: TileBox[]): TileBox {
+  const box: TileBox = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+  for (const other of boxes) {
+    for (let axis = 0; axis < 3; axis++) {
+      box.min[axis] = Math.min(box.min[axis], other.min[axis]);
+      box.max[axis] = Math.max(box.max[axis], other.max[axis]);
+    }
+  }
+  return box;
+}
+
+/** The length of a box's diagonal; 0 for an empty box. */
+export function boxDiagonal(box: TileBox): number {
+  const size = [0, 1, 2].map((axis) => box.max[axis] - box.min[axis]);
+  return size.every((side) => side >= 0) ? Math.hypot(size[0], size[1], size[2]) : 0;
+}

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Primitive } from '@gltf-transform/core';
+import type { Document } from '@gltf-transform/core';
+import type { StructuralMetadata } from '@gltf-transform/extensions';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { extractParts } from '../../src/pipeline/extract-parts.ts';
+import { cutDocument } from '../../src/pipeline/tiles/cut-document.ts';
+import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
+import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
+import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
+import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
+import { emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { torus } from './torus.ts';
+
+/** Four tori of 500,000 triangles each, placed apart (one turned and scaled), each its own part and material. */
+function fourTori(): Document {
+  const document = emptyDocument();
+  const buffer = document.getRoot().listBuffers()[0];
+  const scene = document.getRoot().listScenes()[0];
+  for (let part = 0; part < 4; part++) {
+    const mesh = torus(500, 500);
+    const primitive = document
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
+      )
+      .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer))
+      .setMaterial(document.createMaterial(`Paint ${part}`).setBaseColorFactor([part / 4, 0.5, 0.5, 1]));
+    const node = document
+      .createNode(`Ring ${part}`)
+      .setMesh(document.createMesh(`Ring ${part}`).addPrimitive(primitive))
+      .setTranslation([part * 2.5, 0, part % 2]);
+    if (part === 3) node.setRotation([0, 0, Math.SQRT1_2, Math.SQRT1_2]).setScale([1.5, 1.5, 1.5]);
+    scene.addChild(node);
+  }
+  return document;
+}
+
+/** Every tile of a tileset with its depth (the root at 0). */
+function listTiles(tile: TileJson, depth = 0): { tile: TileJson; depth: number }[] {
+  return [{ tile, depth }, ...(tile.children ?? []).flatMap((child) => listTiles(child, depth + 1))];
+}
+
+/** A tile's triangles and its vertices' extreme corners, in the model's frame (node transforms applied). */
+function measureTile(document: Document): { triangles: number; min: number[]; max: number[] } {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  let triangles = 0;
+  for (const node of document.getRoot().listNodes()) {
+    const matrix = node.getWorldMatrix();
+    for (const primitive of node.getMesh()?.listPrimitives() ?? []) {
+      assert.equal(primitive.getMode(), Primitive.Mode.TRIANGLES);
+      triangles += primitive.getIndices()!.getCount() / 3;
+      const position = primitive.getAttribute('POSITION')!;
+      const element: number[] = [];
+      for (let i = 0; i < position.getCount(); i++) {
+        const [x, y, z] = position.getElement(i, element);
+        for (let axis = 0; axis < 3; axis++) {
+          const value = matrix[axis] * x + matrix[4 + axis] * y + matrix[8 + axis] * z + matrix[12 + axis];
+          min[axis] = Math.min(min[axis], value);
+          max[axis] = Math.max(max[axis], value);
+        }
+      }
+    }
+  }
+  return { triangles, min, max };
+}
+
+/** The `group_id`s of a tile's table of parts. */
+function tileGroupIds(document: Document): string[] {
+  const metadata = document.getRoot().getExtension<StructuralMetadata>('EXT_structural_metadata');
+  assert.ok(metadata, 'the tile has structural metadata');
+  const [table] = metadata.listPropertyTables();
+  const column = table.getProperty('group_id')!;
+  const offsets = new Uint32Array(column.getStringOffsets()!.slice().buffer);
+  const text = new TextDecoder();
+  const values = column.getValues();
+  return Array.from({ length: table.getCount() }, (_, i) =>
+    text.decode(values.subarray(offsets[i], offsets[i + 1])),
+  );
+}
+
+void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps every triangle and part', async () => {
+  const document = fourTori();
+  const parts = extractParts(document, { modelId: 'tori' }, { logger: quietLogger });
+  const soup = collectTriangles(document, { logger: quietLogger });
+  const sourceTriangles = soup.indices.length / 3;
+  assert.equal(sourceTriangles, 2_000_000);
+
+  const files = new Map<string, Uint8Array>();
+  const progress: number[] = [];
+  const summary = await makeTiles(
+    soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io: await createNodeIO(),
+      onFile: async (file, bytes) => void files.set(file, bytes),
+    },
+    { logger: quietLogger, onProgress: (share) => progress.push(share) },
+  );
+  assert.ok(progress.length > 10 && progress.at(-1) === 1, 'progress moves as the tree is built');
+  const tileset = JSON.parse(new TextDecoder().decode(files.get(TILESET_FILE))) as TilesetJson;
+  assert.deepEqual(tileset, summary.tileset);
+  assert.equal(tileset.asset.version, '1.1');
+  assert.equal(tileset.root.refine, 'REPLACE');
+
+  const box = soup.positions.reduce(
+    (bounds, value, index) => {
+      bounds.min[index % 3] = Math.min(bounds.min[index % 3], value);
+      bounds.max[index % 3] = Math.max(bounds.max[index % 3], value);
+      return bounds;
+    },
+    { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] },
+  );
+  const diagonal = Math.hypot(...box.max.map((value, axis) => value - box.min[axis]));
+  assert.ok(
+    tileset.root.geometricError > 0 && tileset.root.geometricError <= diagonal,
+    'root error ≤ diagonal',
+  );
+
+  const tolerance = diagonal * 1e-9;
+  let leafTriangles = 0;
+  const leafGroups = new Set<string>();
+  const tiles = listTiles(tileset.root);
+  assert.equal(tiles.length, files.size - 1, 'one file per tile');
+  assert.ok(
+    tiles.some(({ depth }) => depth >= 2),
+    'the tree is deep enough to mean something',
+  );
+  for (const { tile } of tiles) {
+    const glb = files.get(tile.content.uri)!;
+    assert.ok(glb, `${tile.content.uri} was written`);
+    assert.deepEqual(await validationErrors(glb), [], `${tile.content.uri} validates`);
+    const content = await readGlb(glb);
+    const measured = measureTile(content);
+    const volume = volumeBox(tile.boundingVolume.box);
+    for (let axis = 0; axis < 3; axis++) {
+      assert.ok(volume.min[axis] - tolerance <= measured.min[axis], `${tile.content.uri} holds its content`);
+      assert.ok(measured.max[axis] <= volume.max[axis] + tolerance, `${tile.content.uri} holds its content`);
+    }
+    for (const child of tile.children ?? []) {
+      assert.ok(child.geometricError < tile.geometricError, 'error falls strictly with depth');
+      const inner = volumeBox(child.boundingVolume.box);
+      for (let axis = 0; axis < 3; axis++) {
+        assert.ok(volume.min[axis] - tolerance <= inner.min[axis], `${tile.content.uri} holds its children`);
+        assert.ok(inner.max[axis] <= volume.max[axis] + tolerance, `${tile.content.uri} holds its children`);
+      }
+    }
+    if (!tile.children) {
+      assert.ok(measured.triangles <= 65_536, 'a leaf holds at most 64 k triangles');
+      assert.equal(tile.geometricError, 0, 'a leaf is full resolution');
+      leafTriangles += measured.triangles;
+      for (const id of tileGroupIds(content)) leafGroups.add(id);
+    } else {
+      assert.ok(measured.triangles < sourceTriangles / 4, 'an inner tile is simplified');
+    }
+  }
+  assert.ok(
+    Math.abs(leafTriangles - sourceTriangles) <= sourceTriangles * 0.001,
+    `${leafTriangles} leaf triangles`,
+  );
+  // The cut the thumbnail is drawn from: the root's children, one node per part as on the levels.
+  const cut = cutDocument(soup, summary.cut, quietLogger);
+  const cutGroups = cut
+    .getRoot()
+    .listNodes()
+    .map((node) => node.getExtras().group_id as string);
+  assert.deepEqual(cutGroups.sort(), parts.map((part) => part.group_id).sort(), 'the cut keeps every part');
+  const cutTriangles = measureTile(cut).triangles;
+  assert.ok(cutTriangles > 0 && cutTriangles <= 8 * 65_536, `the cut holds ${cutTriangles} triangles`);
+  assert.deepEqual(
+    [...leafGroups].sort(),
+    parts.map((part) => part.group_id).sort(),
+    'every part is in the leaves',
+  );
+});

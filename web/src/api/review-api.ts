@@ -1,0 +1,111 @@
+/** Client of a model's annotations and saved views (`/api/models/:id/annotations`, `…/views`, catalog envelope). */
+import { request } from './http.ts';
+
+/** An x, y, z triple in the model's metres (the frame of its `bounds` and of its GLB files). */
+export type Triple = [number, number, number];
+
+/** A note pinned to a point on a part's surface. */
+export interface Annotation {
+  id: string;
+  model_id: string;
+  group_id: string;
+  position: Triple;
+  /** The surface normal at `position`, pointing out of the part. */
+  normal: Triple;
+  text: string;
+  author: string | null;
+  resolved: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a new annotation is made of. */
+export type NewAnnotation = Pick<Annotation, 'group_id' | 'position' | 'normal' | 'text'>;
+
+/** The fields of an annotation that can change. */
+export type AnnotationPatch = Partial<Pick<Annotation, 'text' | 'resolved'>>;
+
+/** A section plane: a point p is kept when `normal · p + constant >= 0`. */
+export interface SavedSection {
+  normal: Triple;
+  constant: number;
+}
+
+/** Where the camera stands and looks. */
+export interface SavedCamera {
+  position: Triple;
+  target: Triple;
+  up: Triple;
+  /** Vertical field of view in degrees. */
+  fov: number;
+}
+
+/** A named state of the view: camera, hidden or isolated parts, section planes, x-ray and level of detail. */
+export interface SavedView {
+  id: string;
+  model_id: string;
+  name: string;
+  camera: SavedCamera;
+  /** Group ids of the parts not drawn. */
+  hidden: string[];
+  /** Group ids of the only parts drawn; empty when the view isolates nothing. */
+  isolated: string[];
+  sections: SavedSection[];
+  xray: boolean;
+  level: 0 | 1 | 2;
+  author: string | null;
+  created_at: string;
+}
+
+/** What a new saved view is made of. */
+export type NewSavedView = Omit<SavedView, 'id' | 'model_id' | 'author' | 'created_at'>;
+
+const modelPath = (modelId: string, tail: string): string =>
+  `/api/models/${encodeURIComponent(modelId)}/${tail}`;
+
+async function data<T>(path: string, options: Parameters<typeof request>[1] = {}): Promise<T> {
+  return ((await request(path, options)) as { data: T }).data;
+}
+
+/** The model's annotations. */
+export function listAnnotations(modelId: string): Promise<Annotation[]> {
+  return data<Annotation[]>(modelPath(modelId, 'annotations'));
+}
+
+/** Pins a new annotation. */
+export function createAnnotation(modelId: string, body: NewAnnotation): Promise<Annotation> {
+  return data<Annotation>(modelPath(modelId, 'annotations'), { method: 'POST', body });
+}
+
+/** Changes an annotation's text or resolved flag. */
+export function updateAnnotation(modelId: string, id: string, patch: AnnotationPatch): Promise<Annotation> {
+  return data<Annotation>(modelPath(modelId, `annotations/${encodeURIComponent(id)}`), {
+    method: 'PATCH',
+    body: patch,
+  });
+}
+
+/** Deletes an annotation. */
+export async function deleteAnnotation(modelId: string, id: string): Promise<void> {
+  await request(modelPath(modelId, `annotations/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+/** The model's saved views. */
+export function listViews(modelId: string): Promise<SavedView[]> {
+  return data<SavedView[]>(modelPath(modelId, 'views'));
+}
+
+/** Reads one saved view (the one a link names). */
+export function getView(modelId: string, id: string): Promise<SavedView> {
+  return data<SavedView>(modelPath(modelId, `views/${encodeURIComponent(id)}`));
+}
+
+/** Saves the view. */
+export function createView(modelId: string, body: NewSavedView): Promise<SavedView> {
+  return data<SavedView>(modelPath(modelId, 'views'), { method: 'POST', body });
+}
+
+/** Deletes a saved view. */
+export async function deleteView(modelId: string, id: string): Promise<void> {
+  await request(modelPath(modelId, `views/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}

@@ -1,0 +1,199 @@
+/**
+ * A model streamed as 3D Tiles (the catalog's `tileset_url`): tiles come and go with the camera, and each tile's
+ * meshes are split by the part (`EXT_mesh_features` id, resolved to a `group_id` by the tile's
+ * `EXT_structural_metadata` table) so that painting, hiding, isolating, x-ray and picking treat a tiled model's
+ * parts exactly as a plain one's.
+ */
+import { BufferGeometry, Mesh } from 'three';
+import type { Box3, BufferAttribute, Camera, Object3D, WebGLRenderer } from 'three';
+import { TilesRenderer } from '3d-tiles-renderer';
+import { GLTFExtensionsPlugin } from '3d-tiles-renderer/plugins';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import type { DrawnCounts } from './part-meshes.ts';
+
+/** What the first frame of a tileset drew, and the bytes of tileset and tiles fetched for it. */
+export interface DrawnTiles extends DrawnCounts {
+  bytes: number;
+}
+
+/** How a tiled model is opened. */
+export interface TiledModelOptions {
+  /** The tileset's `tileset.json`. */
+  url: string;
+  camera: Camera;
+  renderer: WebGLRenderer;
+  /** Hears that tiles came or went (the parts' meshes changed) or that a frame is wanted. */
+  onChange: () => void;
+}
+
+/** What GLTFLoader names the first feature id attribute (glTF `_FEATURE_ID_0`, lower-cased). */
+const FEATURE_ATTRIBUTE = '_feature_id_0';
+/** Screen-space error (pixels) a tile may show before its children replace it. */
+const ERROR_TARGET_PX = 12;
+
+/** The tile renderer over one tileset and the part meshes of its loaded tiles. */
+export class TiledModel {
+  private readonly tiles: TilesRenderer;
+  private readonly byTile = new Map<Object3D, Map<string, Mesh[]>>();
+  private bytes = 0;
+
+  constructor(private readonly options: TiledModelOptions) {
+    this.tiles = new TilesRenderer(options.url);
+    this.tiles.errorTarget = ERROR_TARGET_PX;
+    // Tile content is meshopt-compressed; the decoder is bundled, not fetched.
+    this.tiles.registerPlugin(new GLTFExtensionsPlugin({ metadata: true, meshoptDecoder: MeshoptDecoder }));
+    // The renderer's queues run their jobs on animation frames, which a software renderer holds back for seconds
+    // while it prefilters the environment; timers keep the downloads and parsing going meanwhile.
+    for (const queue of [this.tiles.downloadQueue, this.tiles.parseQueue, this.tiles.processNodeQueue]) {
+      (queue as unknown as ScheduledQueue)._schedulingCallback = (run) => setTimeout(run);
+    }
+    this.tiles.setCamera(options.camera);
+    this.tiles.setResolutionFromRenderer(options.camera, options.renderer);
+    // 3D Tiles stand +Z up and turn glTF content so; the viewer's frame is glTF's, +Y up.
+    this.tiles.group.rotation.x = -Math.PI / 2;
+    this.tiles.addEventListener('load-model', ({ scene }) => {
+      this.byTile.set(scene, splitByPart(scene));
+      options.onChange();
+    });
+    this.tiles.addEventListener('dispose-model', ({ scene }) => {
+      this.byTile.delete(scene);
+      options.onChange();
+    });
+    this.tiles.addEventListener('needs-update', () => options.onChange());
+    // Choose the first tiles at once rather than at the next frame, which a busy renderer may hold back.
+    this.tiles.addEventListener('load-tileset', () => {
+      options.onChange();
+      this.update();
+    });
+    this.tiles.addEventListener('tile-download-start', () => options.onChange());
+    // Asked before the renderer's own fetch: counts what the tiles cost on the wire, for the page and its tests.
+    this.tiles.registerPlugin({
+      name: 'FETCHED_BYTES',
+      fetchData: async (url: string, init: RequestInit) => {
+        const response = await fetch(url, init);
+        this.bytes += Number(response.headers.get('content-length') ?? 0);
+        return response;
+      },
+    });
+  }
+
+  /** The object to add to the scene. */
+  get root(): Object3D {
+    return this.tiles.group;
+  }
+
+  /** Bytes of tileset and tiles fetched so far. */
+  get fetchedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Whether tiles are still on their way for the current view. */
+  get loading(): boolean {
+    const { downloading, parsing } = (this.tiles as unknown as { stats: TileStats }).stats;
+    return downloading + parsing > 0;
+  }
+
+  /** The meshes of every part in the loaded tiles. */
+  partMeshes(): Map<string, Mesh[]> {
+    const parts = new Map<string, Mesh[]>();
+    for (const tile of this.byTile.values()) {
+      for (const [groupId, meshes] of tile) parts.set(groupId, [...(parts.get(groupId) ?? []), ...meshes]);
+    }
+    return parts;
+  }
+
+  /** The whole model's box in the viewer's frame, once the tileset is read; false before. */
+  bounds(target: Box3): boolean {
+    if (!this.tiles.getBoundingBox(target)) return false;
+    this.tiles.group.updateMatrixWorld(true);
+    target.applyMatrix4(this.tiles.group.matrixWorld);
+    return true;
+  }
+
+  /** Chooses and loads the tiles the camera needs; call before each frame. */
+  update(): void {
+    this.options.camera.updateMatrixWorld();
+    this.tiles.setResolutionFromRenderer(this.options.camera, this.options.renderer);
+    this.tiles.update();
+  }
+
+  /** Frees the tiles and stops loading. */
+  dispose(): void {
+    this.tiles.dispose();
+    this.byTile.clear();
+  }
+}
+
+/** How a queue of the tile renderer schedules its next run of jobs (not in its type declarations). */
+interface ScheduledQueue {
+  _schedulingCallback: (run: () => void) => void;
+}
+
+/** The renderer's counts of tiles under way (not in its type declarations). */
+interface TileStats {
+  downloading: number;
+  parsing: number;
+}
+
+/** Metadata the structural-metadata plugin attaches to a primitive's mesh. */
+interface PartTable {
+  getPropertyTableData(table: number, id: number): { group_id?: unknown; name?: unknown };
+}
+/** Feature id sets the mesh-features plugin attaches to a primitive's mesh. */
+interface FeatureIds {
+  getFeatureInfo(): { propertyTable: number | null }[];
+}
+
+/**
+ * Replaces each primitive of a tile by one mesh per part it draws (sharing the primitive's vertex buffers, each
+ * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
+ */
+function splitByPart(scene: Object3D): Map<string, Mesh[]> {
+  const parts = new Map<string, Mesh[]>();
+  const primitives: Mesh[] = [];
+  scene.traverse((object) => {
+    if ((object as Mesh).isMesh) primitives.push(object as Mesh);
+  });
+  for (const mesh of primitives) {
+    const features = mesh.geometry.getAttribute(FEATURE_ATTRIBUTE) as BufferAttribute | undefined;
+    const table = mesh.userData.structuralMetadata as PartTable | undefined;
+    const tableIndex = (mesh.userData.meshFeatures as FeatureIds | undefined)?.getFeatureInfo()[0]
+      ?.propertyTable;
+    const index = mesh.geometry.index;
+    if (!features || !table || tableIndex == null || !index || !mesh.parent) continue;
+    for (const [feature, triangles] of trianglesByFeature(index, features)) {
+      const row = table.getPropertyTableData(tableIndex, feature);
+      if (typeof row.group_id !== 'string') continue;
+      const geometry = new BufferGeometry();
+      for (const [name, attribute] of Object.entries(mesh.geometry.attributes)) {
+        geometry.setAttribute(name, attribute);
+      }
+      geometry.setIndex(triangles);
+      const part = new Mesh(geometry, mesh.material);
+      part.name = typeof row.name === 'string' ? row.name : row.group_id;
+      part.userData.group_id = row.group_id;
+      part.matrix.copy(mesh.matrix);
+      part.matrix.decompose(part.position, part.quaternion, part.scale);
+      mesh.parent.add(part);
+      parts.set(row.group_id, [...(parts.get(row.group_id) ?? []), part]);
+    }
+    mesh.parent.remove(mesh);
+    // The split meshes hold its attributes; only its own index goes.
+    mesh.geometry.setIndex(null);
+    mesh.geometry.dispose();
+  }
+  return parts;
+}
+
+/** The triangles (vertex indices, three each) of each feature id, by the id of a triangle's first vertex. */
+function trianglesByFeature(index: BufferAttribute, features: BufferAttribute): Map<number, number[]> {
+  const byFeature = new Map<number, number[]>();
+  for (let at = 0; at + 2 < index.count; at += 3) {
+    const a = index.getX(at);
+    const feature = Math.round(features.getX(a));
+    let list = byFeature.get(feature);
+    if (!list) byFeature.set(feature, (list = []));
+    list.push(a, index.getX(at + 1), index.getX(at + 2));
+  }
+  return byFeature;
+}

@@ -1,0 +1,56 @@
+/**
+ * Opens a model that has a tileset as streamed 3D Tiles rather than by its levels, for the viewer, the share page
+ * and its embed alike; a level chosen afterwards (the LOD switcher) replaces the tiles as before. The address can
+ * ask for a level instead (`level=0`, `1` or `2` in the hash's query, e.g. `#/models/<id>?level=0`), which opens
+ * that level whole.
+ *
+ * The view's element tells scripts and tests what is shown: `data-state` goes `loading` → `ready` once a frame has
+ * drawn some tiles, `data-lod` is `tiles`, and `data-tile-bytes` the bytes of tileset and tiles fetched until then.
+ */
+import type { Lod } from '../api/types.ts';
+import type { LevelLoader } from './level-loader.ts';
+import type { DrawnCounts, ModelViewport } from './model-viewport.ts';
+
+/** The level the page's address asks to open at, or null when it asks for none. */
+export function askedLevel(hash = location.hash): 0 | 1 | 2 | null {
+  const query = hash.split('?')[1];
+  const level = query === undefined ? null : new URLSearchParams(query).get('level');
+  return level === '0' || level === '1' || level === '2' ? (Number(level) as 0 | 1 | 2) : null;
+}
+
+/** What the opening of tiles reports to its page. */
+export interface TilesOpeningOptions {
+  view: ModelViewport;
+  /** The view's element, which carries `data-state`, `data-lod` and `data-tile-bytes`. */
+  element: HTMLElement;
+  /** Hears what the first frame of tiles drew. */
+  onShown: (counts: DrawnCounts) => void;
+}
+
+/**
+ * A loader that opens `tilesetUrl` when there is one and the address asks for no level, else the level asked
+ * for, else as `levels` opens; `choose` is always `levels`' own.
+ */
+export function openingWithTiles(
+  levels: LevelLoader,
+  lods: readonly Lod[],
+  tilesetUrl: string | null | undefined,
+  options: TilesOpeningOptions,
+): LevelLoader {
+  const asked = askedLevel();
+  const askedLod = lods.find((lod) => lod.level === asked);
+  return {
+    async open() {
+      if (askedLod) return levels.choose(askedLod);
+      if (!tilesetUrl) return levels.open();
+      const { element } = options;
+      element.dataset.state = 'loading';
+      const counts = await options.view.loadTiles(tilesetUrl);
+      element.dataset.tileBytes = String(counts.bytes);
+      element.dataset.lod = 'tiles';
+      element.dataset.state = 'ready';
+      options.onShown(counts);
+    },
+    choose: (lod) => levels.choose(lod),
+  };
+}
