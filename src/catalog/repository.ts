@@ -1,8 +1,8 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
-import type { Database, Db, ModelPartRow, ModelRow, NewModelRow } from '../db/database.ts';
+import type { Database, Db, ModelRow, NewModelRow } from '../db/database.ts';
 import { chunks, idChunkSize, inStringSet } from '../db/id-set.ts';
-import type { PartFilter } from './part-filters.ts';
+import { partReadAccess } from './part-reads.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
@@ -95,6 +95,8 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
     // A model's conversion and thumbnail state, written by the jobs (model-state.ts).
     ...modelStateAccess(db),
     ...thumbnailStateAccess(db),
+    // A model's parts, whole or filtered (part-reads.ts).
+    ...partReadAccess(db),
     /** Inserts a new model. */
     async create(row: Omit<NewModelRow, 'created_at' | 'updated_at'>): Promise<ModelRow> {
       const now = nowIso();
@@ -178,65 +180,6 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
         for (const row of rows) found.add(row.model_id);
       }
       return [...found].sort();
-    },
-
-    /**
-     * The parts of a model that meet a filter, in scene order: each `where` condition is an indexed lookup in
-     * `model_part_properties`; `q` looks for the text, in any case, in the part's name or any property value.
-     */
-    async filteredParts(id: string, filter: PartFilter): Promise<ModelPartRow[]> {
-      let query = db.selectFrom('model_parts').selectAll().where('model_id', '=', id);
-      for (const condition of filter.where) {
-        query = query.where('part_index', 'in', (eb) =>
-          eb
-            .selectFrom('model_part_properties')
-            .select('part_index')
-            .where('model_id', '=', id)
-            .where('set_name', '=', condition.set_name)
-            .where('property_name', '=', condition.property_name)
-            .where('value', '=', condition.value)
-            .where('value_type', '=', condition.value_type),
-        );
-      }
-      if (filter.q) {
-        const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-        query = query.where((eb) =>
-          eb.or([
-            like('name'),
-            eb(
-              'part_index',
-              'in',
-              eb
-                .selectFrom('model_part_properties')
-                .select('part_index')
-                .where('model_id', '=', id)
-                .where(like('value')),
-            ),
-          ]),
-        );
-      }
-      return query.orderBy('part_index').execute();
-    },
-
-    /** One part of a model by its group id, with its properties. */
-    async part(id: string, groupId: string): Promise<ModelPartRow | undefined> {
-      return db
-        .selectFrom('model_parts')
-        .selectAll()
-        .where('model_id', '=', id)
-        .where('group_id', '=', groupId)
-        .executeTakeFirst();
-    },
-
-    /** The parts of a model in scene order. */
-    async parts(id: string): Promise<ModelPartRow[]> {
-      return db
-        .selectFrom('model_parts')
-        .selectAll()
-        .where('model_id', '=', id)
-        .orderBy('part_index')
-        .execute();
     },
 
     /**

@@ -14,6 +14,7 @@ import { createPropertyFilter } from './property-filter.ts';
 import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
+import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
 
 /** Esc in these fields belongs to the field (clearing a search box), not to the selection. */
@@ -31,11 +32,6 @@ function isTextEntry(target: EventTarget | null): boolean {
     !['button', 'checkbox', 'radio', 'range', 'submit'].includes(target.type)
   );
 }
-
-/** How to work the view, under it. */
-const VIEW_HINT =
-  'Drag to orbit, scroll to zoom. Click a part to select it; Shift or Ctrl + click adds or removes parts. Esc clears. ' +
-  'Measure: click two points (a vertex within 10 px is snapped to); distances are in metres.';
 
 /** The readout of the selection, from the names of the selected parts. */
 function selectionSummary(names: string[]): string {
@@ -147,38 +143,15 @@ export function mountModelWorkspace(
     isDisposed: () => disposed,
     onShown: animation.show,
   });
-  // Everything that acts on the view sits right above or below it, so at 1280×800 no tool is below the fold.
-  // Above the view only controls of fixed size: whatever grows (readouts, the clip's controls) goes below it,
-  // where it cannot move the canvas between two clicks.
-  viewerColumn.replaceChildren(
-    h(
-      'div',
-      { class: 'viewer-toolbar' },
-      lodSwitcher,
-      h(
-        'div',
-        { class: 'view-tools', role: 'toolbar', 'aria-label': 'View tools' },
-        visibility.element,
-        measure.element,
-      ),
-    ),
+  layOutViewerColumn(viewerColumn, {
+    lodSwitcher,
+    viewTools: [visibility.element, measure.element],
     viewport,
-    h(
-      'div',
-      { class: 'viewer-status' },
-      triangleLabel,
-      selectionLabel,
-      measure.readout,
-      h(
-        'div',
-        { class: 'button-row' },
-        h('button', { type: 'button', onclick: () => view.resetView() }, 'Reset view'),
-        h('button', { type: 'button', onclick: () => select(null, false) }, 'Clear selection'),
-      ),
-    ),
-    h('div', { class: 'viewer-tools' }, createSectionControls(view), animation.element),
-    h('p', { class: 'hint' }, VIEW_HINT),
-  );
+    readouts: [triangleLabel, selectionLabel, measure.readout],
+    belowView: [createSectionControls(view), animation.element],
+    resetView: () => view.resetView(),
+    clearSelection: () => select(null, false),
+  });
   sidebar.prepend(
     h(
       'section',
