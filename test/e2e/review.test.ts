@@ -202,6 +202,7 @@ void describe(
       await page.waitForTimeout(400);
       const saved = await viewPixels(page, 'view-saved');
       assert.equal(countPixels(saved, isRed), 0, 'the red cube is hidden');
+      assert.equal(await page.locator('.pin').isVisible(), false, 'its pin hides with it');
       const cutGreen = countPixels(saved, isGreen);
       assert.ok(cutGreen < fullGreen * 0.9, `the section cuts the green cube (${cutGreen} of ${fullGreen})`);
 
@@ -229,9 +230,9 @@ void describe(
       await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 120_000 });
       await page.waitForTimeout(400);
       assert.equal(
-        await page.locator('.viewer').getAttribute('data-hidden'),
+        (await page.locator('.viewer').getAttribute('data-hidden')) ?? '0',
         '0',
-        'a reload shows every part',
+        'a reload shows all',
       );
       assert.equal(await page.getByLabel('Cut X').isChecked(), false);
       await item.getByRole('button', { name: 'Restore' }).click();
@@ -249,8 +250,10 @@ void describe(
 
     void test('a link with ?view= opens the model at that view', async () => {
       assert.ok(run.viewId);
-      await page.goto('about:blank');
-      await openView(page, `${session.server.baseUrl}/#/models/${run.modelId}?view=${run.viewId}`);
+      // Opened afresh: the address is set, then the page loaded from it.
+      await page.goto(`${session.server.baseUrl}/#/models/${run.modelId}?view=${run.viewId}`);
+      await page.reload();
+      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 120_000 });
       await page.waitForFunction(
         () => document.querySelector('.viewer')?.getAttribute('data-hidden') === '1',
       );

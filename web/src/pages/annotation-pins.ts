@@ -17,19 +17,24 @@ export interface AnnotationPins {
   dispose: () => void;
 }
 
-/** Lays pins over `view` inside its container `viewport`; `onChoose` gets the id of a clicked pin. */
+/**
+ * Lays pins over `view` inside its container `viewport`; `onChoose` gets the id of a clicked pin, `isPartShown`
+ * says whether a part is drawn (pins of hidden parts hide with them).
+ */
 export function showAnnotations(
   view: ModelViewport,
   viewport: HTMLElement,
   onChoose: (id: string) => void,
+  isPartShown?: (groupId: string) => boolean,
 ): AnnotationPins {
-  const overlay = new PinOverlay(view, onChoose);
+  const overlay = new PinOverlay(view, onChoose, isPartShown);
   viewport.append(overlay.element);
   return {
     show: (annotations) => {
       overlay.setPins(
         annotations.map((annotation, index) => ({
           id: annotation.id,
+          groupId: annotation.group_id,
           position: annotation.position,
           label: pinLabel(index),
           title: annotation.text,

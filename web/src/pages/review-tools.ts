@@ -69,10 +69,15 @@ export function mountReviewTools(context: ReviewContext): () => void {
     list.setActive(annotation.id);
     context.select(annotation.group_id, false);
   };
-  const pins = showAnnotations(view, viewport, (id) => {
-    const annotation = annotations.find((entry) => entry.id === id);
-    if (annotation) choose(annotation);
-  });
+  const pins = showAnnotations(
+    view,
+    viewport,
+    (id) => {
+      const annotation = annotations.find((entry) => entry.id === id);
+      if (annotation) choose(annotation);
+    },
+    (groupId) => !context.hidden().has(groupId),
+  );
   const list = createAnnotationList(choose, {
     access,
     setResolved: (annotation, resolved) =>

@@ -9,6 +9,8 @@ import type { ModelViewport } from './model-viewport.ts';
 /** One pin: where it is (model metres, which is the scene's frame: the view loads the GLB as it is) and its label. */
 export interface Pin {
   id: string;
+  /** The part it is pinned to: hiding the part hides the pin. */
+  groupId: string;
   position: readonly [number, number, number];
   label: string;
   /** Words for screen readers and the tooltip. */
@@ -35,9 +37,11 @@ export class PinOverlay {
   private pins: { pin: Pin; button: HTMLButtonElement; at: Vector3 }[] = [];
   private readonly stopFollowing: () => void;
 
+  /** `isPartShown` tells whether a part is drawn (a pin on a hidden part is hidden too). */
   constructor(
     private readonly view: ModelViewport,
     private readonly onChoose: (id: string) => void,
+    private readonly isPartShown: (groupId: string) => boolean = () => true,
   ) {
     this.element.className = 'pin-layer';
     this.stopFollowing = view.onFrame(() => this.place());
@@ -59,7 +63,8 @@ export class PinOverlay {
       this.element.append(button);
       return { pin, button, at: new Vector3(...pin.position) };
     });
-    this.view.requestRender();
+    // Placed now, not at the next frame, so no pin ever shows unplaced in the corner.
+    this.place();
   }
 
   /** Marks one pin as the chosen one (or none). */
@@ -77,8 +82,11 @@ export class PinOverlay {
     const { camera } = this.view.rig;
     const width = this.view.canvas.clientWidth;
     const height = this.view.canvas.clientHeight;
-    for (const { at, button } of this.pins) {
-      const spot = screenPoint(at, camera, width, height);
+    const planes = this.view.activeSections();
+    for (const { pin, at, button } of this.pins) {
+      // A pin on a hidden part, or on a piece a section cuts away, would point at nothing.
+      const shown = this.isPartShown(pin.groupId) && planes.every((plane) => plane.distanceToPoint(at) >= 0);
+      const spot = shown ? screenPoint(at, camera, width, height) : null;
       button.hidden = spot === null;
       if (spot) button.style.transform = `translate(${spot.x}px, ${spot.y}px)`;
     }
