@@ -1,3 +1,4 @@
+import { faceNormal } from '../../gltf/face-normal.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
 /** A node of the spatial tree: a leaf holds its triangles, an inner node its pieces (up to 2^cutsPerLevel). */
@@ -32,22 +33,14 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
   const centres = new Float32Array(count * 3);
   const areas = new Float32Array(count);
   const { positions, indices } = soup;
+  const normal = new Float64Array(3);
   for (let t = 0; t < count; t++) {
     const [i, j, k] = [indices[t * 3] * 3, indices[t * 3 + 1] * 3, indices[t * 3 + 2] * 3];
     for (let axis = 0; axis < 3; axis++) {
       centres[t * 3 + axis] = (positions[i + axis] + positions[j + axis] + positions[k + axis]) / 3;
     }
-    const [ux, uy, uz] = [
-      positions[j] - positions[i],
-      positions[j + 1] - positions[i + 1],
-      positions[j + 2] - positions[i + 2],
-    ];
-    const [vx, vy, vz] = [
-      positions[k] - positions[i],
-      positions[k + 1] - positions[i + 1],
-      positions[k + 2] - positions[i + 2],
-    ];
-    areas[t] = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
+    const [nx, ny, nz] = faceNormal(positions, i, j, k, normal);
+    areas[t] = Math.hypot(nx, ny, nz) / 2;
   }
   const order = new Uint32Array(count);
   for (let t = 0; t < count; t++) order[t] = t;

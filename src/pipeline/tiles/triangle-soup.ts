@@ -1,5 +1,6 @@
 import { Primitive } from '@gltf-transform/core';
 import type { Document, Material, mat4 } from '@gltf-transform/core';
+import { faceNormal } from '../../gltf/face-normal.ts';
 import { listMeshNodes } from '../../gltf/measure-geometry.ts';
 import { partName } from '../extract-parts.ts';
 import { floatNormals, floatPositions, uint32Indices } from '../lods/primitive-arrays.ts';
@@ -183,19 +184,10 @@ function placeVertices(
 /** Area-weighted vertex normals for a primitive that came without any. */
 function smoothNormals(soup: TriangleSoup, from: number, to: number, base: number, count: number): void {
   const { positions, normals, indices } = soup;
+  const normal = new Float64Array(3);
   for (let at = from; at < to; at += 3) {
     const [i, j, k] = [indices[at] * 3, indices[at + 1] * 3, indices[at + 2] * 3];
-    const [ux, uy, uz] = [
-      positions[j] - positions[i],
-      positions[j + 1] - positions[i + 1],
-      positions[j + 2] - positions[i + 2],
-    ];
-    const [vx, vy, vz] = [
-      positions[k] - positions[i],
-      positions[k + 1] - positions[i + 1],
-      positions[k + 2] - positions[i + 2],
-    ];
-    const [nx, ny, nz] = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+    const [nx, ny, nz] = faceNormal(positions, i, j, k, normal);
     for (const vertex of [i, j, k]) {
       normals[vertex] += nx;
       normals[vertex + 1] += ny;

@@ -31,11 +31,14 @@ export interface ViewerSession {
   close(): Promise<void>;
 }
 
-/** Builds the viewer if stale, starts a server named `name` with `token`, and opens a page holding the token. */
+/**
+ * Builds the viewer if stale, starts a server named `name` with `token` (and `env` beside its defaults), and opens
+ * a page holding the token.
+ */
 export async function openViewerSession(
   name: string,
   token: string,
-  options: { consoleErrors?: boolean } = {},
+  options: { consoleErrors?: boolean; env?: Record<string, string> } = {},
 ): Promise<ViewerSession> {
   ensureViewerBuilt(REPO);
   const dataDir = await mkdtemp(join(tmpdir(), `vitrine-e2e-${name}-`));
@@ -47,7 +50,13 @@ export async function openViewerSession(
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    server = await startServer({ repoDir: REPO, dataDir, apiToken: token, timeoutMs: 60_000 });
+    server = await startServer({
+      repoDir: REPO,
+      dataDir,
+      apiToken: token,
+      timeoutMs: 60_000,
+      env: options.env,
+    });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript((saved) => localStorage.setItem('vitrine.apiToken', saved), token);
