@@ -1,23 +1,20 @@
 // The properties of a real IFC house (FZK-Haus, ArchiCAD 14) against what web-ifc's own property helpers read from
 // the same file: every product with property sets has them, and a where= filter picks exactly the parts a direct
-// reading picks. Reads ../shared/models beside the repository (the developers' sample set; SHARED_MODELS_DIR names
-// another place for it), and is skipped in one line where it is absent.
+// reading picks.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import * as WebIfc from 'web-ifc';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
+import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
-const SHARED_MODELS =
-  process.env.SHARED_MODELS_DIR ?? fileURLToPath(new URL('../../../shared/models', import.meta.url));
-const HOUSE = path.join(SHARED_MODELS, 'ifc', 'AC14-FZK-Haus.ifc');
-const SKIP = existsSync(HOUSE) ? false : `${HOUSE} is absent`;
+// The house ships among the repository's fixtures (test/fixtures/models/SOURCES.md), so this runs on a bare clone.
+const HOUSE = path.join(SAMPLE_MODELS, 'ifc', 'AC14-FZK-Haus.ifc');
 const CONVERSION_TIMEOUT_MS = 120_000;
 
 interface ListedPart {
@@ -65,7 +62,7 @@ async function readDirectly(file: string): Promise<DirectReading> {
 }
 
 for (const dialect of testDialects()) {
-  void describe(`properties of the FZK house against web-ifc (${dialect})`, { skip: SKIP }, () => {
+  void describe(`properties of the FZK house against web-ifc (${dialect})`, () => {
     let testApp: TestApp;
     let api: ReturnType<typeof catalogApi>;
     let id: string;

@@ -1,6 +1,7 @@
 import { Document } from '@gltf-transform/core';
 import type { ILogger, Material } from '@gltf-transform/core';
 import type { TileGeometry } from './tile-geometry.ts';
+import { soupMaterial } from './tile-document.ts';
 import { tileNormals, tilePositions } from './tile-geometry.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
@@ -49,14 +50,7 @@ export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: 
     }
     let material = materials.get(materialId);
     if (!material) {
-      const look = soup.materials[materialId];
-      material = document
-        .createMaterial()
-        .setBaseColorFactor(look.baseColor)
-        .setMetallicFactor(look.metallic)
-        .setRoughnessFactor(look.roughness)
-        .setDoubleSided(look.doubleSided)
-        .setAlphaMode(look.blend ? 'BLEND' : 'OPAQUE');
+      material = soupMaterial(document, soup, materialId);
       materials.set(materialId, material);
     }
     const primitive = document

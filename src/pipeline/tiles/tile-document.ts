@@ -45,7 +45,7 @@ export function tileDocument(soup: TriangleSoup, geometry: TileGeometry, logger:
       .setAttribute('NORMAL', normal)
       .setAttribute('_FEATURE_ID_0', featureId)
       .setIndices(attribute(document, buffer, 'SCALAR', indices))
-      .setMaterial(material(document, soup, materialId));
+      .setMaterial(soupMaterial(document, soup, materialId));
     mesh.addPrimitive(primitive);
     primitives.push(primitive);
   }
@@ -103,8 +103,8 @@ function trianglesByMaterial(
   return groups;
 }
 
-/** A glTF material with the factors the soup kept. */
-function material(document: Document, soup: TriangleSoup, id: number): Material {
+/** A glTF material with the factors the soup kept for material `id`. */
+export function soupMaterial(document: Document, soup: TriangleSoup, id: number): Material {
   const look = soup.materials[id];
   return document
     .createMaterial()

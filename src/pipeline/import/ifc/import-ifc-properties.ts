@@ -158,6 +158,19 @@ function readSet(
   return Object.keys(values).length > 0 ? [name, values] : undefined;
 }
 
+/** A value's unit: the one its own Unit argument names, else the project's unit for its type, if any. */
+function unitOf(
+  api: IfcAPI,
+  modelID: number,
+  unitArgument: unknown,
+  unitType: string | undefined,
+  units: IfcUnits,
+): string | undefined {
+  const explicit = refId(unitArgument);
+  if (explicit !== undefined) return unitSymbol(api, modelID, explicit);
+  return unitType ? units.get(unitType) : undefined;
+}
+
 /** One property of a set: a single value with its unit, or an enumerated or list value as text. */
 function readProperty(
   api: IfcAPI,
@@ -174,14 +187,7 @@ function readProperty(
     const measure = measureOf(api, args[2]);
     const value = scalarOf(args[2], measure);
     if (value === undefined) return;
-    const explicit = refId(args[3]);
-    const defaultType = measure ? unitTypeOfMeasure(measure) : undefined;
-    const unit =
-      explicit !== undefined
-        ? unitSymbol(api, modelID, explicit)
-        : defaultType
-          ? units.get(defaultType)
-          : undefined;
+    const unit = unitOf(api, modelID, args[3], measure ? unitTypeOfMeasure(measure) : undefined, units);
     into[name] = unit && typeof value === 'number' ? { value, unit } : value;
   } else if (kind === 'IFCPROPERTYENUMERATEDVALUE' || kind === 'IFCPROPERTYLISTVALUE') {
     const list = Array.isArray(args[2]) ? args[2] : [];
@@ -204,10 +210,7 @@ function readQuantity(
   const name = textOf(args[0]);
   const value = scalarOf(args[3], 'MEASURE');
   if (!name || typeof value !== 'number') return;
-  const explicit = refId(args[2]);
-  const type = unitTypeOfQuantity(kind);
-  const unit =
-    explicit !== undefined ? unitSymbol(api, modelID, explicit) : type ? units.get(type) : undefined;
+  const unit = unitOf(api, modelID, args[2], unitTypeOfQuantity(kind), units);
   into[name] = unit ? { value, unit } : value;
 }
 
