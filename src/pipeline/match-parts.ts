@@ -27,7 +27,8 @@ export interface PartMatch {
  * parts still unmatched on both sides:
  * 1. identity: the new part's file id equals a previous group_id (a part with a file id keeps it, matched or not);
  * 2. path + name, when exactly one part on each side has them (parts without a name of their own are skipped:
- *    `Part 3` names a place in the file, not a part);
+ *    `Part 3` names a place in the file, not a part); then the same with the path's first name left out, as most
+ *    importers name the top node after the file, whose name a new version need not keep;
  * 3. geometry hash, when exactly one part on each side has it; among parts whose geometry alone is ambiguous
  *    (copies of one mesh), geometry and transform together, when that pair is unique on each side.
  */
@@ -71,6 +72,12 @@ export function matchParts(
     (part) => (part.named ? `${part.path}\u0000${part.name}` : undefined),
     (part) => `${part.path}\u0000${part.name}`,
   );
+  // Most importers name the top node after the file (`house-v2.obj`), which a new version's file may not share.
+  pairUnique(
+    'path-name',
+    (part) => (part.named ? `${withoutTop(part.path)}\u0000${part.name}` : undefined),
+    (part) => `${withoutTop(part.path)}\u0000${part.name}`,
+  );
   pairUnique(
     'geometry',
     (part) => part.fingerprint.geometry,
@@ -83,6 +90,12 @@ export function matchParts(
       part.fingerprint ? `${part.fingerprint.geometry}\u0000${part.fingerprint.transform}` : undefined,
   );
   return matches;
+}
+
+/** A path less its first name. */
+function withoutTop(path: string): string {
+  const slash = path.indexOf('/');
+  return slash < 0 ? '' : path.slice(slash + 1);
 }
 
 /** Indices grouped by key, in order; those without a key left out. */
