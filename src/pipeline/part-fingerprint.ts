@@ -8,8 +8,8 @@ import type { PartProperties } from './part-properties.ts';
 import type { PartFingerprint } from './types.ts';
 
 /**
- * Step of the placement's rotation and of the logarithm of its scale. Translation snaps to
- * {@link GEOMETRY_TOLERANCE}, so a part is moved when its offset moves by more than 0.1 mm.
+ * Step of the entries of the placement's rotation. Its translation snaps to {@link GEOMETRY_TOLERANCE}, so a part is
+ * moved when its offset moves by more than 0.1 mm.
  */
 export const ROTATION_TOLERANCE = 1e-6;
 
@@ -27,7 +27,8 @@ export function createFingerprintCache(): FingerprintCache {
 /**
  * The fingerprint of the part `node` draws with `mesh`. The geometry is hashed in the mesh's own frame, less its
  * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices (IFC),
- * keeps its geometry hash and changes its transform: the world matrix with the offset applied, quantized.
+ * keeps its geometry hash and changes its transform: where the world matrix takes the offset, and its rotation,
+ * quantized. A scale is the geometry's (its size in the scene), not the transform's.
  */
 export function fingerprintPart(
   node: Node,
@@ -54,7 +55,7 @@ export function fingerprintPart(
   };
 }
 
-/** The placement of the offset: where it lands (on the tolerance grid), the rotation and the scale, quantized. */
+/** The placement of the offset: where it lands (on the tolerance grid) and the rotation (the matrix less its scale). */
 function hashTransform(world: mat4, offset: [number, number, number], scale: number): string {
   const [x, y, z] = offset;
   const origin = [0, 1, 2].map(
@@ -62,11 +63,8 @@ function hashTransform(world: mat4, offset: [number, number, number], scale: num
   );
   const s = scale > 0 && Number.isFinite(scale) ? scale : 1;
   const rotation = [0, 1, 2, 4, 5, 6, 8, 9, 10].map((i) => snap(world[i] / s, ROTATION_TOLERANCE));
-  return hashJson([
-    origin.map((value) => snap(value, GEOMETRY_TOLERANCE)),
-    rotation,
-    snap(Math.log(s), ROTATION_TOLERANCE),
-  ]);
+  // The scale is left out: the geometry hash is of the shape at its size in the scene already.
+  return hashJson([origin.map((value) => snap(value, GEOMETRY_TOLERANCE)), rotation]);
 }
 
 function snap(value: number, step: number): number {
