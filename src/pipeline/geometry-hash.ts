@@ -118,38 +118,65 @@ function hashElements(
   if (!isTriangles(mode)) {
     // Points and lines: the set of their vertices, told apart from any triangle by the extra word.
     for (let i = 0; i < vertices; i++) {
-      [WORDS[0], WORDS[1], WORDS[2]] = [high[i], low[i], 1];
+      WORDS[0] = high[i];
+      WORDS[1] = low[i];
+      WORDS[2] = 1;
       out[at++] = toFloat(hashWords(1, 3), low[i]);
     }
     return at;
   }
-  const indices = primitive.getIndices();
-  const indexArray = indices?.getArray();
-  const vertex = (n: number): number => (indexArray ? indexArray[n] : n);
+  const indexArray = primitive.getIndices()?.getArray();
+  const fan = mode === Primitive.Mode.TRIANGLE_FAN;
+  const strip = mode === Primitive.Mode.TRIANGLE_STRIP;
   const triangles = elementCount(primitive, position);
   for (let t = 0; t < triangles; t++) {
-    let a: number, b: number, c: number;
-    if (mode === Primitive.Mode.TRIANGLES) [a, b, c] = [vertex(3 * t), vertex(3 * t + 1), vertex(3 * t + 2)];
-    else if (mode === Primitive.Mode.TRIANGLE_FAN) [a, b, c] = [vertex(0), vertex(t + 1), vertex(t + 2)];
-    // Every other triangle of a strip is wound the other way round.
-    else if (t % 2 === 0) [a, b, c] = [vertex(t), vertex(t + 1), vertex(t + 2)];
-    else [a, b, c] = [vertex(t + 1), vertex(t), vertex(t + 2)];
-    if (Math.max(a, b, c) >= vertices) continue;
-    if (same(high, low, a, b) || same(high, low, b, c) || same(high, low, a, c)) continue;
-    // Starting at the least corner names the same triangle the same way whichever corner the file started at.
-    if (less(high, low, b, a) && less(high, low, b, c)) [a, b, c] = [b, c, a];
-    else if (less(high, low, c, a) && less(high, low, c, b)) [a, b, c] = [c, a, b];
-    [WORDS[0], WORDS[1], WORDS[2], WORDS[3], WORDS[4], WORDS[5]] = [
-      high[a],
-      low[a],
-      high[b],
-      low[b],
-      high[c],
-      low[c],
-    ];
-    out[at++] = toFloat(hashWords(0x1b873593, 6), hashWords(0xcc9e2d51, 6));
+    // Corners as places in the index list; every other triangle of a strip is wound the other way round.
+    const odd = strip && t % 2 === 1;
+    const a = fan ? 0 : strip ? t + (odd ? 1 : 0) : 3 * t;
+    const b = fan ? t + 1 : strip ? t + (odd ? 0 : 1) : 3 * t + 1;
+    const c = fan ? t + 2 : strip ? t + 2 : 3 * t + 2;
+    const hash = indexArray
+      ? triangleHash(high, low, indexArray[a], indexArray[b], indexArray[c], vertices)
+      : triangleHash(high, low, a, b, c, vertices);
+    if (hash >= 0) out[at++] = hash;
   }
   return at;
+}
+
+/**
+ * The hash of the triangle of vertices `a`, `b`, `c`, started at its least corner, which names the same triangle the
+ * same way whichever corner the file started at and keeps its winding; -1 for one that collapses on the grid (or
+ * names a vertex the primitive does not have).
+ */
+function triangleHash(
+  high: Uint32Array,
+  low: Uint32Array,
+  a: number,
+  b: number,
+  c: number,
+  vertices: number,
+): number {
+  if (a >= vertices || b >= vertices || c >= vertices) return -1;
+  if (same(high, low, a, b) || same(high, low, b, c) || same(high, low, a, c)) return -1;
+  let first = a;
+  let second = b;
+  let third = c;
+  if (less(high, low, b, a) && less(high, low, b, c)) {
+    first = b;
+    second = c;
+    third = a;
+  } else if (less(high, low, c, a) && less(high, low, c, b)) {
+    first = c;
+    second = a;
+    third = b;
+  }
+  WORDS[0] = high[first];
+  WORDS[1] = low[first];
+  WORDS[2] = high[second];
+  WORDS[3] = low[second];
+  WORDS[4] = high[third];
+  WORDS[5] = low[third];
+  return toFloat(hashWords(0x1b873593, 6), hashWords(0xcc9e2d51, 6));
 }
 
 function same(high: Uint32Array, low: Uint32Array, a: number, b: number): boolean {

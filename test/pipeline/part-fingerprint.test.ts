@@ -2,6 +2,7 @@
 // noise below its 0.1 mm grid, and sees a real change; the transform, properties and material hashes see theirs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Primitive } from '@gltf-transform/core';
 import type { Document, Node } from '@gltf-transform/core';
 import { GEOMETRY_TOLERANCE } from '../../src/pipeline/geometry-hash.ts';
 import { createFingerprintCache, fingerprintPart } from '../../src/pipeline/part-fingerprint.ts';
@@ -93,6 +94,19 @@ void describe('the geometry hash', () => {
     const rest = addRawMesh(document, corners.flat(), undefined, BOX_TRIANGLES.slice(6).flat());
     node.getMesh()!.addPrimitive(rest.listPrimitives()[0]);
     assert.equal(fingerprint(node).geometry, base.geometry);
+  });
+
+  void it('hashes a strip and a fan as the triangle list they draw', () => {
+    const quad = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0];
+    const hashOf = (mode: number, indices: number[]) => {
+      const document = emptyDocument();
+      const node = document.createNode('Quad').setMesh(addRawMesh(document, quad, mode, indices));
+      return fingerprint(node).geometry;
+    };
+    const list = hashOf(Primitive.Mode.TRIANGLES, [0, 1, 2, 2, 1, 3]);
+    assert.equal(hashOf(Primitive.Mode.TRIANGLE_STRIP, [0, 1, 2, 3]), list);
+    assert.equal(hashOf(Primitive.Mode.TRIANGLE_FAN, [1, 3, 2, 0]), list);
+    assert.notEqual(hashOf(Primitive.Mode.POINTS, [0, 1, 2, 3]), list);
   });
 
   void it('sees a corner moved by a millimetre, and a face turned inside out', () => {
