@@ -61,11 +61,11 @@ export function extractParts(
   const drafts = readDrafts(document, context);
   uniqueFileIds(drafts, context);
   const matches = options.previousParts ? matchParts(drafts, options.previousParts) : [];
-  const used = new Set<string>();
-  for (const [index, draft] of drafts.entries()) {
-    const id = draft.fileId ?? matches[index]?.group_id;
-    if (id !== undefined) used.add(id);
-  }
+  // A previous id that the file gives a part is matched by identity, so no carried id repeats a file's id.
+  const used = new Set([
+    ...drafts.flatMap((draft) => draft.fileId ?? []),
+    ...matches.flatMap((match) => match?.group_id ?? []),
+  ]);
   const prefix = options.newGroupIdPrefix ?? `${options.modelId}:`;
   const parts = drafts.map(({ node, fileId, named: _named, ...part }, index): PartInfo => {
     let groupId = fileId ?? matches[index]?.group_id;

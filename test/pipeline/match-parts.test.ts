@@ -149,6 +149,18 @@ void describe('part identity across versions', () => {
     assert.deepEqual(ids(v2), ['m:1', 'm:1~2']);
   });
 
+  void it('leaves a previous id to the part the file now gives it to', () => {
+    const v1 = convert([{ name: 'A', segments: 4 }]);
+    const v2 = convert(
+      [
+        { name: 'A', segments: 4 },
+        { name: 'Other', segments: 5, fileId: 'm:0' },
+      ],
+      { previousParts: previous(v1), newGroupIdPrefix: 'm:v2-' },
+    );
+    assert.deepEqual(ids(v2), ['m:v2-0', 'm:0']);
+  });
+
   void it('says how each part was matched', () => {
     const v1 = convert([
       { name: 'A', segments: 4, fileId: 'X' },
