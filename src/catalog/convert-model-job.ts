@@ -22,6 +22,9 @@ import {
 } from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelPrefix } from './lod-keys.ts';
+import { convertVersion, failVersion } from './convert-version.ts';
+import type { VersionRepository } from '../versions/repository.ts';
+import { versionFolder } from '../versions/schemas.ts';
 import { storedLods } from './schemas.ts';
 import type { ModelRepository } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
@@ -46,6 +49,8 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   lodTextures: LodTextureFormat;
   /** Where progress, completion and failure are announced. */
   events: EventPublisher;
+  /** The model's versions: a job with a `version` converts that one, and the model's own keeps its row. */
+  versions: VersionRepository;
 }
 
 /** The `error` of a model whose conversion failed on the server's side rather than on its file. */
@@ -88,6 +93,15 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   return {
     async run(job, signal) {
       const modelId = job.payload.model_id;
+      if (job.payload.version !== undefined) {
+        try {
+          await convertVersion(deps, job, job.payload.version, signal);
+        } catch (error) {
+          if (error instanceof ConversionError) throw new PermanentJobError(error.message);
+          throw error;
+        }
+        return;
+      }
       const model = await models.get(modelId);
       if (!model) {
         // Deleted while queued, or between the tries of a job whose earlier try stored files and then failed:
@@ -114,8 +128,10 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
           onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
         });
-        const lods = await storeLods(blobs, modelId, result);
-        const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset) : null;
+        // Into the folder of the version the model serves, so the version keeps its own files.
+        const folder = versionFolder(modelId, model.current_version);
+        const lods = await storeLods(blobs, modelId, result, folder);
+        const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset, folder) : null;
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
         // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a
@@ -163,6 +179,16 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     async failed(job, error) {
       const modelId = job.payload.model_id;
       const systemError = isSystemError(error);
+      if (job.payload.version !== undefined) {
+        if (systemError)
+          logger.error(
+            { model_id: modelId, version: job.payload.version, job_id: job.id, err: error },
+            'version conversion failed',
+          );
+        const message = systemError ? SYSTEM_FAILURE : error.message;
+        await failVersion(deps, modelId, job.payload.version, message);
+        return;
+      }
       if (systemError) {
         // Its message names server paths or hosts: the user is told what to do, the log keeps the details.
         logger.error(
@@ -176,6 +202,8 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         0,
         systemError ? SYSTEM_FAILURE : error.message,
       );
+      if (recorded)
+        await deps.versions.recordCurrentFailed(modelId, systemError ? SYSTEM_FAILURE : error.message);
       if (!recorded) {
         // Deleted during a conversion that stored some levels and then failed (storage going away, say): those
         // files were written after the delete cleared the prefix. A throw here is retried like the record.
