@@ -181,10 +181,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     blobs,
     events,
     checkToken,
-    newVersion: createVersionIntake({
-      catalog,
-      intake,
-      maxUploadBytes: config.maxUploadBytes,
+    newVersion: createVersionIntake(catalog, intake, {
+      maxBytes: config.maxUploadBytes,
       tmpDir: uploadTmpDir,
     }),
     tokenName: tokens.nameOf,

@@ -17,24 +17,25 @@ export type VersionIntake = (
   author: string | null,
 ) => Promise<ModelVersionRow>;
 
-/** What the intake works with: the catalog service and the app's upload settings. */
-export interface VersionIntakeOptions {
-  catalog: CatalogService;
-  intake: UploadIntake;
+/** The app's upload settings, as the catalog's own upload route has them. */
+export interface VersionIntakeLimits {
   /** Largest upload in bytes. */
-  maxUploadBytes: number;
+  maxBytes: number;
   /** Folder for uploads while they stream in. */
   tmpDir: string;
 }
 
-/** Creates the version intake over the catalog's upload settings. */
-export function createVersionIntake(options: VersionIntakeOptions): VersionIntake {
-  const { catalog, intake } = options;
+/** Creates the version intake over the catalog service and the app's uploads. */
+export function createVersionIntake(
+  catalog: CatalogService,
+  intake: UploadIntake,
+  options: VersionIntakeLimits,
+): VersionIntake {
   return async (request, modelId, author) => {
     if (request.isMultipart()) {
       const { files, fields } = await intake.receiveForm(request, {
         fileField: 'file',
-        maxBytes: options.maxUploadBytes,
+        maxBytes: options.maxBytes,
         tmpDir: options.tmpDir,
         maxFiles: MAX_UPLOAD_FILES,
       });

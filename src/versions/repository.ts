@@ -1,23 +1,10 @@
 // The data access of model versions: their rows and parts, and the one transaction that makes a version the
 // model's current one (its outputs onto `models`, its parts into `model_parts` and `model_part_properties`).
-import { sql } from 'kysely';
 import type { Db, ModelRow, ModelVersionRow, NewModelVersionRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
-import type { ConversionRecord } from '../catalog/repository.ts';
-import {
-  FILE_COLUMNS,
-  insertRows,
-  makeCurrentIn,
-  OUTPUT_COLUMNS,
-  outputsOf,
-  partRows,
-  partsOf,
-  pick,
-  toVersionPart,
-  versionExists,
-} from './version-rows.ts';
-import { compareVersionParts } from './part-diff.ts';
+import { currentVersionAccess } from './current-version.ts';
+import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
 
 /** A version's part as the diff and the next conversion read it. */
 export interface VersionPart {
@@ -47,6 +34,8 @@ export type VersionRepository = ReturnType<typeof createVersionRepository>;
 /** Creates the repository over an open database or a transaction. */
 export function createVersionRepository(db: Db) {
   return {
+    // Making a version current, and keeping the current one's row in step with its model (current-version.ts).
+    ...currentVersionAccess(db),
     /** Version 1 of a model just made by an upload, in the upload's transaction. */
     async createFirst(model: ModelRow): Promise<void> {
       const now = nowIso();
@@ -160,133 +149,9 @@ export function createVersionRepository(db: Db) {
         .execute();
     },
 
-    /**
-     * Stores a version's finished conversion and parts, counts what changed against the version it was based on,
-     * and makes it the model's current version, in one transaction. Undefined when the version (or its model) is
-     * gone.
-     */
-    async complete(
-      modelId: string,
-      number: number,
-      record: ConversionRecord,
-      thumbnailKey: string | null,
-    ): Promise<{ diff_counts: DiffCounts | null } | undefined> {
-      return inTransaction(db, async (trx) => {
-        const version = await trx
-          .selectFrom('model_versions')
-          .select('based_on')
-          .where('model_id', '=', modelId)
-          .where('number', '=', number)
-          .executeTakeFirst();
-        if (!version) return undefined;
-        const rows = partRows(modelId, number, record.parts);
-        // A basis deleted meanwhile leaves nothing to count against.
-        const basedOn = version.based_on;
-        const counts =
-          basedOn !== null && (await versionExists(trx, modelId, basedOn))
-            ? compareVersionParts(await partsOf(trx, modelId, basedOn), rows.map(toVersionPart)).counts
-            : null;
-        await trx
-          .updateTable('model_versions')
-          .set({
-            status: 'completed',
-            progress: 100,
-            error: null,
-            ...outputsOf(record),
-            thumbnail_key: thumbnailKey,
-            diff_counts: counts ? JSON.stringify(counts) : null,
-            updated_at: nowIso(),
-          })
-          .where('model_id', '=', modelId)
-          .where('number', '=', number)
-          .execute();
-        await trx
-          .deleteFrom('model_version_parts')
-          .where('model_id', '=', modelId)
-          .where('version', '=', number)
-          .execute();
-        await insertRows(trx, rows);
-        if (!(await makeCurrentIn(trx, modelId, number))) return undefined;
-        return { diff_counts: counts };
-      });
-    },
-
     /** A version's parts in scene order, with their fingerprints. */
     async parts(modelId: string, number: number): Promise<VersionPart[]> {
       return partsOf(db, modelId, number);
-    },
-
-    /** Makes a completed version the model's current one; false when it is gone or not completed. */
-    async makeCurrent(modelId: string, number: number): Promise<boolean> {
-      return inTransaction(db, (trx) => makeCurrentIn(trx, modelId, number));
-    },
-
-    /**
-     * After the model's own conversion (an upload, a reprocess) completed, in its transaction: its current
-     * version row takes the model's file, outputs and parts, so the version list and a later restore see them.
-     */
-    async recordCurrentFromModel(modelId: string, parts: ConversionRecord['parts']): Promise<void> {
-      const model = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
-      if (!model) return;
-      const number = model.current_version;
-      await db
-        .updateTable('model_versions')
-        .set({
-          ...pick(model, FILE_COLUMNS),
-          ...pick(model, OUTPUT_COLUMNS),
-          status: 'completed',
-          progress: 100,
-          error: null,
-          updated_at: nowIso(),
-        })
-        .where('model_id', '=', modelId)
-        .where('number', '=', number)
-        .execute();
-      await db
-        .deleteFrom('model_version_parts')
-        .where('model_id', '=', modelId)
-        .where('version', '=', number)
-        .execute();
-      await insertRows(db, partRows(modelId, number, parts));
-    },
-
-    /** After the model's own conversion failed: its current version row says so too. */
-    async recordCurrentFailed(modelId: string, error: string): Promise<void> {
-      await db
-        .updateTable('model_versions')
-        .set({ status: 'failed', progress: 0, error, updated_at: nowIso() })
-        .where('model_id', '=', modelId)
-        .where('number', '=', db.selectFrom('models').select('current_version').where('id', '=', modelId))
-        .execute();
-    },
-
-    /**
-     * Deletes a version with its parts unless it is the current one. `deleted` with its row, `current` when it is
-     * the model's current version, or undefined when there is no such version.
-     */
-    async delete(
-      modelId: string,
-      number: number,
-    ): Promise<{ deleted: ModelVersionRow } | { current: true } | undefined> {
-      return inTransaction(db, async (trx) => {
-        const row = await trx
-          .selectFrom('model_versions')
-          .selectAll()
-          .where('model_id', '=', modelId)
-          .where('number', '=', number)
-          .executeTakeFirst();
-        if (!row) return undefined;
-        // Deleted only while it is not current, checked in the statement itself against a restore racing it.
-        const result = await trx
-          .deleteFrom('model_versions')
-          .where('model_id', '=', modelId)
-          .where('number', '=', number)
-          .where(
-            sql<boolean>`not exists (select 1 from models where id = ${modelId} and current_version = ${number})`,
-          )
-          .executeTakeFirst();
-        return Number(result.numDeletedRows) > 0 ? { deleted: row } : { current: true as const };
-      });
     },
   };
 }
