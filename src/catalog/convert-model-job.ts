@@ -23,8 +23,8 @@ import {
 import { progressWriter } from './conversion-progress.ts';
 import { modelPrefix } from './lod-keys.ts';
 import { convertVersion, failVersion } from './convert-version.ts';
-import type { VersionRepository } from '../versions/repository.ts';
-import { versionFolder } from '../versions/schemas.ts';
+import type { VersionRepository } from '../model-versions/repository.ts';
+import { versionFolder } from '../model-versions/schemas.ts';
 import { storedLods } from './schemas.ts';
 import type { ModelRepository } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
@@ -131,7 +131,9 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         // Into the folder of the version the model serves, so the version keeps its own files.
         const folder = versionFolder(modelId, model.current_version);
         const lods = await storeLods(blobs, modelId, result, folder);
-        const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset, folder) : null;
+        const tilesetKey = result.tileset
+          ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key, folder)
+          : null;
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
         // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a

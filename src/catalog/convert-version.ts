@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Job, JobName } from '../jobs/job-types.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
-import { versionFolder } from '../versions/schemas.ts';
+import { versionFolder } from '../model-versions/schemas.ts';
 import type { ConvertJobDependencies } from './convert-model-job.ts';
 import { fetchSource, storeLods, storeTileset } from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
@@ -36,9 +36,15 @@ export async function convertVersion(
   const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-v${number}-`));
   try {
     const source = await fetchSource(blobs, version, workDir);
+    // The parts this version continues: a part matched to one keeps its group id, so bindings, annotations and
+    // views follow it; an unmatched one gets an id of this version's own.
+    const basis = version.based_on ?? (await models.get(modelId))?.current_version;
+    const previousParts = basis === undefined ? [] : await versions.parts(modelId, basis);
     const result = await deps.pool.convert({
       modelId,
       source,
+      previousParts,
+      newGroupIdPrefix: `${modelId}:v${number}-`,
       lodDir: path.join(workDir, 'lods'),
       compressLods: deps.compressLods,
       lodTextures: deps.lodTextures,
@@ -54,7 +60,9 @@ export async function convertVersion(
       ),
     });
     const lods = await storeLods(blobs, modelId, result, folder);
-    const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset, folder) : null;
+    const tilesetKey = result.tileset
+      ? await storeTileset(blobs, modelId, result.tileset, null, folder)
+      : null;
     let thumbnailKey: string | null = null;
     if (result.thumbnail) {
       const hash = createHash('sha256').update(result.thumbnail).digest('hex').slice(0, 16);

@@ -4,7 +4,7 @@ import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties } from '../pipeline/part-properties.ts';
-import { createVersionRepository } from '../versions/repository.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
 import type { ConversionRecord, ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 

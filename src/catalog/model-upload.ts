@@ -25,7 +25,7 @@ import {
   type RequestKey,
 } from './request-keys.ts';
 import { storageFullOr } from './storage-full.ts';
-import { createVersionRepository } from '../versions/repository.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
 import { judgeLoneFile } from './upload-bundle.ts';
 
 /** An upload as the client sent it. */

@@ -16,7 +16,7 @@ export interface Layer {
 /** The layers, lowest first. */
 export const LAYERS: Layer[] = [
   { name: 'base', members: ['gltf/', 'config-error.ts', 'logger.ts'] },
-  { name: 'engine', members: ['pipeline/', 'render/', 'writers/'] },
+  { name: 'engine', members: ['pipeline/', 'render/', 'writers/', 'versions/'] },
   { name: 'runtime', members: ['threads/'] },
   { name: 'platform', members: ['db/', 'storage/', 'jobs/', 'events/', 'http/'] },
   {
@@ -27,8 +27,8 @@ export const LAYERS: Layer[] = [
       'exports/',
       'materials/',
       'review/',
+      'model-versions/',
       'uploads/',
-      'versions/',
       'webhooks/',
     ],
     published: ['repository.ts', 'schemas.ts'],

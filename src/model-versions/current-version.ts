@@ -6,7 +6,7 @@ import type { Db, ModelVersionRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { ConversionRecord } from '../catalog/repository.ts';
-import { compareVersionParts } from './part-diff.ts';
+import { diffParts } from '../versions/diff-parts.ts';
 import type { DiffCounts } from './repository.ts';
 import {
   FILE_COLUMNS,
@@ -48,7 +48,7 @@ export function currentVersionAccess(db: Db) {
         const basedOn = version.based_on;
         const counts =
           basedOn !== null && (await versionExists(trx, modelId, basedOn))
-            ? compareVersionParts(await partsOf(trx, modelId, basedOn), rows.map(toVersionPart)).counts
+            ? diffParts(await partsOf(trx, modelId, basedOn), rows.map(toVersionPart)).counts
             : null;
         await trx
           .updateTable('model_versions')

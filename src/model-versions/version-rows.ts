@@ -161,23 +161,20 @@ export function outputsOf(record: ConversionRecord) {
   };
 }
 
-// The part's fingerprint, typed loosely here alone: conversions made before fingerprints existed have none.
-type MaybeFingerprinted = { fingerprint?: VersionPart['fingerprint'] };
-
 /** The four fingerprint columns of a version part. */
 type FingerprintColumns = Pick<
   ModelVersionPartRow,
   'geometry_hash' | 'transform_hash' | 'properties_hash' | 'material_hash'
 >;
 
-/** The fingerprint columns of a converted part; null where the conversion gave none. */
-function fingerprintColumns(part: object): FingerprintColumns {
-  const fingerprint = (part as MaybeFingerprinted).fingerprint ?? null;
+/** The fingerprint columns of a converted part. */
+function fingerprintColumns(part: ConversionRecord['parts'][number]): FingerprintColumns {
+  const { fingerprint } = part;
   return {
-    geometry_hash: fingerprint?.geometry ?? null,
-    transform_hash: fingerprint?.transform ?? null,
-    properties_hash: fingerprint?.properties ?? null,
-    material_hash: fingerprint?.material ?? null,
+    geometry_hash: fingerprint.geometry,
+    transform_hash: fingerprint.transform,
+    properties_hash: fingerprint.properties,
+    material_hash: fingerprint.material,
   };
 }
 

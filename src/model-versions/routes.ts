@@ -13,7 +13,7 @@ import type { TokenChecker } from '../http/auth/token-checker.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import type { UrlFor } from '../http/request-file-urls.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { compareVersionParts } from './part-diff.ts';
+import { diffParts } from '../versions/diff-parts.ts';
 import type { VersionRepository } from './repository.ts';
 import {
   CreateVersionFromUploadBody,
@@ -230,7 +230,7 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
         versions.parts(id, from.number),
         versions.parts(id, to.number),
       ]);
-      const diff = compareVersionParts(fromParts, toParts);
+      const diff = diffParts(fromParts, toParts);
       return { success: true as const, data: { from: from.number, to: to.number, ...diff } };
     },
   );

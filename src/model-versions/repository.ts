@@ -2,17 +2,13 @@
 // model's current one (its outputs onto `models`, its parts into `model_parts` and `model_part_properties`).
 import type { Db, ModelRow, ModelVersionRow, NewModelVersionRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import type { PreviousPart } from '../pipeline/types.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { currentVersionAccess } from './current-version.ts';
 import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
 
-/** A version's part as the diff and the next conversion read it. */
-export interface VersionPart {
-  group_id: string;
-  name: string;
-  path: string;
-  fingerprint: { geometry: string; transform: string; properties: string; material: string } | null;
-}
+/** A version's part as the diff and the next conversion read it (the pipeline's record of a previous part). */
+export type VersionPart = PreviousPart;
 
 /** Counts of a diff between a version and the one it was based on. */
 export interface DiffCounts {
