@@ -10,6 +10,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import type { BlobStore } from '../../src/storage/blob-store.ts';
 import { overstatedBufferGlb } from '../fixtures/hostile-gltf.ts';
 import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
+import { materialApi } from '../helpers/material-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { tusClient, uploadIdOf } from '../helpers/tus-client.ts';
@@ -253,6 +254,55 @@ for (const dialect of testDialects()) {
       );
       assert.equal((await api.call('POST', `/${id}/versions/1/restore`)).status, 200);
       assert.notEqual(first.lods[0].url, undefined);
+    });
+
+    void it('keeps the bindings of the parts a version continues: the kept and the moved part, none on the new one', async () => {
+      const id = (await api.create('house.glb', await partsGlb(FIRST))).id as string;
+      await waitForStatus(testApp.app, id, ['completed']);
+      const before = (await api.call('GET', `/${id}/parts`)).json.data as {
+        group_id: string;
+        name: string;
+      }[];
+      const materials = materialApi(testApp.app, testApp.auth);
+      const material = await materials.create({ name: 'Concrete' });
+      await materials.bind(
+        material.id as number,
+        before.map((part) => part.group_id),
+      );
+
+      const moved = [FIRST[0], { name: 'Slab', x: 3 }, { name: 'Door', x: 6 }];
+      const posted = await api.postForm(
+        `/${id}/versions`,
+        {},
+        { field: 'file', filename: 'house-2.glb', data: await partsGlb(moved) },
+      );
+      assert.equal(posted.status, 202, posted.text);
+      assert.equal((await waitForVersion(id, 2, ['completed', 'failed'])).status, 'completed');
+
+      const after = (await api.call('GET', `/${id}/parts`)).json.data as {
+        group_id: string;
+        name: string;
+        material: { id: number } | null;
+      }[];
+      assert.deepEqual(
+        after.map((part) => part.name),
+        ['Wall', 'Slab', 'Door'],
+      );
+      assert.equal(after[0].group_id, before[0].group_id, 'the wall keeps the id its file gives');
+      assert.equal(after[1].group_id, before[1].group_id, 'the moved slab continues by path and name');
+      assert.equal(after[2].group_id, `${id}:v2-2`, 'the new door gets an id of version 2');
+      assert.deepEqual(
+        after.map((part) => part.material?.id ?? null),
+        [material.id, material.id, null],
+      );
+
+      const diff = (await api.call('GET', `/${id}/versions/1/diff/2`)).json.data;
+      assert.deepEqual(diff.changed, [{ group_id: before[1].group_id, name: 'Slab', what: ['transform'] }]);
+      assert.deepEqual(diff.added, [{ group_id: `${id}:v2-2`, name: 'Door' }]);
+      assert.deepEqual(diff.unchanged, [{ group_id: before[0].group_id, name: 'Wall' }]);
+      assert.deepEqual(diff.counts, { added: 1, removed: 0, changed: 1, unchanged: 1 });
+      const [completed] = await eventsOf(id, 'model.version.completed');
+      assert.deepEqual(completed.diff_counts, diff.counts);
     });
 
     void it('answers unknown models and versions with 404 and bad numbers and bodies with 400', async () => {
