@@ -114,9 +114,15 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
         const source = await fetchSource(blobs, model, workDir);
+        // A reprocess of a later version keeps the ids its parts got when that version was converted.
+        const number = model.current_version;
         const result = await deps.pool.convert({
           modelId,
           source,
+          ...(number > 1 && {
+            previousParts: await deps.versions.parts(modelId, number),
+            newGroupIdPrefix: `${modelId}:v${number}-`,
+          }),
           // The thread writes the LODs here: their bytes never wait in this thread's heap for a collection.
           lodDir: path.join(workDir, 'lods'),
           compressLods: deps.compressLods,

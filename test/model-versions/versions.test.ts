@@ -84,7 +84,16 @@ for (const dialect of testDialects()) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
-    const eventsOf = async (id: string, type: string) =>
+    /** The events of a type about a model, once at least `least` were recorded (published after the commit). */
+    const eventsOf = async (id: string, type: string, least = 1) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const found = await recordedEvents(id, type);
+        if (found.length >= least || Date.now() > deadline) return found;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const recordedEvents = async (id: string, type: string) =>
       (
         await testApp.database.db
           .selectFrom('events')
@@ -303,6 +312,23 @@ for (const dialect of testDialects()) {
       assert.deepEqual(diff.counts, { added: 1, removed: 0, changed: 1, unchanged: 1 });
       const [completed] = await eventsOf(id, 'model.version.completed');
       assert.deepEqual(completed.diff_counts, diff.counts);
+
+      // A reprocess converts the current version again, its parts keeping the ids they got as version 2.
+      assert.equal((await api.call('POST', `/${id}/reprocess`)).status, 200);
+      await waitForStatus(testApp.app, id, ['completed']);
+      const reprocessed = (await api.call('GET', `/${id}/parts`)).json.data as { group_id: string }[];
+      assert.deepEqual(
+        reprocessed.map((part) => part.group_id),
+        after.map((part) => part.group_id),
+      );
+      const versions = (await api.call('GET', `/${id}/versions`)).json.data;
+      assert.deepEqual(
+        versions.map((version: { status: string; current: boolean }) => [version.status, version.current]),
+        [
+          ['completed', true],
+          ['completed', false],
+        ],
+      );
     });
 
     void it('answers unknown models and versions with 404 and bad numbers and bodies with 400', async () => {
