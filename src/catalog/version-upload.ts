@@ -17,6 +17,7 @@ import { versionFolder } from '../model-versions/schemas.ts';
 import { sourceKey } from './lod-keys.ts';
 import { declared, UPLOAD_HOLD_MS } from './model-upload.ts';
 import { MODEL_NOT_FOUND } from './route-context.ts';
+import { isUniqueViolation } from './request-keys.ts';
 import { storageFullOr } from './storage-full.ts';
 import { judgeLoneFile } from './upload-bundle.ts';
 
@@ -59,9 +60,8 @@ export async function uploadVersion(
     const detected = upload.detected ?? (await judgeLoneFile(file));
     const unit = declared(upload.unit, Object.keys(LENGTH_UNITS), 'unit');
     const upAxis = declared(upload.up, UP_AXES, 'up');
-    const { row, jobId } = await db
-      .transaction()
-      .execute(async (trx) => {
+    const record = () =>
+      db.transaction().execute(async (trx) => {
         const created = await createVersionRepository(trx).create(
           modelId,
           {
@@ -87,10 +87,10 @@ export async function uploadVersion(
           },
         );
         return { row: created, jobId: job.id };
-      })
-      .catch((error: unknown) => {
-        throw storageFullOr(error);
       });
+    const { row, jobId } = await recordNumbered(record).catch((error: unknown) => {
+      throw storageFullOr(error);
+    });
     try {
       await blobs.putFile(row.source_key, file.path);
     } catch (error) {
@@ -122,5 +122,19 @@ export async function uploadVersion(
     return row;
   } finally {
     await fsp.rm(file.path, { force: true });
+  }
+}
+
+/**
+ * Runs `record` again when a concurrent post took the number it chose (two versions posted at once on PostgreSQL
+ * both read the same highest number), so each gets the next one instead of an error.
+ */
+async function recordNumbered<T>(record: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await record();
+    } catch (error) {
+      if (attempt >= 5 || !isUniqueViolation(error)) throw error;
+    }
   }
 }

@@ -331,6 +331,22 @@ for (const dialect of testDialects()) {
       );
     });
 
+    void it('numbers versions posted at once one after the other', async () => {
+      const id = (await api.create('house.glb', await partsGlb(FIRST))).id as string;
+      await waitForStatus(testApp.app, id, ['completed']);
+      const data = await partsGlb(SECOND);
+      const posted = await Promise.all(
+        [1, 2, 3].map(() => api.postForm(`/${id}/versions`, {}, { field: 'file', filename: 'h.glb', data })),
+      );
+      assert.deepEqual(
+        posted.map((answer) => answer.status),
+        [202, 202, 202],
+        posted.map((a) => a.text).join(),
+      );
+      assert.deepEqual(posted.map((answer) => answer.json.data.version.number).sort(), [2, 3, 4]);
+      for (const n of [2, 3, 4]) await waitForVersion(id, n, ['completed', 'failed']);
+    });
+
     void it('answers unknown models and versions with 404 and bad numbers and bodies with 400', async () => {
       const id = (await api.create('house.glb', await partsGlb(FIRST))).id as string;
       await waitForStatus(testApp.app, id, ['completed']);
