@@ -5,6 +5,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties } from '../pipeline/part-properties.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
+import { partColumns } from './model-rows.ts';
 import type { ConversionRecord, ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
@@ -90,17 +91,7 @@ export function modelStateAccess(db: Db) {
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
         // Chunked: each row binds 8 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
-        const rows = record.parts.map((part, index) => ({
-          model_id: id,
-          part_index: index,
-          group_id: part.group_id,
-          name: part.name,
-          path: part.path,
-          triangle_count: part.triangle_count,
-          vertex_count: part.vertex_count,
-          bounds: JSON.stringify(part.bounds),
-          properties: JSON.stringify(part.properties ?? {}),
-        }));
+        const rows = record.parts.map((part, index) => ({ model_id: id, ...partColumns(part, index) }));
         for (let start = 0; start < rows.length; start += 2_000) {
           await trx
             .insertInto('model_parts')

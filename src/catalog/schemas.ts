@@ -270,19 +270,22 @@ export function storedTilesetFolder(row: ModelRow): string | undefined {
   return row.status === 'completed' && row.tileset_key ? tilesetFolderOf(row.tileset_key) : undefined;
 }
 
+/** Stored levels as the API lists them, each with its URL. */
+export function lodsOnTheWire(lods: readonly StoredLod[], urlFor: UrlFor): Model['lods'] {
+  return lods.map(({ level, key, triangle_count, size, error, reduced }) => ({
+    level,
+    url: urlFor(key),
+    triangle_count,
+    size,
+    error: error ?? null,
+    reduced: reduced ?? null,
+  }));
+}
+
 /** A model row as the API shows it: URLs resolved, JSON columns parsed; no `model_url` or LODs until completed. */
 export function toModel(row: ModelRow, urlFor: UrlFor): Model {
   const completed = row.status === 'completed';
-  const lods = completed
-    ? storedLods(row).map(({ level, key, triangle_count, size, error, reduced }) => ({
-        level,
-        url: urlFor(key),
-        triangle_count,
-        size,
-        error: error ?? null,
-        reduced: reduced ?? null,
-      }))
-    : [];
+  const lods = completed ? lodsOnTheWire(storedLods(row), urlFor) : [];
   return {
     id: row.id,
     name: row.name,

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ModelVersionRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import type { UrlFor } from '../http/request-file-urls.ts';
-import { LodSchema, MODEL_STATUSES, type ModelStatus } from '../catalog/schemas.ts';
+import { LodSchema, lodsOnTheWire, MODEL_STATUSES, type ModelStatus } from '../catalog/schemas.ts';
 import type { StoredLod } from '../catalog/repository.ts';
 import type { DiffCounts } from './repository.ts';
 
@@ -103,16 +103,7 @@ export const CreateVersionFromUploadBody = Type.Object({
 /** A version row as the API shows it; `current` is the model's `current_version`. */
 export function toVersion(row: ModelVersionRow, current: number, urlFor: UrlFor): Version {
   const completed = row.status === 'completed';
-  const lods = completed
-    ? (JSON.parse(row.lods) as StoredLod[]).map(({ level, key, triangle_count, size, error, reduced }) => ({
-        level,
-        url: urlFor(key),
-        triangle_count,
-        size,
-        error: error ?? null,
-        reduced: reduced ?? null,
-      }))
-    : [];
+  const lods = completed ? lodsOnTheWire(JSON.parse(row.lods) as StoredLod[], urlFor) : [];
   return {
     number: row.number,
     original_filename: row.original_filename,

@@ -4,6 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
+import { partColumns } from '../catalog/model-rows.ts';
 import type { ConversionRecord } from '../catalog/repository.ts';
 import type { VersionPart } from './repository.ts';
 
@@ -39,14 +40,7 @@ export function partRows(
   return parts.map((part, index) => ({
     model_id: modelId,
     version: number,
-    part_index: index,
-    group_id: part.group_id,
-    name: part.name,
-    path: part.path,
-    triangle_count: part.triangle_count,
-    vertex_count: part.vertex_count,
-    bounds: JSON.stringify(part.bounds),
-    properties: JSON.stringify(part.properties ?? {}),
+    ...partColumns(part, index),
     ...fingerprintColumns(part),
   }));
 }
