@@ -1,5 +1,5 @@
 /** The three.js view of one model: loading a GLB, orbiting, picking parts, painting, styling, playing, measuring and cutting it. */
-import { Box3, Clock, Color, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { Box3, Clock, Color, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -44,6 +44,8 @@ const MARKER_SHARE = 0.012;
 /** A WebGL view bound to a container element; call {@link ModelViewport.dispose} when leaving the page. */
 export class ModelViewport {
   readonly canvas: HTMLCanvasElement;
+  /** Objects drawn beside the model and never picked: a compared version's removed parts. */
+  readonly extras = new Group();
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
@@ -91,7 +93,7 @@ export class ModelViewport {
 
     this.scene.background = new Color(VIEW_BACKGROUND);
     this.lighting = installLighting(this.renderer, this.scene, this.camera);
-    this.scene.add(this.camera, this.styles.overlays, this.measure.group);
+    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
@@ -129,10 +131,8 @@ export class ModelViewport {
       this.player.seek(previous.time);
     }
     previous?.dispose();
-    if (!this.framed) {
-      frameCamera(this.camera, this.controls, this.root);
-      this.framed = true;
-    }
+    if (!this.framed) frameCamera(this.camera, this.controls, this.root);
+    this.framed = true;
     this.applyPaint();
     this.requestRender();
     return drawnCounts(this.root);
