@@ -79,7 +79,7 @@ void test('removed parts are red ghosts, and changed is told apart from the sele
   );
   const hexes = DIFF_STATES.map(diffHex);
   assert.equal(new Set(hexes).size, 4, 'four distinct colours');
-  assert.equal(diffHex('added'), '#22c55e');
+  assert.equal(diffHex('added'), '#14aa3c');
 });
 
 void test('the readout names what changed', () => {

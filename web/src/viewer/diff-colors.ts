@@ -26,10 +26,10 @@ export interface DiffColor {
  * through them; removed parts are ghosts, faint enough not to hide what replaced them.
  */
 export const DIFF_COLORS: Readonly<Record<DiffState, DiffColor>> = {
-  added: { r: 34, g: 197, b: 94, alpha: 255 },
-  changed: { r: 245, g: 140, b: 0, alpha: 255 },
-  unchanged: { r: 150, g: 156, b: 166, alpha: 64 },
-  removed: { r: 235, g: 40, b: 40, alpha: 96 },
+  added: { r: 20, g: 170, b: 60, alpha: 255 },
+  changed: { r: 235, g: 120, b: 0, alpha: 255 },
+  unchanged: { r: 150, g: 156, b: 166, alpha: 44 },
+  removed: { r: 235, g: 40, b: 40, alpha: 120 },
 };
 
 /** Ids of the made-up material records compare mode paints with; negative, so they meet no stored material. */
@@ -71,7 +71,10 @@ export function diffHex(state: DiffState): string {
   return `#${[r, g, b].map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A material record of a state's colour: matte, with an ambient term so its unlit sides keep their hue. */
+/**
+ * A material record of a state's colour: fully rough and without reflectance, so neither the lights' highlights nor
+ * the room's reflections wash the hue out towards white, and with no ambient term for the same reason.
+ */
 export function diffMaterial(state: DiffState): Material {
   const { r, g, b, alpha } = DIFF_COLORS[state];
   return {
@@ -85,12 +88,12 @@ export function diffMaterial(state: DiffState): Material {
     specular_r: 0,
     specular_g: 0,
     specular_b: 0,
-    ambient_r: r,
-    ambient_g: g,
-    ambient_b: b,
+    ambient_r: 0,
+    ambient_g: 0,
+    ambient_b: 0,
     metallic: 0,
-    roughness: 0.9,
-    reflectance: 0.1,
+    roughness: 1,
+    reflectance: 0,
   };
 }
 
