@@ -14,12 +14,16 @@ export interface DiffCounts {
   unchanged: number;
 }
 
-/** One level of detail of a completed version. */
+/** One level of detail of a completed version, as the model's own levels are listed. */
 export interface VersionLod {
   level: number;
   url: string;
   triangle_count: number;
   size: number;
+  /** Largest geometric error against LOD 0 (share of the diagonal); null when not measured. */
+  error?: number | null;
+  /** False for a level stored as a copy of the one before; null when not recorded. */
+  reduced?: boolean | null;
 }
 
 /** One version of a model: its file, its conversion and its outputs. */
@@ -43,7 +47,7 @@ export interface ModelVersion {
   /** Name of the token that sent it. */
   author: string | null;
   created_at: string;
-  /** Its levels (completed versions only). */
+  /** Its levels; empty until it completes. */
   lods: VersionLod[];
   thumbnail_url: string | null;
 }
@@ -103,7 +107,7 @@ export async function uploadVersion(
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) if (value) form.append(key, value);
   form.append('file', file, file.name);
-  return postForm<ModelVersion>(versionsPath(modelId), form, progress);
+  return (await postForm<{ version: ModelVersion }>(versionsPath(modelId), form, progress)).version;
 }
 
 /** Makes a completed version the current one again; answers the model as it now is. */
@@ -122,11 +126,11 @@ export function diffVersions(modelId: string, a: number, b: number): Promise<Ver
 }
 
 /**
- * A version's levels in the shape the level loader takes. A version lists no geometric error nor whether a level
- * shrank, so every level is taken as a file of its own unless it repeats the size and count of the one before.
+ * A version's levels in the shape the level loader takes, finest first. A level that does not say whether it
+ * shrank is taken as a file of its own unless it repeats the size and count of the one before.
  */
 export function versionLods(version: ModelVersion): Lod[] {
   return [...version.lods]
     .sort((a, b) => a.level - b.level)
-    .map((lod) => ({ ...lod, error: null, reduced: null }));
+    .map((lod) => ({ ...lod, error: lod.error ?? null, reduced: lod.reduced ?? null }));
 }
