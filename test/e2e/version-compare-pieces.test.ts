@@ -1,7 +1,9 @@
 // The pure pieces of compare mode: which colour each part of a diff gets, the paint records the view is given,
-// the words of the readout, and a version's levels in the shape the level loader takes.
+// the words of the readout, a click looking past see-through parts, and a version's levels in the shape the level
+// loader takes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { BoxGeometry, Group, Mesh, MeshBasicMaterial, PerspectiveCamera } from 'three';
 import type { ModelVersion, VersionDiff } from '../../web/src/api/versions-api.ts';
 import { versionLods } from '../../web/src/api/versions-api.ts';
 import {
@@ -15,6 +17,7 @@ import {
 } from '../../web/src/viewer/diff-colors.ts';
 import { HIGHLIGHT_COLOR } from '../../web/src/viewer/part-styles.ts';
 import { servedLevels } from '../../web/src/viewer/served-levels.ts';
+import { surfaceAt } from '../../web/src/viewer/surface-hit.ts';
 
 /** A diff of a house whose wall moved, a window gone, a door added and a slab untouched. */
 const DIFF: VersionDiff = {
@@ -111,4 +114,34 @@ void test("a version's levels open like the model's: finest first, copies of a l
     ['/files/v2/lod0.glb', '/files/v2/lod2.glb'],
     'LOD 1 repeats LOD 0 and is skipped',
   );
+});
+
+void test('a click looks past the parts it is told to, unless nothing lies behind them', () => {
+  const part = (name: string, z: number): Mesh => {
+    const mesh = new Mesh(new BoxGeometry(1, 1, 1), new MeshBasicMaterial());
+    mesh.name = name;
+    mesh.position.z = z;
+    return mesh;
+  };
+  const root = new Group().add(part('front', 0), part('behind', -5));
+  root.updateMatrixWorld(true);
+  const camera = new PerspectiveCamera(45, 1, 0.1, 100);
+  camera.position.set(0, 0, 10);
+  camera.lookAt(0, 0, 0);
+  camera.updateMatrixWorld(true);
+  const canvas = { getBoundingClientRect: () => ({ left: 0, top: 0, width: 100, height: 100 }) };
+  const centre = { x: 50, y: 50 };
+  const at = (past: string[]): string | undefined =>
+    surfaceAt(
+      canvas as HTMLCanvasElement,
+      camera,
+      root,
+      centre,
+      () => true,
+      (entry) => past.includes(entry.object.name),
+    )?.object.name;
+  assert.equal(at([]), 'front');
+  assert.equal(at(['front']), 'behind', 'the part behind a looked-past one is hit');
+  assert.equal(at(['front', 'behind']), 'front', 'with only looked-past parts, the nearest');
+  assert.equal(at(['behind']), 'front');
 });

@@ -80,6 +80,7 @@ export function createVersionView(context: VersionViewContext): VersionView {
   /** Leaves compare mode: no ghosts, the bound paint back, the tree unmarked. */
   const leaveCompare = (): void => {
     states = null;
+    view.lookPast = new Set();
     ghosts.clear();
     context.setPaintOverride(null);
     tree.setChanges(null);
@@ -111,6 +112,8 @@ export function createVersionView(context: VersionViewContext): VersionView {
       states = diffStates(diff);
       context.setPaintOverride(diffPaint(states));
       tree.setChanges(states);
+      // A click on a changed part seen through an unchanged one reaches the changed part.
+      view.lookPast = groupsIn(states, 'unchanged');
       viewport.dataset.version = String(b.number);
       const finest = servedLevels(versionLods(older))[0];
       const [, ghostMeshes] = await Promise.all([

@@ -8,7 +8,7 @@ import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
 import { listenForClicks } from './click-events.ts';
 import { disposeObject } from './dispose-object.ts';
-import { frameBox, frameCamera } from './frame-camera.ts';
+import { frameBox, frameCamera, frameFromHere } from './frame-camera.ts';
 import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
@@ -46,6 +46,8 @@ export class ModelViewport {
   readonly canvas: HTMLCanvasElement;
   /** Objects drawn beside the model and never picked: a compared version's removed parts. */
   readonly extras = new Group();
+  /** Parts a click looks past to whatever lies behind them (compare mode's see-through unchanged parts). */
+  lookPast: ReadonlySet<string> = new Set();
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
@@ -257,14 +259,8 @@ export class ModelViewport {
    * their bearings. Does nothing when none of them is loaded.
    */
   frameParts(groupIds: Iterable<string>): void {
-    const box = new Box3();
-    for (const groupId of groupIds) {
-      for (const mesh of this.partMeshes.get(groupId) ?? []) box.expandByObject(mesh);
-    }
-    if (box.isEmpty()) return;
-    const direction = this.camera.position.clone().sub(this.controls.target);
-    frameBox(this.camera, this.controls, box, direction.lengthSq() > 0 ? direction : undefined);
-    this.requestRender();
+    const meshes = [...groupIds].flatMap((groupId) => this.partMeshes.get(groupId) ?? []);
+    if (frameFromHere(this.camera, this.controls, meshes)) this.requestRender();
   }
 
   /** Frames the whole model again. */
@@ -302,6 +298,7 @@ export class ModelViewport {
         isShown(entry.object) &&
         !this.styles.isGhost(entry.object) &&
         planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
+      (entry) => this.lookPast.has(groupIdOf(entry.object) ?? ''),
     );
     if (this.surfaceClick) {
       if (hit) this.surfaceClick(hit);
