@@ -11,6 +11,11 @@ const PARTS = 10_000;
 const RUNS = 30;
 const MODEL_ID = '11111111-1111-4111-8111-111111111111';
 
+/** `n` as 32 hex digits, the width of a fingerprint's hashes. */
+function hex(n: number): string {
+  return n.toString(16).padStart(32, '0');
+}
+
 /** Part `index`: a wall every 4th part, external every 8th, with 16 more properties of varied types. */
 function part(index: number): PartInfo {
   const wall = index % 4 === 0;
@@ -28,6 +33,13 @@ function part(index: number): PartInfo {
       Element: { Class: wall ? 'IfcWall' : 'IfcSlab', Storey: `Storey ${index % 5}` },
       [wall ? 'Pset_WallCommon' : 'Pset_SlabCommon']: { IsExternal: index % 8 === 0, LoadBearing: true },
       Other: extra,
+    },
+    // Distinct per part, as a real model's would be; the filter never reads them.
+    fingerprint: {
+      geometry: hex(index),
+      transform: hex(index + PARTS),
+      properties: hex(index + 2 * PARTS),
+      material: hex(wall ? 1 : 2),
     },
   };
 }

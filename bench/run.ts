@@ -11,6 +11,7 @@ const BENCHMARKS = [
   'tus-upload.ts',
   'big-meshes.ts',
   'tiles.ts',
+  'tiles-first-frame.ts',
   'pool.ts',
   'scale-out.ts',
   'json-bodies.ts',

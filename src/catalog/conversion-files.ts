@@ -76,12 +76,15 @@ const TILE_UPLOADS_AT_ONCE = 8;
 /**
  * Moves the tileset the thread wrote into storage, in a folder named by the hash of its files
  * (`models/<id>/tileset-<hash>/`, `tileset.json` and `tiles/…` in it, as the tileset's relative URIs expect);
- * returns the key of its `tileset.json`.
+ * returns the key of its `tileset.json`. When a file cannot be stored, what was written is removed before the
+ * error goes on, unless the folder is that of `currentKey` (the model's recorded tileset, made again byte for
+ * byte by a reprocess), which is still served.
  */
 export async function storeTileset(
   blobs: BlobStore,
   modelId: string,
   tileset: TilesetFiles,
+  currentKey: string | null,
 ): Promise<string> {
   const files = (await fsp.readdir(tileset.dir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
@@ -97,12 +100,23 @@ export async function storeTileset(
     for await (const chunk of createReadStream(path.join(tileset.dir, file))) hash.update(chunk as Buffer);
   }
   const folder = tilesetFolder(modelId, hash.digest('hex'));
-  for (let start = 0; start < files.length; start += TILE_UPLOADS_AT_ONCE) {
-    await Promise.all(
-      files
-        .slice(start, start + TILE_UPLOADS_AT_ONCE)
-        .map((file) => blobs.putFile(`${folder}${file}`, path.join(tileset.dir, file))),
-    );
+  try {
+    for (let start = 0; start < files.length; start += TILE_UPLOADS_AT_ONCE) {
+      // Settled, not raced: a put still under way when another fails would land after the clean-up below.
+      const stored = await Promise.allSettled(
+        files
+          .slice(start, start + TILE_UPLOADS_AT_ONCE)
+          .map((file) => blobs.putFile(`${folder}${file}`, path.join(tileset.dir, file))),
+      );
+      const failed = stored.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  } catch (error) {
+    if (!currentKey || tilesetFolderOf(currentKey) !== folder) {
+      // The store's own error is the one to report; a clean-up that fails too leaves what a delete clears.
+      await blobs.deletePrefix(folder).catch(() => undefined);
+    }
+    throw error;
   }
   return `${folder}${TILESET_FILE_NAME}`;
 }

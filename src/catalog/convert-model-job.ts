@@ -115,7 +115,9 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
         });
         const lods = await storeLods(blobs, modelId, result);
-        const tilesetKey = result.tileset ? await storeTileset(blobs, modelId, result.tileset) : null;
+        const tilesetKey = result.tileset
+          ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key)
+          : null;
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
         // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a

@@ -21,7 +21,8 @@ export const MAX_CONDITIONS = 20;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * Reads `where` conditions: `Set.Name=value`, split at the first `.` and the first `=` after it. A value `true` or
+ * Reads `where` conditions: `Set.Name=value`, split at the first `.` and the first `=` after it; a set name that
+ * holds a dot is written in double quotes (`"Pset.Custom".Name=value`). A value `true` or
  * `false` is a boolean, a decimal number a number, text in double quotes (`"12"`) or anything else a string; a
  * condition matches only a property of the same type and value. Throws a 400 naming the condition it cannot read.
  */
@@ -30,15 +31,17 @@ export function parseWhere(values: readonly string[]): PropertyCondition[] {
     throw new ApiError(400, `Too many where conditions: at most ${MAX_CONDITIONS}`);
   }
   return values.map((condition) => {
-    const match = /^([^.=]+)\.([^=]+)=(.*)$/s.exec(condition);
-    if (!match || match[1]!.trim() === '' || match[2]!.trim() === '') {
+    // A quoted set name may hold dots (some exporters name sets `Pset.Custom`); an unquoted one ends at the first.
+    const match = /^(?:"([^"]+)"|([^.="]+))\.([^=]+)=(.*)$/s.exec(condition);
+    const setName = (match?.[1] ?? match?.[2] ?? '').trim();
+    const propertyName = (match?.[3] ?? '').trim();
+    if (!match || setName === '' || propertyName === '') {
       throw new ApiError(
         400,
         `Invalid where condition "${condition}": expected Set.Name=value, e.g. Pset_WallCommon.IsExternal=true`,
       );
     }
-    const [, setName, propertyName, raw] = match as unknown as [string, string, string, string];
-    return { set_name: setName.trim(), property_name: propertyName.trim(), ...typedValue(raw) };
+    return { set_name: setName, property_name: propertyName, ...typedValue(match[4]!) };
   });
 }
 

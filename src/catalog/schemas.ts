@@ -178,7 +178,8 @@ export const PartsQuery = Type.Object({
       {
         description:
           'Set.Name=value, repeated for AND (at most 20): `true`/`false` match booleans, a decimal a number, ' +
-          '"quoted" or other text a string; e.g. where=Pset_WallCommon.IsExternal=true.',
+          '"quoted" or other text a string; e.g. where=Pset_WallCommon.IsExternal=true. A set name with a dot is ' +
+          'quoted: where="Pset.Custom".Name=value.',
       },
     ),
   ),

@@ -21,7 +21,14 @@ import { cutDocument } from './tiles/cut-document.ts';
 import { makeTiles } from './tiles/make-tiles.ts';
 import { collectTriangles } from './tiles/triangle-soup.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
-import type { ConversionResult, ImportResult, ImportSource, LodOutput, TilesetOutput } from './types.ts';
+import type {
+  ConversionResult,
+  ImportResult,
+  ImportSource,
+  LodOutput,
+  PreviousPart,
+  TilesetOutput,
+} from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'convert-model';
@@ -33,6 +40,10 @@ export type ConversionStage = 'import' | 'clean-up' | 'parts' | 'lods' | 'tiles'
 export interface ConvertModelOptions {
   /** Model id; prefixes generated part group ids. */
   modelId: string;
+  /** The parts of the version this one continues: a part that matches one keeps its group id (extract-parts.ts). */
+  previousParts?: PreviousPart[];
+  /** Prefix of the group ids of new parts, in place of `<modelId>:` (the catalog's `<modelId>:v<n>-`). */
+  newGroupIdPrefix?: string;
   /** The model file to convert (an archive already extracted). */
   source: ImportSource;
   /** Logger for every step; warnings by default. */
@@ -131,7 +142,11 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   logStage('cleaned up');
   const parts = extractParts(
     document,
-    { modelId: options.modelId },
+    {
+      modelId: options.modelId,
+      previousParts: options.previousParts,
+      newGroupIdPrefix: options.newGroupIdPrefix,
+    },
     { logger, onProgress: progress('parts') },
   );
   if (parts.length === 0) throw new ConversionError('The model contains no meshes');

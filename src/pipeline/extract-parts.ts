@@ -14,7 +14,10 @@ import {
   propertiesFromExtras,
 } from './part-properties.ts';
 import type { PartProperties } from './part-properties.ts';
-import type { PartInfo, StepContext } from './types.ts';
+import { createFingerprintCache, fingerprintPart } from './part-fingerprint.ts';
+import { matchParts } from './match-parts.ts';
+import type { NewPart } from './match-parts.ts';
+import type { PartInfo, PreviousPart, StepContext } from './types.ts';
 
 /** Step name used in logs. */
 export const NAME = 'extract-parts';
@@ -29,24 +32,69 @@ export function partName(node: Node, mesh: Mesh, index: number): string {
 
 /** Options of {@link extractParts}. */
 export interface ExtractPartsOptions {
-  /** Model id, the prefix of generated group ids (`<modelId>:<leaf index>`). */
+  /** Model id, the prefix of generated group ids (`<modelId>:<leaf index>`) unless `newGroupIdPrefix` is given. */
   modelId: string;
+  /**
+   * The parts of the version this conversion continues: a part matched to one of them (match-parts.ts) takes its
+   * `group_id`. None: every part is new.
+   */
+  previousParts?: readonly PreviousPart[];
+  /** Prefix of the group ids of unmatched parts (`<prefix><leaf index>`), in place of `<modelId>:`. */
+  newGroupIdPrefix?: string;
 }
 
+/** A part read from its node, before it has its group id. */
+type Draft = Omit<PartInfo, 'group_id'> & NewPart & { node: Node };
+
 /**
- * Lists the parts of a document — the nodes that carry a mesh, in depth-first scene order — and writes each
- * part's `group_id` into its node's `extras`, so it survives into every LOD and reaches the viewer.
- * A node's existing string `extras.group_id` (an IFC GlobalId, or one set by the author) is kept. Names and ids
- * read from the file lose their control characters, so every database stores them alike.
+ * Lists the parts of a document — the nodes that carry a mesh, in depth-first scene order — with their fingerprints,
+ * and writes each part's `group_id` into its node's `extras`, so it survives into every LOD and reaches the viewer.
+ * A node's existing string `extras.group_id` (an IFC GlobalId, or one set by the author) is kept; any other part
+ * continues a previous part when one matches (`previousParts`), or gets a new id. Names and ids read from the file
+ * lose their control characters, so every database stores them alike.
  */
 export function extractParts(
   document: Document,
   options: ExtractPartsOptions,
   context: StepContext,
 ): PartInfo[] {
-  const parts: PartInfo[] = [];
-  const used = new Set<string>();
+  const drafts = readDrafts(document, context);
+  uniqueFileIds(drafts, context);
+  const matches = options.previousParts ? matchParts(drafts, options.previousParts) : [];
+  // A previous id that the file gives a part is matched by identity, so no carried id repeats a file's id.
+  const used = new Set([
+    ...drafts.flatMap((draft) => draft.fileId ?? []),
+    ...matches.flatMap((match) => match?.group_id ?? []),
+  ]);
+  const prefix = options.newGroupIdPrefix ?? `${options.modelId}:`;
+  const parts = drafts.map(({ node, fileId, named: _named, ...part }, index): PartInfo => {
+    let groupId = fileId ?? matches[index]?.group_id;
+    if (groupId === undefined) {
+      // A generated id gives way to the ids the file gave and the ids carried over.
+      groupId = unused(`${prefix}${index}`, used);
+      if (groupId !== `${prefix}${index}`)
+        context.logger.warn(`${NAME}: duplicate group_id "${prefix}${index}" renamed to "${groupId}"`);
+      used.add(groupId);
+    }
+    node.setExtras({ ...node.getExtras(), group_id: groupId });
+    return { group_id: groupId, ...part };
+  });
+  if (options.previousParts) {
+    const counts = new Map<string, number>();
+    for (const match of matches) if (match) counts.set(match.by, (counts.get(match.by) ?? 0) + 1);
+    context.logger.debug(
+      `${NAME}: of ${options.previousParts.length} previous parts, ${[...counts].map(([by, n]) => `${n} matched by ${by}`).join(', ') || 'none matched'}`,
+    );
+  }
+  context.logger.debug(`${NAME}: ${parts.length} parts`);
+  return parts;
+}
+
+/** Reads every mesh node's part: names, counts, bounds, properties (taken out of the extras) and fingerprint. */
+function readDrafts(document: Document, context: StepContext): Draft[] {
+  const drafts: Draft[] = [];
   const meshNodes = listMeshNodes(document);
+  const cache = createFingerprintCache();
   let budget: number = PROPERTY_LIMITS.perModel;
   let dropped = 0;
   meshNodes.forEach(({ node, mesh, ancestors }, index) => {
@@ -58,21 +106,16 @@ export function extractParts(
     );
     budget -= read.count;
     dropped += read.dropped;
-    const existing =
+    node.setExtras(extras);
+    const fileId =
       typeof extras.group_id === 'string' && cleanText(extras.group_id) !== ''
         ? cleanText(extras.group_id)
         : undefined;
-    let groupId = existing ?? `${options.modelId}:${index}`;
-    if (used.has(groupId)) {
-      const duplicate = groupId;
-      for (let n = 2; used.has(groupId); n++) groupId = `${duplicate}~${n}`;
-      context.logger.warn(`${NAME}: duplicate group_id "${duplicate}" renamed to "${groupId}"`);
-    }
-    used.add(groupId);
-    node.setExtras({ ...extras, group_id: groupId });
-    parts.push({
-      group_id: groupId,
+    drafts.push({
+      node,
+      fileId,
       name: partName(node, mesh, index),
+      named: cleanText(node.getName()) !== '' || cleanText(mesh.getName()) !== '',
       path: ancestors
         .map((ancestor) => cleanText(ancestor.getName()))
         .filter((name) => name !== '')
@@ -81,6 +124,7 @@ export function extractParts(
       vertex_count: meshVertexCount(mesh),
       bounds: toBounds(meshWorldBox(mesh, node.getWorldMatrix())),
       properties: read.properties,
+      fingerprint: fingerprintPart(node, mesh, read.properties, cache),
     });
     context.onProgress?.((index + 1) / meshNodes.length);
   });
@@ -94,6 +138,25 @@ export function extractParts(
       `${NAME}: ${dropped} properties dropped past the caps of ${PROPERTY_LIMITS.perPart} a part and ${PROPERTY_LIMITS.perModel} a model`,
     );
   }
-  context.logger.debug(`${NAME}: ${parts.length} parts`);
-  return parts;
+  return drafts;
+}
+
+/** A file id given to several parts stays with the first; the others get `~2`, `~3`, … in scene order. */
+function uniqueFileIds(drafts: Draft[], context: StepContext): void {
+  const seen = new Set<string>();
+  for (const draft of drafts) {
+    if (draft.fileId === undefined) continue;
+    const id = unused(draft.fileId, seen);
+    if (id !== draft.fileId)
+      context.logger.warn(`${NAME}: duplicate group_id "${draft.fileId}" renamed to "${id}"`);
+    draft.fileId = id;
+    seen.add(id);
+  }
+}
+
+/** `id`, or `id~2`, `id~3`, … whichever `used` does not hold first. */
+function unused(id: string, used: ReadonlySet<string>): string {
+  let candidate = id;
+  for (let n = 2; used.has(candidate); n++) candidate = `${id}~${n}`;
+  return candidate;
 }

@@ -95,6 +95,33 @@ export interface PartInfo {
   bounds: Bounds;
   /** Properties read from the source (IFC property sets, glTF extras, STEP product…), within the caps of part-properties.ts. */
   properties: PartProperties;
+  /** What the part is made of, hashed, so two versions of a model can tell which of its parts changed and how. */
+  fingerprint: PartFingerprint;
+}
+
+/**
+ * Hashes of one part (hex strings), compared between versions of a model: equal hashes mean no change of that kind.
+ * See part-fingerprint.ts for what each covers and the tolerance of the geometry hash.
+ */
+export interface PartFingerprint {
+  /** The welded triangles in the mesh's own frame, less their offset, within a tolerance: not where the part is. */
+  geometry: string;
+  /** Where the part is: its node's world matrix combined with the geometry's offset, quantized. */
+  transform: string;
+  /** Canonical JSON of its properties. */
+  properties: string;
+  /** The materials of its primitives. */
+  material: string;
+}
+
+/** A part of the version a new conversion continues, which a part of the new version may take the identity of. */
+export interface PreviousPart {
+  group_id: string;
+  name: string;
+  /** Names of the ancestors joined by `/`, as {@link PartInfo.path}. */
+  path: string;
+  /** Null for a part stored before fingerprints existed: it can be matched by id, path and name only. */
+  fingerprint: PartFingerprint | null;
 }
 
 /** One level of detail written by the pipeline. */

@@ -24,6 +24,29 @@ const errors = {
   404: CatalogErrorSchema,
 };
 
+/** Most unknown group ids one refusal names. */
+const NAMED_UNKNOWN = 5;
+
+/** Refuses a view whose `hidden` or `isolated` names a part the model does not have, naming the first few. */
+async function checkGroups(
+  models: ReviewRoutesOptions['models'],
+  modelId: string,
+  view: { hidden: readonly string[]; isolated: readonly string[] },
+): Promise<void> {
+  if (view.hidden.length === 0 && view.isolated.length === 0) return;
+  const known = new Set((await models.parts(modelId)).map((part) => part.group_id));
+  for (const field of ['hidden', 'isolated'] as const) {
+    const unknown = view[field].filter((groupId) => !known.has(groupId));
+    if (unknown.length === 0) continue;
+    const named = unknown.slice(0, NAMED_UNKNOWN).map((groupId) => JSON.stringify(groupId));
+    const more = unknown.length > NAMED_UNKNOWN ? ` and ${unknown.length - NAMED_UNKNOWN} more` : '';
+    throw new ApiError(
+      400,
+      `${field} names group ids that are not parts of the model: ${named.join(', ')}${more} (see GET /api/models/:id/parts)`,
+    );
+  }
+}
+
 /**
  * `/api/models/:id/views`: saved cameras and visibility states, in the catalog's envelope beside the catalog
  * plugin. A link to a model can name one of its views by id, for the viewer to open the model at it.
@@ -45,8 +68,9 @@ export const viewRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastif
         tags,
         summary: 'Save a view of the model: camera, hidden and isolated parts, section planes, x-ray, level',
         description:
-          "Camera and planes are in the model's metres with +Y up. Group ids are kept as given (a part that is " +
-          'gone after a reprocess is simply not found by the viewer). Publishes `view.created`.',
+          "Camera and planes are in the model's metres with +Y up. `hidden` and `isolated` name parts the model " +
+          'has now; a part that is gone after a reprocess or a new version is simply not found by the viewer. ' +
+          'Publishes `view.created`.',
         params: ModelIdParams,
         body: CreateViewBody,
         response: { 201: catalogEnvelope(SavedViewSchema), ...errors },
@@ -62,6 +86,7 @@ export const viewRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastif
       }
       const flat = sections.findIndex((plane) => plane.normal.every((value) => value === 0));
       if (flat >= 0) throw new ApiError(400, `sections[${flat}].normal must not be zero`);
+      await checkGroups(models, id, request.body);
       const created = await views.create(id, request.body, await authorOf(options, request));
       if (!created) throw new ApiError(404, MODEL_NOT_FOUND);
       await events.publish('view.created', { model_id: id, view_id: created.id });

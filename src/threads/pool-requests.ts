@@ -41,6 +41,8 @@ export function createPoolRequests(
           compressLods: request.compressLods,
           lodTextures: request.lodTextures,
           maxTriangles: request.maxTriangles,
+          previousParts: request.previousParts,
+          newGroupIdPrefix: request.newGroupIdPrefix,
           logLevel: verbosityOf(logger),
           thumbnail: request.thumbnailColours !== undefined,
           maxMemoryMb: options.maxMemoryMb,

@@ -8,7 +8,14 @@ import type { FileConversionResult } from './thread-protocol.ts';
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
 export interface PoolConversionRequest extends Pick<
   ConvertModelOptions,
-  'modelId' | 'source' | 'lods' | 'compressLods' | 'lodTextures' | 'maxTriangles'
+  | 'modelId'
+  | 'source'
+  | 'lods'
+  | 'compressLods'
+  | 'lodTextures'
+  | 'maxTriangles'
+  | 'previousParts'
+  | 'newGroupIdPrefix'
 > {
   logger?: ILogger;
   onProgress?: (percent: number, stage: ConversionStage | 'thumbnail') => void;

@@ -9,7 +9,14 @@ export interface ConvertTask {
   id: number;
   input: Pick<
     ConvertModelOptions,
-    'modelId' | 'source' | 'lods' | 'compressLods' | 'lodTextures' | 'maxTriangles'
+    | 'modelId'
+    | 'source'
+    | 'lods'
+    | 'compressLods'
+    | 'lodTextures'
+    | 'maxTriangles'
+    | 'previousParts'
+    | 'newGroupIdPrefix'
   > & {
     /** glTF-Transform verbosity: DEBUG 1, INFO 2, WARN 3, ERROR 4. */
     logLevel: number;

@@ -16,7 +16,7 @@ export interface Layer {
 /** The layers, lowest first. */
 export const LAYERS: Layer[] = [
   { name: 'base', members: ['gltf/', 'config-error.ts', 'logger.ts'] },
-  { name: 'engine', members: ['pipeline/', 'render/', 'writers/'] },
+  { name: 'engine', members: ['pipeline/', 'render/', 'writers/', 'versions/'] },
   { name: 'runtime', members: ['threads/'] },
   { name: 'platform', members: ['db/', 'storage/', 'jobs/', 'events/', 'http/'] },
   {

@@ -7,8 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { skipWithoutChromium } from './support/chromium.ts';
+import { recordFirstFrame, timeToFirstFrame } from './support/first-frame.ts';
 import { countPixels, decodePng, isRed, pixelAt } from './support/pixels.ts';
 import { writeRingParts } from './support/ring-parts.ts';
 import { openViewerSession, SHOTS, type ViewerSession } from './support/viewer-session.ts';
@@ -23,28 +23,6 @@ const FIRST_FRAME_BYTES = 2_000_000;
 
 let session: ViewerSession;
 let modelId: string;
-
-/**
- * Opens `address` afresh and answers the milliseconds from navigation to the first frame that drew some of the
- * model (the canvas's `data-drawn`), once the view reports `lod` shown.
- */
-async function timeToFirstFrame(page: Page, address: string, lod: string): Promise<number> {
-  await page.goto('about:blank');
-  await page.goto(address);
-  await page
-    .locator(`.viewer[data-state="ready"][data-lod="${lod}"] canvas[data-drawn]`)
-    .waitFor({ timeout: 300_000 });
-  return page.evaluate(() => (window as { drawnAt?: number }).drawnAt ?? Number.NaN);
-}
-
-/** Records in the page the moment the view's canvas first drew some of the model. */
-function recordFirstFrame(): void {
-  new MutationObserver((_changes, observer) => {
-    if (!document.querySelector('.viewer canvas[data-drawn]')) return;
-    observer.disconnect();
-    (window as { drawnAt?: number }).drawnAt = performance.now();
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-drawn'] });
-}
 
 void describe('tiled models end to end', { timeout: 30 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {

@@ -117,6 +117,14 @@ for (const dialect of testDialects()) {
         ],
         [{ ...base, sections: [{ normal: [0, 0, 0], constant: 1 }] }, 'sections[0].normal must not be zero'],
         [{ ...base, name: '' }, 'name must be a string of 1 to 200 characters'],
+        [
+          viewBody(['part-a', 'gone']),
+          'hidden names group ids that are not parts of the model: "gone" (see GET /api/models/:id/parts)',
+        ],
+        [
+          viewBody([], ['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'part-b', 'x7']),
+          'isolated names group ids that are not parts of the model: "x1", "x2", "x3", "x4", "x5" and 2 more (see GET /api/models/:id/parts)',
+        ],
       ];
       for (const [body, message] of cases) {
         const answer = await call('POST', `/${modelId}/views`, writer, body);

@@ -26,7 +26,7 @@ const BINS = 256;
  * Splits a soup's triangles into a k-d tree: each node is cut across the longest side of its triangles' centres
  * where half their surface area lies either side (a bin of a 256-bin histogram), `cutsPerLevel` times between a
  * node and its children, until a node holds at most `maxLeafTriangles`. Splitting by area rather than by count keeps tiles of even size on screen where the
- * tessellation is uneven. Holds 20 bytes a triangle besides the soup (centres, areas and the order).
+ * tessellation is uneven. Holds 21 bytes a triangle besides the soup (centres, areas, the order and its bins).
  */
 export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOptions): SplitNode {
   const count = soup.indices.length / 3;
@@ -34,17 +34,22 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
   const areas = new Float32Array(count);
   const { positions, indices } = soup;
   const normal = new Float64Array(3);
+  // Indexed rather than destructured: this runs once a triangle, tens of millions of times.
   for (let t = 0; t < count; t++) {
-    const [i, j, k] = [indices[t * 3] * 3, indices[t * 3 + 1] * 3, indices[t * 3 + 2] * 3];
+    const i = indices[t * 3] * 3;
+    const j = indices[t * 3 + 1] * 3;
+    const k = indices[t * 3 + 2] * 3;
     for (let axis = 0; axis < 3; axis++) {
       centres[t * 3 + axis] = (positions[i + axis] + positions[j + axis] + positions[k + axis]) / 3;
     }
-    const [nx, ny, nz] = faceNormal(positions, i, j, k, normal);
-    areas[t] = Math.hypot(nx, ny, nz) / 2;
+    faceNormal(positions, i, j, k, normal);
+    areas[t] = Math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) / 2;
   }
   const order = new Uint32Array(count);
   for (let t = 0; t < count; t++) order[t] = t;
   const maxLeaf = Math.max(1, options.maxLeafTriangles);
+  // Each triangle's bin along the axis being cut, by its place in `order`: worked out once a cut, read twice.
+  const bins = new Uint8Array(count);
 
   const split = (start: number, end: number): SplitNode => {
     if (end - start <= maxLeaf) return { triangles: order.subarray(start, end), children: [] };
@@ -53,7 +58,7 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
     for (let cut = 0; cut < Math.max(1, options.cutsPerLevel); cut++) {
       pieces = pieces.flatMap(([from, to]): [number, number][] => {
         if (to - from <= maxLeaf) return [[from, to]];
-        const middle = splitPoint(order, from, to, centres, areas);
+        const middle = splitPoint(order, bins, from, to, centres, areas);
         return [
           [from, middle],
           [middle, to],
@@ -67,10 +72,12 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
 
 /**
  * Reorders `order[start, end)` so the triangles before the returned index lie on the low side of the cut; a
- * cut that would leave one side empty (every centre in one bin) falls back to halving the count.
+ * cut that would leave one side empty (every centre in one bin) falls back to halving the count. `bins` is
+ * scratch space as long as `order`.
  */
 function splitPoint(
   order: Uint32Array,
+  bins: Uint8Array,
   start: number,
   end: number,
   centres: Float32Array,
@@ -91,14 +98,16 @@ function splitPoint(
   if (!(extents[axis] > 0)) return half;
 
   const scale = BINS / extents[axis];
-  const bin = (t: number) => Math.min(BINS - 1, Math.floor((centres[t * 3 + axis] - min[axis]) * scale));
+  const low0 = min[axis];
   const histogram = new Float64Array(BINS);
   let total = 0;
   for (let at = start; at < end; at++) {
     const t = order[at];
+    const bin = Math.min(BINS - 1, Math.floor((centres[t * 3 + axis] - low0) * scale));
+    bins[at] = bin;
     // A zero-area sliver still counts a little, so a region of slivers is split too.
     const weight = areas[t] + 1e-30;
-    histogram[bin(t)] += weight;
+    histogram[bin] += weight;
     total += weight;
   }
   let cut = 0;
@@ -110,11 +119,12 @@ function splitPoint(
   let low = start;
   let high = end - 1;
   while (low <= high) {
-    if (bin(order[low]) <= cut) low++;
+    if (bins[low] <= cut) low++;
     else {
       const swap = order[low];
       order[low] = order[high];
-      order[high--] = swap;
+      order[high] = swap;
+      bins[low] = bins[high--];
     }
   }
   return low === start || low === end ? half : low;

@@ -1,0 +1,131 @@
+// A part's fingerprint (types.ts PartFingerprint): four hashes that let two versions of a model say whether a part
+// kept its shape, its place, its properties and its materials.
+import { createHash } from 'node:crypto';
+import type { Material, Mesh, Node, Texture, mat4 } from '@gltf-transform/core';
+import { GEOMETRY_TOLERANCE, hashMeshGeometry } from './geometry-hash.ts';
+import type { MeshGeometry } from './geometry-hash.ts';
+import type { PartProperties } from './part-properties.ts';
+import type { PartFingerprint } from './types.ts';
+
+/**
+ * Step of the entries of the placement's rotation. Its translation snaps to {@link GEOMETRY_TOLERANCE}, so a part is
+ * moved when its offset moves by more than 0.1 mm.
+ */
+export const ROTATION_TOLERANCE = 1e-6;
+
+/** Hashes computed once per conversion for what several parts share: a mesh (at one scale), a texture. */
+export interface FingerprintCache {
+  meshes: Map<Mesh, Map<number, MeshGeometry>>;
+  textures: Map<Texture, string>;
+}
+
+/** An empty {@link FingerprintCache}. */
+export function createFingerprintCache(): FingerprintCache {
+  return { meshes: new Map(), textures: new Map() };
+}
+
+/**
+ * The fingerprint of the part `node` draws with `mesh`. The geometry is hashed in the mesh's own frame, less its
+ * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices (IFC),
+ * keeps its geometry hash and changes its transform: where the world matrix takes the offset, and its rotation,
+ * quantized. A scale is the geometry's (its size in the scene), not the transform's.
+ */
+export function fingerprintPart(
+  node: Node,
+  mesh: Mesh,
+  properties: PartProperties,
+  cache: FingerprintCache,
+): PartFingerprint {
+  const world = node.getWorldMatrix();
+  const scale = Math.cbrt(Math.abs(determinant(world)));
+  const byScale = cache.meshes.get(mesh) ?? new Map<number, MeshGeometry>();
+  cache.meshes.set(mesh, byScale);
+  const geometry = byScale.get(scale) ?? hashMeshGeometry(mesh, scale);
+  byScale.set(scale, geometry);
+  return {
+    geometry: geometry.hash,
+    transform: hashTransform(world, geometry.offset, scale),
+    properties: hashJson(canonicalProperties(properties)),
+    material: hashJson(
+      mesh
+        .listPrimitives()
+        .map((primitive) => describeMaterial(primitive.getMaterial(), cache))
+        .sort(),
+    ),
+  };
+}
+
+/** The placement of the offset: where it lands (on the tolerance grid) and the rotation (the matrix less its scale). */
+function hashTransform(world: mat4, offset: [number, number, number], scale: number): string {
+  const [x, y, z] = offset;
+  const origin = [0, 1, 2].map(
+    (row) => world[row] * x + world[4 + row] * y + world[8 + row] * z + world[12 + row],
+  );
+  const s = scale > 0 && Number.isFinite(scale) ? scale : 1;
+  const rotation = [0, 1, 2, 4, 5, 6, 8, 9, 10].map((i) => snap(world[i] / s, ROTATION_TOLERANCE));
+  // The scale is left out: the geometry hash is of the shape at its size in the scene already.
+  return hashJson([origin.map((value) => snap(value, GEOMETRY_TOLERANCE)), rotation]);
+}
+
+function snap(value: number, step: number): number {
+  // `+ 0` turns -0 into 0, which JSON would write alike anyway, and keeps the intent plain.
+  return Math.round(value / step) + 0;
+}
+
+function determinant(m: mat4): number {
+  return (
+    m[0] * (m[5] * m[10] - m[6] * m[9]) -
+    m[4] * (m[1] * m[10] - m[2] * m[9]) +
+    m[8] * (m[1] * m[6] - m[2] * m[5])
+  );
+}
+
+/** Sets and properties sorted by name: the order a file lists them in is no change. */
+function canonicalProperties(properties: PartProperties): unknown {
+  return Object.keys(properties)
+    .sort()
+    .map((set) => [
+      set,
+      Object.keys(properties[set])
+        .sort()
+        .map((name) => [name, properties[set][name]]),
+    ]);
+}
+
+/**
+ * What a material looks like, as canonical JSON: its name, factors (rounded to 1e-6), modes and the content hash of
+ * each texture. Material extensions (clearcoat, transmission, …) are not looked at.
+ */
+function describeMaterial(material: Material | null, cache: FingerprintCache): string {
+  if (!material) return 'null';
+  const round = (values: readonly number[]) => values.map((value) => snap(value, 1e-6));
+  const texture = (slot: Texture | null) => (slot ? textureHash(slot, cache) : null);
+  return JSON.stringify([
+    material.getName(),
+    round(material.getBaseColorFactor()),
+    round(material.getEmissiveFactor()),
+    round([material.getMetallicFactor(), material.getRoughnessFactor(), material.getAlphaCutoff()]),
+    material.getAlphaMode(),
+    material.getDoubleSided(),
+    texture(material.getBaseColorTexture()),
+    texture(material.getNormalTexture()),
+    texture(material.getMetallicRoughnessTexture()),
+    texture(material.getOcclusionTexture()),
+    texture(material.getEmissiveTexture()),
+  ]);
+}
+
+function textureHash(texture: Texture, cache: FingerprintCache): string {
+  let hash = cache.textures.get(texture);
+  if (hash === undefined) {
+    const image = texture.getImage();
+    hash = image ? createHash('sha256').update(image).digest('hex').slice(0, 32) : texture.getURI();
+    cache.textures.set(texture, hash);
+  }
+  return hash;
+}
+
+/** 32 hex digits of the SHA-256 of a value's JSON. */
+function hashJson(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+}
