@@ -4,15 +4,11 @@
  */
 import { request } from './http.ts';
 import { postForm, type UploadFields, type UploadProgress } from './upload-model.ts';
+import type { PartDiff } from '../../../src/versions/diff-parts.ts';
 import type { Lod, ModelStatus } from './types.ts';
 
 /** How many parts a diff found in each state. */
-export interface DiffCounts {
-  added: number;
-  removed: number;
-  changed: number;
-  unchanged: number;
-}
+export type DiffCounts = PartDiff['counts'];
 
 /** One level of detail of a completed version, as the model's own levels are listed. */
 export interface VersionLod {
@@ -52,30 +48,10 @@ export interface ModelVersion {
   thumbnail_url: string | null;
 }
 
-/** What about a part differs between two versions. */
-export type PartChange = 'geometry' | 'transform' | 'name' | 'properties' | 'material';
+export type { ChangedPart, PartChange, PartRef } from '../../../src/versions/diff-parts.ts';
 
-/** A part named in a diff. */
-export interface PartRef {
-  group_id: string;
-  name: string;
-}
-
-/** A part present in both versions that differs, with what differs. */
-export interface ChangedPart extends PartRef {
-  what: PartChange[];
-}
-
-/** The part-level diff of version `from` to version `to`. */
-export interface VersionDiff {
-  from: number;
-  to: number;
-  added: PartRef[];
-  removed: PartRef[];
-  changed: ChangedPart[];
-  unchanged: PartRef[];
-  counts: DiffCounts;
-}
+/** The part-level diff of version `from` to version `to`, as the server's diff makes it. */
+export type VersionDiff = PartDiff & { from: number; to: number };
 
 const versionsPath = (modelId: string): string => `/api/models/${encodeURIComponent(modelId)}/versions`;
 

@@ -91,94 +91,27 @@ export function createVersionsPanel(options: VersionsPanelOptions): VersionsPane
       await refresh();
     });
 
-  const row = (version: ModelVersion): HTMLElement => {
-    const completed = version.status === 'completed';
-    const facts = [
-      version.original_filename,
-      formatBytes(version.file_size),
-      completed ? `${formatCount(version.triangle_count)} tri` : null,
-      completed ? `${formatCount(version.part_count)} parts` : null,
-    ].filter(Boolean);
-    return h(
-      'li',
-      {
-        class: 'version-row',
-        'data-number': version.number,
-        'data-status': version.status,
-        'data-current': String(version.current),
-        'aria-current': version.number === shown ? 'true' : undefined,
-      },
-      h(
-        'div',
-        { class: 'version-head' },
-        h('strong', {}, `v${version.number}`),
-        statusBadge(version),
-        version.current ? h('span', { class: 'badge current-version' }, 'current') : null,
-        version.number === shown ? h('span', { class: 'hint' }, 'shown') : null,
-      ),
-      h('small', { class: 'version-facts' }, facts.join(' · ')),
-      version.diff_counts
-        ? h('small', { class: 'version-diff' }, diffWords(version.diff_counts, version.based_on))
-        : null,
-      h(
-        'small',
-        { class: 'version-when' },
-        `${formatDate(version.created_at)}${version.author ? ` · ${version.author}` : ''}`,
-      ),
-      version.error ? h('small', { class: 'error-text' }, version.error) : null,
-      h(
-        'div',
-        { class: 'button-row' },
-        completed
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'version-open',
-                onclick: () =>
-                  attempt(`Opening version ${version.number}`, async () => {
-                    markShown(version.number);
-                    compare.stopped();
-                    await versionView.open(version);
-                  }),
-              },
-              'Open',
-            )
-          : null,
-        completed && !version.current
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'version-restore',
-                onclick: () =>
-                  act(`Restoring version ${version.number}`, () => restoreVersion(model.id, version.number)),
-              },
-              'Restore',
-            )
-          : null,
-        version.current
-          ? null
-          : h(
-              'button',
-              {
-                type: 'button',
-                class: 'version-delete danger',
-                onclick: () => {
-                  if (!confirm(`Delete version ${version.number}? Its files are removed for good.`)) return;
-                  act(`Deleting version ${version.number}`, async () => {
-                    await deleteVersion(model.id, version.number);
-                    notifyInfo(`Version ${version.number} deleted`);
-                  });
-                },
-              },
-              'Delete',
-            ),
-      ),
-    );
+  const actions: RowActions = {
+    open: (version) =>
+      attempt(`Opening version ${version.number}`, async () => {
+        markShown(version.number);
+        compare.stopped();
+        await versionView.open(version);
+      }),
+    restore: (version) =>
+      act(`Restoring version ${version.number}`, () => restoreVersion(model.id, version.number)),
+    remove: (version) => {
+      if (!confirm(`Delete version ${version.number}? Its files are removed for good.`)) return;
+      act(`Deleting version ${version.number}`, async () => {
+        await deleteVersion(model.id, version.number);
+        notifyInfo(`Version ${version.number} deleted`);
+      });
+    },
   };
-
-  const render = (): void => list.replaceChildren(...versions.map(row));
+  const render = (): void =>
+    list.replaceChildren(
+      ...versions.map((version) => versionRow(version, version.number === shown, actions)),
+    );
 
   const element = h(
     'section',
@@ -198,6 +131,61 @@ export function createVersionsPanel(options: VersionsPanelOptions): VersionsPane
       versionView.dispose();
     },
   };
+}
+
+/** What the buttons of a version's row do. */
+interface RowActions {
+  open: (version: ModelVersion) => void;
+  restore: (version: ModelVersion) => void;
+  remove: (version: ModelVersion) => void;
+}
+
+/** One version in the list: what it is, how it compares with the one before, and what can be done with it. */
+function versionRow(version: ModelVersion, shown: boolean, actions: RowActions): HTMLElement {
+  const completed = version.status === 'completed';
+  const facts = [
+    version.original_filename,
+    formatBytes(version.file_size),
+    completed ? `${formatCount(version.triangle_count)} tri` : null,
+    completed ? `${formatCount(version.part_count)} parts` : null,
+  ].filter(Boolean);
+  const button = (name: string, label: string, action: (version: ModelVersion) => void): HTMLElement =>
+    h('button', { type: 'button', class: `version-${name}`, onclick: () => action(version) }, label);
+  return h(
+    'li',
+    {
+      class: 'version-row',
+      'data-number': version.number,
+      'data-status': version.status,
+      'data-current': String(version.current),
+      'aria-current': shown ? 'true' : undefined,
+    },
+    h(
+      'div',
+      { class: 'version-head' },
+      h('strong', {}, `v${version.number}`),
+      statusBadge(version),
+      version.current ? h('span', { class: 'badge current-version' }, 'current') : null,
+      shown ? h('span', { class: 'hint' }, 'shown') : null,
+    ),
+    h('small', { class: 'version-facts' }, facts.join(' · ')),
+    version.diff_counts
+      ? h('small', { class: 'version-diff' }, diffWords(version.diff_counts, version.based_on))
+      : null,
+    h(
+      'small',
+      { class: 'version-when' },
+      `${formatDate(version.created_at)}${version.author ? ` · ${version.author}` : ''}`,
+    ),
+    version.error ? h('small', { class: 'error-text' }, version.error) : null,
+    h(
+      'div',
+      { class: 'button-row' },
+      completed ? button('open', 'Open', actions.open) : null,
+      completed && !version.current ? button('restore', 'Restore', actions.restore) : null,
+      version.current ? null : button('delete danger', 'Delete', actions.remove),
+    ),
+  );
 }
 
 /** The form sending a new version from a file: the bytes' progress, then the list follows its conversion. */
