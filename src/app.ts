@@ -8,6 +8,9 @@ import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createModelRepository } from './catalog/repository.ts';
+import { createVersionIntake } from './catalog/version-intake.ts';
+import { createVersionRepository } from './model-versions/repository.ts';
+import { versionRoutes } from './model-versions/routes.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { registerReview } from './review/register-review.ts';
@@ -145,6 +148,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     logger: dependencies.logger,
   });
   const uploadTmpDir = scratchDir(path.join(config.dataDir, 'tmp', 'uploads'));
+  const intake = createUploadIntake(resumable.store, uploadTmpDir, resumable.holds);
   await app.register(catalogRoutes, {
     prefix: '/api/models',
     models,
@@ -154,7 +158,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     checkToken,
     maxUploadBytes: config.maxUploadBytes,
     tmpDir: uploadTmpDir,
-    intake: createUploadIntake(resumable.store, uploadTmpDir, resumable.holds),
+    intake,
     idempotencyWindowMs: config.idempotencyWindowMs,
     publicBaseUrl: config.publicBaseUrl,
     fileUrls,
@@ -168,6 +172,20 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     queue,
     exports: createExportRepository(database),
     checkToken,
+    urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
+  });
+  await app.register(versionRoutes, {
+    prefix: '/api/models',
+    versions: createVersionRepository(database.db),
+    models,
+    blobs,
+    events,
+    checkToken,
+    newVersion: createVersionIntake(catalog, intake, {
+      maxBytes: config.maxUploadBytes,
+      tmpDir: uploadTmpDir,
+    }),
+    tokenName: tokens.nameOf,
     urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
   });
   await registerReview(app, { database, models, events, checkToken, tokenName: tokens.nameOf });

@@ -8,6 +8,7 @@ import { startStrandedModelSweep } from './catalog/sweep-stranded-models.ts';
 import { createExportJob } from './exports/export-job.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
+import { createVersionRepository } from './model-versions/repository.ts';
 import type { RenderThumbnail } from './catalog/thumbnails.ts';
 import type { Config } from './config.ts';
 import {
@@ -73,6 +74,7 @@ export function startJobRunner(
       compressLods: config.glbCompression,
       lodTextures: config.lodTextures,
       events: services.events,
+      versions: createVersionRepository(services.database.db),
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
     [JobName.ExportModel]: createExportJob({

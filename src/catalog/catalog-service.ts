@@ -1,5 +1,5 @@
 import type { DialectName } from '../db/create-db.ts';
-import type { Db, ModelRow } from '../db/database.ts';
+import type { Db, ModelRow, ModelVersionRow } from '../db/database.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import { ApiError } from '../http/api-error.ts';
 import { JobName } from '../jobs/job-types.ts';
@@ -13,6 +13,7 @@ import { uploadModel, type NewUpload } from './model-upload.ts';
 import { createModelRepository, type ModelMetadata } from './repository.ts';
 import { findModelMadeBy, type RequestKey } from './request-keys.ts';
 import { createThumbnailOperations } from './thumbnail-operations.ts';
+import { uploadVersion, type NewVersionUpload } from './version-upload.ts';
 
 export { UPLOAD_HOLD_MS, type NewUpload } from './model-upload.ts';
 export { STORAGE_FULL } from './storage-full.ts';
@@ -62,6 +63,14 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
      */
     upload(upload: NewUpload): Promise<ModelRow> {
       return uploadModel({ db, blobs, queue, logger, events, modelsIn, deleteRecords }, upload);
+    },
+
+    /**
+     * Records a new version of a model from an upload and queues its conversion beside the current version
+     * (see {@link uploadVersion}); 404 when the model does not exist.
+     */
+    addVersion(modelId: string, upload: NewVersionUpload): Promise<ModelVersionRow> {
+      return uploadVersion({ db, blobs, queue, logger, events }, modelId, upload);
     },
 
     /** The model a keyed request made already (within its key's window), or undefined. */

@@ -18,7 +18,11 @@ import type { StoredLod } from './repository.ts';
  * Copies the upload into the job's folder and, for a zip, extracts it safely; returns the model file to read,
  * of the format the upload was judged to be.
  */
-export async function fetchSource(blobs: BlobStore, model: ModelRow, workDir: string): Promise<ImportSource> {
+export async function fetchSource(
+  blobs: BlobStore,
+  model: Pick<ModelRow, 'source_key' | 'source_entry' | 'format' | 'unit' | 'up_axis'>,
+  workDir: string,
+): Promise<ImportSource> {
   const local = path.join(workDir, 'upload', path.basename(model.source_key));
   await fsp.mkdir(path.dirname(local), { recursive: true });
   await blobs.download(model.source_key, local);
@@ -31,11 +35,15 @@ export async function fetchSource(blobs: BlobStore, model: ModelRow, workDir: st
   };
 }
 
-/** Moves the levels the thread wrote into storage under content-named keys; a copy points at the level before. */
+/**
+ * Moves the levels the thread wrote into storage under content-named keys, in `folder` (a version's) or the
+ * model's own; a copy points at the level before.
+ */
 export async function storeLods(
   blobs: BlobStore,
   modelId: string,
   result: PooledFileConversion,
+  folder?: string,
 ): Promise<StoredLod[]> {
   const lods: StoredLod[] = [];
   for (const lod of result.lods) {
@@ -45,7 +53,7 @@ export async function storeLods(
       lods.push({ ...previous, level: lod.level, reduced: false });
       continue;
     }
-    const key = lodKeyOfHash(modelId, lod.level, lod.sha256);
+    const key = lodKeyOfHash(modelId, lod.level, lod.sha256, folder);
     const { size } = await blobs.putFile(key, lod.file);
     lods.push({
       level: lod.level,
@@ -85,6 +93,7 @@ export async function storeTileset(
   modelId: string,
   tileset: TilesetFiles,
   currentKey: string | null,
+  folder?: string,
 ): Promise<string> {
   const files = (await fsp.readdir(tileset.dir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
@@ -99,26 +108,26 @@ export async function storeTileset(
     hash.update(`${file}\n`);
     for await (const chunk of createReadStream(path.join(tileset.dir, file))) hash.update(chunk as Buffer);
   }
-  const folder = tilesetFolder(modelId, hash.digest('hex'));
+  const target = tilesetFolder(modelId, hash.digest('hex'), folder);
   try {
     for (let start = 0; start < files.length; start += TILE_UPLOADS_AT_ONCE) {
       // Settled, not raced: a put still under way when another fails would land after the clean-up below.
       const stored = await Promise.allSettled(
         files
           .slice(start, start + TILE_UPLOADS_AT_ONCE)
-          .map((file) => blobs.putFile(`${folder}${file}`, path.join(tileset.dir, file))),
+          .map((file) => blobs.putFile(`${target}${file}`, path.join(tileset.dir, file))),
       );
       const failed = stored.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
     }
   } catch (error) {
-    if (!currentKey || tilesetFolderOf(currentKey) !== folder) {
+    if (!currentKey || tilesetFolderOf(currentKey) !== target) {
       // The store's own error is the one to report; a clean-up that fails too leaves what a delete clears.
-      await blobs.deletePrefix(folder).catch(() => undefined);
+      await blobs.deletePrefix(target).catch(() => undefined);
     }
     throw error;
   }
-  return `${folder}${TILESET_FILE_NAME}`;
+  return `${target}${TILESET_FILE_NAME}`;
 }
 
 /** Removes the tileset of the conversion before once another (or none) is recorded in its place. */

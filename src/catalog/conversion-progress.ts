@@ -16,7 +16,7 @@ const PROGRESS_EVENT_INTERVAL_MS = 1_000;
  * overall progress, writes it to the row and announces it, both throttled; a failed write is left for the next.
  */
 export function progressWriter(
-  models: ModelRepository,
+  models: Pick<ModelRepository, 'setProgress'>,
   modelId: string,
   announce: () => Promise<void>,
 ): OnProgress {

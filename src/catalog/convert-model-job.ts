@@ -22,6 +22,9 @@ import {
 } from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelPrefix } from './lod-keys.ts';
+import { convertVersion, failVersion } from './convert-version.ts';
+import type { VersionRepository } from '../model-versions/repository.ts';
+import { versionFolder } from '../model-versions/schemas.ts';
 import { storedLods } from './schemas.ts';
 import type { ModelRepository } from './repository.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
@@ -46,6 +49,8 @@ export interface ConvertJobDependencies extends ThumbnailDependencies {
   lodTextures: LodTextureFormat;
   /** Where progress, completion and failure are announced. */
   events: EventPublisher;
+  /** The model's versions: a job with a `version` converts that one, and the model's own keeps its row. */
+  versions: VersionRepository;
 }
 
 /** The `error` of a model whose conversion failed on the server's side rather than on its file. */
@@ -88,6 +93,15 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   return {
     async run(job, signal) {
       const modelId = job.payload.model_id;
+      if (job.payload.version !== undefined) {
+        try {
+          await convertVersion(deps, job, job.payload.version, signal);
+        } catch (error) {
+          if (error instanceof ConversionError) throw new PermanentJobError(error.message);
+          throw error;
+        }
+        return;
+      }
       const model = await models.get(modelId);
       if (!model) {
         // Deleted while queued, or between the tries of a job whose earlier try stored files and then failed:
@@ -100,9 +114,15 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-`));
       try {
         const source = await fetchSource(blobs, model, workDir);
+        // A reprocess of a later version keeps the ids its parts got when that version was converted.
+        const number = model.current_version;
         const result = await deps.pool.convert({
           modelId,
           source,
+          ...(number > 1 && {
+            previousParts: await deps.versions.parts(modelId, number),
+            newGroupIdPrefix: `${modelId}:v${number}-`,
+          }),
           // The thread writes the LODs here: their bytes never wait in this thread's heap for a collection.
           lodDir: path.join(workDir, 'lods'),
           compressLods: deps.compressLods,
@@ -114,9 +134,11 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
           thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
           onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
         });
-        const lods = await storeLods(blobs, modelId, result);
+        // Into the folder of the version the model serves, so the version keeps its own files.
+        const folder = versionFolder(modelId, model.current_version);
+        const lods = await storeLods(blobs, modelId, result, folder);
         const tilesetKey = result.tileset
-          ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key)
+          ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key, folder)
           : null;
         await models.setProgress(modelId, 96);
         await announce('model.progress', modelId);
@@ -165,6 +187,16 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
     async failed(job, error) {
       const modelId = job.payload.model_id;
       const systemError = isSystemError(error);
+      if (job.payload.version !== undefined) {
+        if (systemError)
+          logger.error(
+            { model_id: modelId, version: job.payload.version, job_id: job.id, err: error },
+            'version conversion failed',
+          );
+        const message = systemError ? SYSTEM_FAILURE : error.message;
+        await failVersion(deps, modelId, job.payload.version, message);
+        return;
+      }
       if (systemError) {
         // Its message names server paths or hosts: the user is told what to do, the log keeps the details.
         logger.error(
@@ -178,6 +210,8 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         0,
         systemError ? SYSTEM_FAILURE : error.message,
       );
+      if (recorded)
+        await deps.versions.recordCurrentFailed(modelId, systemError ? SYSTEM_FAILURE : error.message);
       if (!recorded) {
         // Deleted during a conversion that stored some levels and then failed (storage going away, say): those
         // files were written after the delete cleared the prefix. A throw here is retried like the record.

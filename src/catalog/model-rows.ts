@@ -3,7 +3,7 @@ import type { DetectedFormat } from '../pipeline/detect-format.ts';
 import type { ModelFormat } from '../pipeline/types.ts';
 
 /** The format the upload was judged to be when it arrived (judged once; the conversion reads it from here). */
-export function uploadFormat(row: ModelRow): DetectedFormat {
+export function uploadFormat(row: Pick<ModelRow, 'format' | 'source_entry'>): DetectedFormat {
   const format = row.format as ModelFormat;
   return row.source_entry === null
     ? { format, archive: false }

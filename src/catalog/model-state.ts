@@ -4,6 +4,7 @@ import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties } from '../pipeline/part-properties.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
 import type { ConversionRecord, ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
@@ -121,6 +122,8 @@ export function modelStateAccess(db: Db) {
             .values(flat.slice(start, start + 5_000))
             .execute();
         }
+        // The version the model serves was converted again: its row keeps what a restore brings back.
+        await createVersionRepository(trx).recordCurrentFromModel(id, record.parts);
         return true;
       });
     },

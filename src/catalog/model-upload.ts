@@ -25,6 +25,7 @@ import {
   type RequestKey,
 } from './request-keys.ts';
 import { storageFullOr } from './storage-full.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
 import { judgeLoneFile } from './upload-bundle.ts';
 
 /** An upload as the client sent it. */
@@ -109,6 +110,7 @@ export async function uploadModel(context: UploadContext, upload: NewUpload): Pr
           tags: '[]',
           ...requestKeyColumns(upload.requestKey),
         });
+        await createVersionRepository(trx).createFirst(created);
         const job = await queue.enqueue(
           JobName.ConvertModel,
           { model_id: id },
@@ -153,7 +155,11 @@ export async function uploadModel(context: UploadContext, upload: NewUpload): Pr
 }
 
 /** A declared form field checked against its allowed values; blank or absent is null (the default). */
-function declared(value: string | undefined, allowed: readonly string[], field: string): string | null {
+export function declared(
+  value: string | undefined,
+  allowed: readonly string[],
+  field: string,
+): string | null {
   const trimmed = (value ?? '').trim().toLowerCase();
   if (trimmed === '') return null;
   if (!allowed.includes(trimmed)) throw new ApiError(400, `${field} must be one of ${allowed.join(', ')}`);

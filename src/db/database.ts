@@ -1,4 +1,7 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { ModelVersionPartsTable, ModelVersionsTable } from './version-tables.ts';
+
+export type { ModelVersionPartsTable, ModelVersionsTable };
 
 /** Timestamps are written as ISO strings; PostgreSQL reads them back as `Date`, SQLite as text. */
 export type Timestamp = ColumnType<Date | string, string, string>;
@@ -95,6 +98,8 @@ export interface ModelsTable {
   idempotency_key: string | null;
   /** Hex SHA-256 of what that request carried (fields, file names, sizes, CRC-32s), to tell a retry from a new request. */
   request_fingerprint: string | null;
+  /** Number of the version the model serves (its row in `model_versions`); 1 for a model never versioned. */
+  current_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -300,6 +305,8 @@ export interface Database {
   models: ModelsTable;
   model_parts: ModelPartsTable;
   model_part_properties: ModelPartPropertiesTable;
+  model_versions: ModelVersionsTable;
+  model_version_parts: ModelVersionPartsTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   api_tokens: ApiTokensTable;
@@ -325,6 +332,12 @@ export type ModelRow = Selectable<ModelsTable>;
 export type NewModelRow = Insertable<ModelsTable>;
 /** A part row as read. */
 export type ModelPartRow = Selectable<ModelPartsTable>;
+/** A model version row as read. */
+export type ModelVersionRow = Selectable<ModelVersionsTable>;
+/** A model version row as inserted. */
+export type NewModelVersionRow = Insertable<ModelVersionsTable>;
+/** A version's part row as read. */
+export type ModelVersionPartRow = Selectable<ModelVersionPartsTable>;
 /** An export row as read. */
 export type ModelExportRow = Selectable<ModelExportsTable>;
 /** A job row as read. */

@@ -16,6 +16,7 @@ import * as uploadIdempotency from './migrations/2026-11-27-02-upload-idempotenc
 import * as partProperties from './migrations/2026-11-28-01-part-properties.ts';
 import * as annotationsAndViews from './migrations/2026-11-28-02-annotations-and-views.ts';
 import * as tilesets from './migrations/2026-11-28-03-tilesets.ts';
+import * as modelVersions from './migrations/2026-11-29-01-model-versions.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28-01-part-properties': partProperties,
   '2026-11-28-02-annotations-and-views': annotationsAndViews,
   '2026-11-28-03-tilesets': tilesets,
+  '2026-11-29-01-model-versions': modelVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

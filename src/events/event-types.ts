@@ -31,6 +31,33 @@ export type ModelEventData = Static<typeof ModelEventDataSchema>;
 /** Data of `model.deleted` and `thumbnail.updated`. */
 export const ModelIdDataSchema = Type.Object({ model_id: Type.String() });
 
+/**
+ * Data of the version events: `model.version.created` (a version was posted and queued),
+ * `model.version.completed` (it became the model's current version; `diff_counts` against `based_on`) and
+ * `model.version.failed` (its conversion failed; the current version stays).
+ */
+export const VersionEventDataSchema = Type.Object({
+  model_id: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  based_on: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The version that was current when this one was posted.',
+  }),
+  diff_counts: Type.Optional(
+    Type.Union([
+      Type.Object({
+        added: Type.Integer(),
+        removed: Type.Integer(),
+        changed: Type.Integer(),
+        unchanged: Type.Integer(),
+      }),
+      Type.Null(),
+    ]),
+  ),
+  error: Type.Optional(Type.String({ description: 'Why the conversion failed (failed only).' })),
+});
+/** Data of the version events. */
+export type VersionEventData = Static<typeof VersionEventDataSchema>;
+
 /** Data of `bindings.changed`: which groups were bound to or unbound from a material, and the models they are in. */
 export const BindingsDataSchema = Type.Object({
   material_id: Type.Integer(),
@@ -63,6 +90,9 @@ export interface EventData {
   'model.failed': ModelEventData;
   'model.updated': ModelEventData;
   'model.deleted': { model_id: string };
+  'model.version.created': VersionEventData;
+  'model.version.completed': VersionEventData;
+  'model.version.failed': VersionEventData;
   'thumbnail.updated': { model_id: string };
   'bindings.changed': BindingsData;
   'annotation.created': AnnotationEventData;
@@ -80,6 +110,7 @@ export const EventSchema = Type.Object({
   data: Type.Union([
     ModelEventDataSchema,
     ModelIdDataSchema,
+    VersionEventDataSchema,
     BindingsDataSchema,
     AnnotationEventDataSchema,
     ViewEventDataSchema,

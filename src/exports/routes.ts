@@ -95,6 +95,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     file_name: exportFileName(model.name, key),
     size: values.size ?? null,
     content_type: EXPORT_FILES[key.format].contentType,
+    version: model.current_version,
   });
 
   app.get(

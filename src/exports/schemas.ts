@@ -70,6 +70,12 @@ export const ExportSchema = Type.Object({
   file_name: Type.String(),
   size: Type.Union([Type.Integer(), Type.Null()], { description: 'File size in bytes once ready.' }),
   content_type: Type.String(),
+  version: Type.Integer({
+    minimum: 1,
+    description:
+      'The model version the export is made from: the current one (an export is named by the levels it is made ' +
+      'from, so a file made from another version is never answered; another version made current makes it again).',
+  }),
 });
 /** An export's state on the wire. */
 export type ExportState = Static<typeof ExportSchema>;

@@ -48,7 +48,8 @@ export interface ExportKey {
 
 /** The payload each job carries. */
 export interface JobPayloads {
-  [JobName.ConvertModel]: { model_id: string };
+  /** `version`: convert that version of the model into its own row and files (absent: the model's current one). */
+  [JobName.ConvertModel]: { model_id: string; version?: number };
   /**
    * `after_bindings`: queued by a material binding change rather than asked for, so a thumbnail a person uploaded
    * stays (an explicit regeneration replaces it).

@@ -136,6 +136,7 @@ for (const dialect of testDialects()) {
       assert.equal(state.status, 'ready');
       assert.equal(state.size, glb.byteLength);
       assert.equal(state.file_name, 'Two parts.glb');
+      assert.equal(state.version, 1, 'made from the version the model serves');
       const served = await testApp.app.inject({ method: 'GET', url: pathOf(state.url) });
       assert.equal(served.statusCode, 200);
       assert.deepEqual(served.rawPayload, glb);

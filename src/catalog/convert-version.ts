@@ -1,0 +1,127 @@
+// A later version of a model converted beside the current one: its file is read from the version's row, its
+// levels, tileset and picture go into the version's folder, and only when all of that is stored does one
+// transaction make it current (outputs, parts, part properties). Until then the model stays `completed` and its
+// files keep answering; a failure marks the version failed and leaves the current one as it was.
+import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Job, JobName } from '../jobs/job-types.ts';
+import { PinoStepLogger } from '../pipeline/step-logger.ts';
+import { versionFolder } from '../model-versions/schemas.ts';
+import type { ConvertJobDependencies } from './convert-model-job.ts';
+import { fetchSource, storeLods, storeTileset } from './conversion-files.ts';
+import { progressWriter } from './conversion-progress.ts';
+import { modelEventData } from './model-events.ts';
+import { boundColours } from './thumbnails.ts';
+
+/** Converts version `number` of a model and makes it current once stored; see the file's comment. */
+export async function convertVersion(
+  deps: ConvertJobDependencies,
+  job: Job<typeof JobName.ConvertModel>,
+  number: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const { versions, blobs, models, logger, events } = deps;
+  const modelId = job.payload.model_id;
+  const folder = versionFolder(modelId, number);
+  const version = await versions.get(modelId, number);
+  if (!version || !(await models.get(modelId))) {
+    // Deleted while queued, or after an earlier try stored files: what it wrote went after the delete.
+    if (number > 1) await blobs.deletePrefix(folder);
+    return;
+  }
+  // Done by an earlier try whose job record was lost: converting again would only write the same files.
+  if (version.status === 'completed') return;
+  await versions.setStatus(modelId, number, 'processing', 0);
+  const workDir = await fsp.mkdtemp(path.join(deps.workDir, `convert-${modelId}-v${number}-`));
+  try {
+    const source = await fetchSource(blobs, version, workDir);
+    // The parts this version continues: a part matched to one keeps its group id, so bindings, annotations and
+    // views follow it; an unmatched one gets an id of this version's own.
+    const basis = version.based_on ?? (await models.get(modelId))?.current_version;
+    const previousParts = basis === undefined ? [] : await versions.parts(modelId, basis);
+    const result = await deps.pool.convert({
+      modelId,
+      source,
+      previousParts,
+      newGroupIdPrefix: `${modelId}:v${number}-`,
+      lodDir: path.join(workDir, 'lods'),
+      compressLods: deps.compressLods,
+      lodTextures: deps.lodTextures,
+      maxTriangles: deps.maxTriangles,
+      tilesAboveTriangles: deps.tilesAboveTriangles,
+      signal,
+      logger: new PinoStepLogger(logger, { model_id: modelId, version: number, job_id: job.id }),
+      thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
+      onProgress: progressWriter(
+        { setProgress: (id, progress) => versions.setProgress(id, number, progress) },
+        modelId,
+        async () => {},
+      ),
+    });
+    const lods = await storeLods(blobs, modelId, result, folder);
+    const tilesetKey = result.tileset
+      ? await storeTileset(blobs, modelId, result.tileset, null, folder)
+      : null;
+    let thumbnailKey: string | null = null;
+    if (result.thumbnail) {
+      const hash = createHash('sha256').update(result.thumbnail).digest('hex').slice(0, 16);
+      thumbnailKey = `${folder}thumbnail-${hash}.png`;
+      await blobs.putBytes(thumbnailKey, result.thumbnail);
+    }
+    const completed = await versions.complete(
+      modelId,
+      number,
+      { ...result, lods, tileset_key: tilesetKey },
+      thumbnailKey,
+    );
+    if (!completed) {
+      // The version or its model was deleted during the conversion: drop what was just written.
+      if (number > 1) await blobs.deletePrefix(folder);
+      return;
+    }
+    // The model now shows this version; its picture follows unless a person uploaded one.
+    if (result.thumbnail) {
+      await deps.catalog.replaceThumbnail(modelId, result.thumbnail, 'png', {
+        source: 'rendered',
+        keepUploaded: true,
+      });
+    }
+    const model = await models.get(modelId);
+    await events.publish('model.version.completed', {
+      model_id: modelId,
+      version: number,
+      based_on: version.based_on,
+      diff_counts: completed.diff_counts,
+    });
+    if (model) await events.publish('model.updated', modelEventData(model));
+    logger.info(
+      { model_id: modelId, version: number, job_id: job.id, parts: result.parts.length },
+      'model version converted',
+    );
+  } finally {
+    await fsp.rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Records a version whose conversion failed for good, leaving the current version as it was. */
+export async function failVersion(
+  deps: ConvertJobDependencies,
+  modelId: string,
+  number: number,
+  message: string,
+): Promise<void> {
+  const { versions, blobs, events } = deps;
+  const version = await versions.get(modelId, number);
+  if (!version) {
+    if (number > 1) await blobs.deletePrefix(versionFolder(modelId, number));
+    return;
+  }
+  await versions.setStatus(modelId, number, 'failed', 0, message);
+  await events.publish('model.version.failed', {
+    model_id: modelId,
+    version: number,
+    based_on: version.based_on,
+    error: message,
+  });
+}

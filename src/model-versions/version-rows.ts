@@ -1,0 +1,201 @@
+// The rows behind the version repository: the columns a version shares with its model, its parts as rows and
+// back, and the transaction step that makes a version current.
+import type { Insertable } from 'kysely';
+import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../db/database.ts';
+import { nowIso } from '../db/timestamps.ts';
+import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
+import type { ConversionRecord } from '../catalog/repository.ts';
+import type { VersionPart } from './repository.ts';
+
+/** The columns a version and its model row share, copied one way when a version becomes current and the other
+  way when a model's own conversion (an upload, a reprocess) completes. */
+export const FILE_COLUMNS = [
+  'original_filename',
+  'format',
+  'file_size',
+  'source_key',
+  'source_entry',
+  'unit',
+  'up_axis',
+] as const;
+/** The conversion outputs a version and its model share. */
+export const OUTPUT_COLUMNS = [
+  'lods',
+  'tileset_key',
+  'triangle_count',
+  'vertex_count',
+  'part_count',
+  'bounds',
+  'source_unit',
+  'source_up_axis',
+] as const;
+
+/** The rows of a version's parts, fingerprints as columns. */
+export function partRows(
+  modelId: string,
+  number: number,
+  parts: ConversionRecord['parts'],
+): Insertable<ModelVersionPartsTable>[] {
+  return parts.map((part, index) => ({
+    model_id: modelId,
+    version: number,
+    part_index: index,
+    group_id: part.group_id,
+    name: part.name,
+    path: part.path,
+    triangle_count: part.triangle_count,
+    vertex_count: part.vertex_count,
+    bounds: JSON.stringify(part.bounds),
+    properties: JSON.stringify(part.properties ?? {}),
+    ...fingerprintColumns(part),
+  }));
+}
+
+/** A version's parts in scene order. */
+export async function partsOf(db: Db, modelId: string, number: number): Promise<VersionPart[]> {
+  const rows = await db
+    .selectFrom('model_version_parts')
+    .selectAll()
+    .where('model_id', '=', modelId)
+    .where('version', '=', number)
+    .orderBy('part_index')
+    .execute();
+  return rows.map(toVersionPart);
+}
+
+/** Whether the version exists. */
+export async function versionExists(db: Db, modelId: string, number: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('model_versions')
+    .select('number')
+    .where('model_id', '=', modelId)
+    .where('number', '=', number)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Copies a version's outputs and parts onto its model and makes it current; false when it is not completed. */
+export async function makeCurrentIn(trx: Db, modelId: string, number: number): Promise<boolean> {
+  const version = await trx
+    .selectFrom('model_versions')
+    .selectAll()
+    .where('model_id', '=', modelId)
+    .where('number', '=', number)
+    .where('status', '=', 'completed')
+    .executeTakeFirst();
+  if (!version) return false;
+  const updated = await trx
+    .updateTable('models')
+    .set({
+      ...pick(version, FILE_COLUMNS),
+      ...pick(version, OUTPUT_COLUMNS),
+      status: 'completed',
+      progress: 100,
+      error: null,
+      current_version: number,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', modelId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  const parts = await trx
+    .selectFrom('model_version_parts')
+    .selectAll()
+    .where('model_id', '=', modelId)
+    .where('version', '=', number)
+    .orderBy('part_index')
+    .execute();
+  await trx.deleteFrom('model_parts').where('model_id', '=', modelId).execute();
+  for (let start = 0; start < parts.length; start += 2_000) {
+    const chunk = parts.slice(start, start + 2_000).map((part) => ({
+      model_id: modelId,
+      part_index: part.part_index,
+      group_id: part.group_id,
+      name: part.name,
+      path: part.path,
+      triangle_count: part.triangle_count,
+      vertex_count: part.vertex_count,
+      bounds: part.bounds,
+      properties: part.properties,
+    }));
+    await trx.insertInto('model_parts').values(chunk).execute();
+  }
+  await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
+  const flat = parts.flatMap((part) =>
+    flattenProperties(JSON.parse(part.properties) as PartProperties).map((row) => ({
+      model_id: modelId,
+      part_index: part.part_index,
+      ...row,
+    })),
+  );
+  for (let start = 0; start < flat.length; start += 5_000) {
+    await trx
+      .insertInto('model_part_properties')
+      .values(flat.slice(start, start + 5_000))
+      .execute();
+  }
+  return true;
+}
+
+/** Writes version part rows, 1,000 at a time: 14 values a row stay under both databases' parameter limits. */
+export async function insertRows(trx: Db, rows: Insertable<ModelVersionPartsTable>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += 1_000) {
+    await trx
+      .insertInto('model_version_parts')
+      .values(rows.slice(start, start + 1_000))
+      .execute();
+  }
+}
+
+/** The output columns of a version from a finished conversion. */
+export function outputsOf(record: ConversionRecord) {
+  return {
+    lods: JSON.stringify(record.lods),
+    tileset_key: record.tileset_key,
+    triangle_count: record.triangle_count,
+    vertex_count: record.vertex_count,
+    part_count: record.parts.length,
+    bounds: JSON.stringify(record.bounds),
+    source_unit: record.source_unit,
+    source_up_axis: record.source_up_axis,
+  };
+}
+
+/** The four fingerprint columns of a version part. */
+type FingerprintColumns = Pick<
+  ModelVersionPartRow,
+  'geometry_hash' | 'transform_hash' | 'properties_hash' | 'material_hash'
+>;
+
+/** The fingerprint columns of a converted part. */
+function fingerprintColumns(part: ConversionRecord['parts'][number]): FingerprintColumns {
+  const { fingerprint } = part;
+  return {
+    geometry_hash: fingerprint.geometry,
+    transform_hash: fingerprint.transform,
+    properties_hash: fingerprint.properties,
+    material_hash: fingerprint.material,
+  };
+}
+
+/** A stored version part with its fingerprint, null when any of its hashes is missing. */
+export function toVersionPart(
+  row: Pick<ModelVersionPartRow, 'group_id' | 'name' | 'path'> & Partial<FingerprintColumns>,
+): VersionPart {
+  const { geometry_hash, transform_hash, properties_hash, material_hash } = row;
+  const fingerprint =
+    geometry_hash && transform_hash && properties_hash && material_hash
+      ? {
+          geometry: geometry_hash,
+          transform: transform_hash,
+          properties: properties_hash,
+          material: material_hash,
+        }
+      : null;
+  return { group_id: row.group_id, name: row.name, path: row.path, fingerprint };
+}
+
+/** The listed columns of a row. */
+export function pick<R extends object, K extends keyof R>(row: R, keys: readonly K[]): Pick<R, K> {
+  return Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<R, K>;
+}
