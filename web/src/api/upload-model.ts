@@ -98,11 +98,24 @@ const RETRIED_STATUSES = new Set([0, 502, 503, 504]);
 
 /** One sending of a multipart upload under `key`; resolves with the model made (201) or replayed (200). */
 function sendForm(form: FormData, key: string, progress: UploadProgress): Promise<Model> {
+  return postForm<Model>('/api/models', form, progress, { 'Idempotency-Key': key });
+}
+
+/**
+ * Posts a multipart form to a catalog route, reporting the bytes sent (XMLHttpRequest: fetch reports no upload
+ * progress); resolves with the `data` of a 2xx answer, rejects with the server's message otherwise.
+ */
+export function postForm<T>(
+  path: string,
+  form: FormData,
+  progress: UploadProgress,
+  headers: Record<string, string> = {},
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/models');
+    xhr.open('POST', path);
     xhr.setRequestHeader('X-API-Token', getToken() ?? '');
-    xhr.setRequestHeader('Idempotency-Key', key);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) progress.onProgress(event.loaded / event.total);
     });
@@ -113,9 +126,9 @@ function sendForm(form: FormData, key: string, progress: UploadProgress): Promis
       } catch {
         body = undefined;
       }
-      if ((xhr.status === 201 || xhr.status === 200) && body) {
+      if (xhr.status >= 200 && xhr.status < 300 && body) {
         progress.onProgress(1);
-        resolve((body as { data: Model }).data);
+        resolve((body as { data: T }).data);
       } else {
         reject(errorFromBody(xhr.status, body, `Upload failed (HTTP ${xhr.status})`));
       }

@@ -82,7 +82,13 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
     const exportMenu = createExportMenu({ ...model, lods });
     actions.append(exportMenu.element);
     cleanups.push(exportMenu.dispose);
-    cleanups.push(mountModelWorkspace(model, parts, lods, { viewerColumn, sidebar }));
+    cleanups.push(
+      mountModelWorkspace(model, parts, lods, {
+        viewerColumn,
+        sidebar,
+        onCurrentVersionChanged: remount,
+      }),
+    );
   };
 
   const showDownloads = (model: Model, lods: Model['lods']): void => {

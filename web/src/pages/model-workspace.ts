@@ -6,6 +6,7 @@ import { attempt } from '../ui/notify.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import { createAnimationSlot } from './animation-slot.ts';
+import { onEscape } from './escape-key.ts';
 import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createPropertiesPanel } from './part-properties-panel.ts';
@@ -13,25 +14,10 @@ import { createPartsTree } from './parts-tree.ts';
 import { createPropertyFilter } from './property-filter.ts';
 import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
+import { createVersionsPanel } from './versions-panel.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
-
-/** Esc in these fields belongs to the field (clearing a search box), not to the selection. */
-function isTextEntry(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (
-    target.isContentEditable ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement
-  ) {
-    return true;
-  }
-  return (
-    target instanceof HTMLInputElement &&
-    !['button', 'checkbox', 'radio', 'range', 'submit'].includes(target.type)
-  );
-}
 
 /** The readout of the selection, from the names of the selected parts. */
 function selectionSummary(names: string[]): string {
@@ -43,6 +29,8 @@ function selectionSummary(names: string[]): string {
 export interface WorkspaceSlots {
   viewerColumn: HTMLElement;
   sidebar: HTMLElement;
+  /** The model's current version changed (a new one completed, an old one was restored). */
+  onCurrentVersionChanged: () => void;
 }
 
 /**
@@ -60,6 +48,7 @@ export function mountModelWorkspace(
   let selection = new Set<string>();
   let hidden = new Set<string>();
   let paint = new Map<string, Material>();
+  let paintOverride: Map<string, Material> | null = null;
   const viewport = h('div', { class: 'viewer', 'data-state': 'loading' });
   const triangleLabel = h('output', { class: 'triangle-count', 'aria-live': 'polite' }, 'Loading…');
   const selectionLabel = h('span', { class: 'selection-summary', 'aria-live': 'polite' });
@@ -70,6 +59,7 @@ export function mountModelWorkspace(
     view.setSelection(selection);
     tree.setSelection(selection);
     properties.show(selection);
+    versions.selectionChanged(selection);
     materials.selectionChanged();
     visibility.update(selection.size, hidden.size);
     viewport.dataset.selected = String(selection.size);
@@ -81,7 +71,7 @@ export function mountModelWorkspace(
     const entries = await materialsForGroups(parts.map((part) => part.group_id));
     if (disposed) return;
     paint = new Map(entries.map((entry) => [entry.group_id, entry.material]));
-    view.setPaint(paint);
+    view.setPaint(paintOverride ?? paint);
     tree.setMaterials(paint);
     viewport.dataset.paint = String(paint.size);
   };
@@ -93,9 +83,7 @@ export function mountModelWorkspace(
     visibility.update(selection.size, hidden.size);
     viewport.dataset.hidden = String(hidden.size);
   };
-
   const animation = createAnimationSlot(() => view);
-
   const view = new ModelViewport(
     viewport,
     select,
@@ -129,12 +117,9 @@ export function mountModelWorkspace(
     binding: { selected: () => [...selection], boundMaterialId: (groupId) => paint.get(groupId)?.id },
     onChanged: () => attempt('Repainting the parts', refreshPaint),
   });
-  // On the whole page, so Esc also clears a selection made in the parts tree (where the focus then is).
-  const onKeyDown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape' || event.defaultPrevented || isTextEntry(event.target)) return;
+  const stopEscape = onEscape(() => {
     if (!measure.cancel()) select(null, false);
-  };
-  document.addEventListener('keydown', onKeyDown);
+  });
 
   const { levels, lodSwitcher } = createWorkspaceLevels(model, lods, {
     view,
@@ -142,6 +127,19 @@ export function mountModelWorkspace(
     triangleLabel,
     isDisposed: () => disposed,
     onShown: animation.show,
+  });
+  const versions = createVersionsPanel({
+    model,
+    view,
+    viewport,
+    triangleLabel,
+    tree,
+    openCurrent: () => levels.open(),
+    setPaintOverride: (override) => {
+      paintOverride = override;
+      view.setPaint(override ?? paint);
+    },
+    onCurrentChanged: slots.onCurrentVersionChanged,
   });
   layOutViewerColumn(viewerColumn, {
     lodSwitcher,
@@ -163,6 +161,7 @@ export function mountModelWorkspace(
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
     // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
     h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
+    versions.element,
   );
   const stopReview = mountReviewTools({
     model,
@@ -180,9 +179,10 @@ export function mountModelWorkspace(
   attempt('Loading bound materials', refreshPaint);
   return () => {
     disposed = true;
-    document.removeEventListener('keydown', onKeyDown);
+    stopEscape();
     animation.dispose();
     stopReview();
+    versions.dispose();
     view.dispose();
   };
 }

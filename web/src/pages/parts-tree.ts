@@ -3,6 +3,8 @@ import type { Material, Part } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatCount, isPointCloud } from '../ui/format.ts';
+import type { PartDiffState } from '../viewer/diff-colors.ts';
+import { createTreeChangeFilter } from './parts-tree-changes.ts';
 
 /** The rendered tree and the updates the model page pushes into it. */
 export interface PartsTree {
@@ -13,6 +15,8 @@ export interface PartsTree {
   setHidden: (hidden: Set<string>) => void;
   /** Lists only these parts (those a property filter found), or every part again with null. */
   setPropertyMatches: (matches: ReadonlySet<string> | null) => void;
+  /** Compare mode: marks each part with its change, offers a filter by change and lists the removed parts; null ends it. */
+  setChanges: (states: Map<string, PartDiffState> | null) => void;
 }
 
 interface Folder {
@@ -93,10 +97,14 @@ export function createPartsTree(
       folder.parts.map(partItem),
     );
 
+  let propertyMatches: ReadonlySet<string> | null = null;
+  const refilter = () => filterTree(box, search.value, changes.keeps, propertyMatches, matches);
+  const changes = createTreeChangeFilter(refilter, onSelect);
   const box = h(
     'div',
     { class: 'parts-tree' },
     parts.length === 0 ? h('p', {}, 'This model has no parts.') : folderList(root),
+    changes.removedList,
   );
   const searchId = uid('part-search');
   const search = h('input', {
@@ -106,8 +114,6 @@ export function createPartsTree(
     autocomplete: 'off',
   });
   const matches = h('small', { class: 'part-matches', 'aria-live': 'polite' });
-  let propertyMatches: ReadonlySet<string> | null = null;
-  const refilter = () => filterTree(box, search.value, propertyMatches, matches, parts.length);
   search.addEventListener('input', refilter);
   const element = h(
     'div',
@@ -115,6 +121,7 @@ export function createPartsTree(
     parts.length > 0
       ? h('div', { class: 'field part-search' }, h('label', { for: searchId }, 'Find part'), search, matches)
       : null,
+    changes.field,
     box,
   );
   return {
@@ -123,12 +130,16 @@ export function createPartsTree(
       propertyMatches = next;
       refilter();
     },
+    setChanges: (states) => {
+      changes.set(states, buttons);
+      refilter();
+    },
     setHidden: (hidden) => {
       for (const [groupId, button] of buttons) button.classList.toggle('hidden-part', hidden.has(groupId));
     },
     setSelection: (selection) => {
-      for (const [groupId, button] of buttons)
-        button.setAttribute('aria-pressed', String(selection.has(groupId)));
+      for (const button of Array.from(box.querySelectorAll<HTMLElement>('.part-button')))
+        button.setAttribute('aria-pressed', String(selection.has(button.dataset.groupId ?? '')));
       const first = [...selection].map((id) => buttons.get(id)).find(Boolean);
       if (first) revealInside(box, first);
     },
@@ -160,20 +171,26 @@ function revealInside(box: HTMLElement, item: HTMLElement): void {
 function filterTree(
   box: HTMLElement,
   text: string,
+  keeps: (groupId: string) => boolean,
   propertyMatches: ReadonlySet<string> | null,
   matches: HTMLElement,
-  total: number,
 ): void {
   const wanted = text.trim().toLowerCase();
-  const filtering = Boolean(wanted) || propertyMatches !== null;
+  const items = Array.from(box.querySelectorAll<HTMLElement>('li:has(> .part-button)'));
+  const changing = items.some(
+    (item) => !keeps(item.querySelector<HTMLElement>('.part-button')?.dataset.groupId ?? ''),
+  );
+  const filtering = Boolean(wanted) || propertyMatches !== null || changing;
   let shown = 0;
-  for (const item of Array.from(box.querySelectorAll<HTMLElement>('li:has(> .part-button)'))) {
+  for (const item of items) {
     const button = item.querySelector<HTMLElement>('.part-button');
+    const groupId = button?.dataset.groupId ?? '';
     const path = folderPath(item, box);
     const name = button?.querySelector('.part-name')?.textContent ?? '';
     const hit =
       (!wanted || `${path}/${name}`.toLowerCase().includes(wanted)) &&
-      (propertyMatches === null || propertyMatches.has(button?.dataset.groupId ?? ''));
+      (propertyMatches === null || propertyMatches.has(groupId)) &&
+      keeps(groupId);
     item.hidden = !hit;
     if (hit) shown += 1;
   }
@@ -183,7 +200,7 @@ function filterTree(
     folder.hidden = !any;
     if (any && filtering) folder.querySelector('details')?.setAttribute('open', '');
   }
-  matches.textContent = filtering ? `${shown} of ${total} parts` : '';
+  matches.textContent = filtering ? `${shown} of ${items.length} parts` : '';
 }
 
 /** The folder names from the tree's top down to `item`, joined by "/". */

@@ -33,6 +33,23 @@ export function frameBox(
   controls.update();
 }
 
+/**
+ * Frames `objects` (the parts of an isolated selection) looking from where the camera looks now, so the person
+ * keeps their bearings; false, with the camera left alone, when there are none.
+ */
+export function frameFromHere(
+  camera: PerspectiveCamera,
+  controls: OrbitControls,
+  objects: Object3D[],
+): boolean {
+  const box = new Box3();
+  for (const object of objects) box.expandByObject(object);
+  if (box.isEmpty()) return false;
+  const direction = camera.position.clone().sub(controls.target);
+  frameBox(camera, controls, box, direction.lengthSq() > 0 ? direction : undefined);
+  return true;
+}
+
 /** Frames `object` from a three-quarter angle. */
 export function frameCamera(camera: PerspectiveCamera, controls: OrbitControls, object: Object3D): void {
   frameBox(camera, controls, new Box3().setFromObject(object));

@@ -1,5 +1,5 @@
 /** The three.js view of one model: loading a GLB, orbiting, picking parts, painting, styling, playing, measuring and cutting it. */
-import { Box3, Clock, Color, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { Box3, Clock, Color, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -8,7 +8,7 @@ import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
 import { listenForClicks } from './click-events.ts';
 import { disposeObject } from './dispose-object.ts';
-import { frameBox, frameCamera } from './frame-camera.ts';
+import { frameBox, frameCamera, frameFromHere } from './frame-camera.ts';
 import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
@@ -44,6 +44,10 @@ const MARKER_SHARE = 0.012;
 /** A WebGL view bound to a container element; call {@link ModelViewport.dispose} when leaving the page. */
 export class ModelViewport {
   readonly canvas: HTMLCanvasElement;
+  /** Objects drawn beside the model and never picked: a compared version's removed parts. */
+  readonly extras = new Group();
+  /** Parts a click looks past to whatever lies behind them (compare mode's see-through unchanged parts). */
+  lookPast: ReadonlySet<string> = new Set();
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
@@ -91,7 +95,7 @@ export class ModelViewport {
 
     this.scene.background = new Color(VIEW_BACKGROUND);
     this.lighting = installLighting(this.renderer, this.scene, this.camera);
-    this.scene.add(this.camera, this.styles.overlays, this.measure.group);
+    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
@@ -129,10 +133,8 @@ export class ModelViewport {
       this.player.seek(previous.time);
     }
     previous?.dispose();
-    if (!this.framed) {
-      frameCamera(this.camera, this.controls, this.root);
-      this.framed = true;
-    }
+    if (!this.framed) frameCamera(this.camera, this.controls, this.root);
+    this.framed = true;
     this.applyPaint();
     this.requestRender();
     return drawnCounts(this.root);
@@ -257,14 +259,8 @@ export class ModelViewport {
    * their bearings. Does nothing when none of them is loaded.
    */
   frameParts(groupIds: Iterable<string>): void {
-    const box = new Box3();
-    for (const groupId of groupIds) {
-      for (const mesh of this.partMeshes.get(groupId) ?? []) box.expandByObject(mesh);
-    }
-    if (box.isEmpty()) return;
-    const direction = this.camera.position.clone().sub(this.controls.target);
-    frameBox(this.camera, this.controls, box, direction.lengthSq() > 0 ? direction : undefined);
-    this.requestRender();
+    const meshes = [...groupIds].flatMap((groupId) => this.partMeshes.get(groupId) ?? []);
+    if (frameFromHere(this.camera, this.controls, meshes)) this.requestRender();
   }
 
   /** Frames the whole model again. */
@@ -302,6 +298,7 @@ export class ModelViewport {
         isShown(entry.object) &&
         !this.styles.isGhost(entry.object) &&
         planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
+      (entry) => this.lookPast.has(groupIdOf(entry.object) ?? ''),
     );
     if (this.surfaceClick) {
       if (hit) this.surfaceClick(hit);

@@ -4,13 +4,17 @@ import type { Intersection, Object3D, PerspectiveCamera, Vector3 } from 'three';
 import { snapToSurface } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
 
-/** The nearest surface under a viewport point that `keep` accepts (shown, not ghosted, not cut away). */
+/**
+ * The nearest surface under a viewport point that `keep` accepts (shown, not ghosted, not cut away). Surfaces that
+ * `lookPast` names (compare mode's see-through unchanged parts) are taken only when nothing else lies behind them.
+ */
 export function surfaceAt(
   canvas: HTMLCanvasElement,
   camera: PerspectiveCamera,
   root: Object3D,
   client: { x: number; y: number },
   keep: (entry: Intersection) => boolean,
+  lookPast: (entry: Intersection) => boolean = () => false,
 ): Intersection | undefined {
   const rect = canvas.getBoundingClientRect();
   const pointer = new Vector2(
@@ -19,7 +23,8 @@ export function surfaceAt(
   );
   const raycaster = new Raycaster();
   raycaster.setFromCamera(pointer, camera);
-  return raycaster.intersectObject(root, true).find(keep);
+  const hits = raycaster.intersectObject(root, true).filter(keep);
+  return hits.find((entry) => !lookPast(entry)) ?? hits[0];
 }
 
 /** The measured point a click at `client` places on `hit`: a vertex within a few pixels, else the hit itself. */
