@@ -5,8 +5,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties } from '../pipeline/part-properties.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
-import { partColumns } from './model-rows.ts';
-import type { ConversionRecord, ThumbnailSource } from './repository.ts';
+import { partColumns, type ConversionRecord, type ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
 /** The conversion-state queries of the model repository, over a database or a transaction. */

@@ -218,3 +218,17 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
     },
   };
 }
+
+/** The columns a converted part is stored with, in `model_parts` and in a version's `model_version_parts` alike. */
+export function partColumns(part: ConversionRecord['parts'][number], index: number) {
+  return {
+    part_index: index,
+    group_id: part.group_id,
+    name: part.name,
+    path: part.path,
+    triangle_count: part.triangle_count,
+    vertex_count: part.vertex_count,
+    bounds: JSON.stringify(part.bounds),
+    properties: JSON.stringify(part.properties ?? {}),
+  };
+}

@@ -4,8 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
-import { partColumns } from '../catalog/model-rows.ts';
-import type { ConversionRecord } from '../catalog/repository.ts';
+import { partColumns, type ConversionRecord } from '../catalog/repository.ts';
 import type { VersionPart } from './repository.ts';
 
 /** The columns a version and its model row share, copied one way when a version becomes current and the other
