@@ -40,12 +40,25 @@ export function createShareRepository({ db }: DatabaseHandle) {
   /** What a secret opens (its model, whether annotations are shown), or undefined; compared as `modelOf` does. */
   const open = async (secret: string): Promise<OpenedShare | undefined> => {
     const digest = secretDigest(secret);
+    // A pinned version that was deleted closes its link: the join finds no version row then.
     const row = await db
       .selectFrom('model_shares')
-      .select(['model_id', 'secret_hash', 'annotations', 'version'])
-      .where('secret_hash', '=', digest)
+      .leftJoin('model_versions', (join) =>
+        join
+          .onRef('model_versions.model_id', '=', 'model_shares.model_id')
+          .onRef('model_versions.number', '=', 'model_shares.version'),
+      )
+      .select([
+        'model_shares.model_id',
+        'model_shares.secret_hash',
+        'model_shares.annotations',
+        'model_shares.version',
+        'model_versions.number as pinned',
+      ])
+      .where('model_shares.secret_hash', '=', digest)
       .executeTakeFirst();
     if (!row || !sameDigest(row.secret_hash, digest)) return undefined;
+    if (row.version !== null && row.pinned === null) return undefined;
     return { model_id: row.model_id, annotations: Number(row.annotations) === 1, version: row.version };
   };
 

@@ -110,6 +110,10 @@ for (const dialect of testDialects()) {
       assert.equal((await api.call('DELETE', `/${id}/versions/1`)).status, 204);
       assert.equal((await get(`/s/${pinned.secret}`)).status, 404, 'the page of the link is gone too');
       assert.equal((await get(`/s/${following.secret}`)).status, 200);
+      const oembed = (secret: string) =>
+        get(`/oembed?url=${encodeURIComponent(`http://localhost:80/s/${secret}`)}`);
+      assert.equal((await oembed(pinned.secret!)).status, 404);
+      assert.equal((await oembed(following.secret!)).status, 200);
       for (const url of [`/s/${pinned.secret}/models`, `/s/${pinned.secret}/models/${id}/lod/0`]) {
         const gone = await get(url);
         assert.equal(gone.status, 404, url);
