@@ -3,6 +3,7 @@ import { createModelRepository } from '../catalog/repository.ts';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
 import { createAnnotationRepository } from '../review/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { oembedRoutes } from './oembed-routes.ts';
@@ -31,12 +32,21 @@ export async function registerSharing(app: FastifyInstance, options: SharingOpti
   const { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins } = options;
   const models = createModelRepository(database);
   const shares = createShareRepository(database);
-  await app.register(shareRoutes, { prefix: '/api/models', models, shares, checkToken, publicBaseUrl });
+  const versions = createVersionRepository(database.db);
+  await app.register(shareRoutes, {
+    prefix: '/api/models',
+    models,
+    shares,
+    versions,
+    checkToken,
+    publicBaseUrl,
+  });
   await app.register(sharedModelRoutes, {
     prefix: '/s',
     models,
     materials,
     shares,
+    versions,
     annotations: createAnnotationRepository(database),
     blobs,
     publicBaseUrl,

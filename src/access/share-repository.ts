@@ -11,13 +11,16 @@ export interface StoredShare {
   secret: string;
   /** Whether the link's page shows the model's annotations. */
   annotations: boolean;
+  /** The version the link pins, or null when it follows the model's current version. */
+  version: number | null;
   created_at: string;
 }
 
-/** What a secret opens: its model, and whether the model's annotations are shown. */
+/** What a secret opens: its model, whether the model's annotations are shown, and the version it pins. */
 export interface OpenedShare {
   model_id: string;
   annotations: boolean;
+  version: number | null;
 }
 
 /** The share links' data access: the only code that queries `model_shares`. */
@@ -30,26 +33,46 @@ export function createShareRepository({ db }: DatabaseHandle) {
     model_id: row.model_id,
     secret: row.secret,
     annotations: Number(row.annotations) === 1,
+    version: row.version,
     created_at: toIso(row.created_at),
   });
 
   /** What a secret opens (its model, whether annotations are shown), or undefined; compared as `modelOf` does. */
   const open = async (secret: string): Promise<OpenedShare | undefined> => {
     const digest = secretDigest(secret);
+    // A pinned version that was deleted closes its link: the join finds no version row then.
     const row = await db
       .selectFrom('model_shares')
-      .select(['model_id', 'secret_hash', 'annotations'])
-      .where('secret_hash', '=', digest)
+      .leftJoin('model_versions', (join) =>
+        join
+          .onRef('model_versions.model_id', '=', 'model_shares.model_id')
+          .onRef('model_versions.number', '=', 'model_shares.version'),
+      )
+      .select([
+        'model_shares.model_id',
+        'model_shares.secret_hash',
+        'model_shares.annotations',
+        'model_shares.version',
+        'model_versions.number as pinned',
+      ])
+      .where('model_shares.secret_hash', '=', digest)
       .executeTakeFirst();
     if (!row || !sameDigest(row.secret_hash, digest)) return undefined;
-    return { model_id: row.model_id, annotations: Number(row.annotations) === 1 };
+    if (row.version !== null && row.pinned === null) return undefined;
+    return { model_id: row.model_id, annotations: Number(row.annotations) === 1, version: row.version };
   };
 
   return {
     open,
 
-    /** A new link to `modelId` with a fresh 256-bit secret, showing the model's annotations when asked to. */
-    async create(modelId: string, options: { annotations?: boolean } = {}): Promise<StoredShare> {
+    /**
+     * A new link to `modelId` with a fresh 256-bit secret, showing the model's annotations when asked to and
+     * pinning `version` when given (the caller checks that the model has it).
+     */
+    async create(
+      modelId: string,
+      options: { annotations?: boolean; version?: number | null } = {},
+    ): Promise<StoredShare> {
       const secret = newSecret();
       const row = await db
         .insertInto('model_shares')
@@ -59,6 +82,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
           secret,
           secret_hash: secretDigest(secret),
           annotations: options.annotations ? 1 : 0,
+          version: options.version ?? null,
           created_at: nowIso(),
         })
         .returningAll()

@@ -12,6 +12,7 @@ import {
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
+import type { VersionRepository } from '../model-versions/repository.ts';
 import type { ShareRepository, StoredShare } from './share-repository.ts';
 import { CreateShareBody, ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
 import { baseUrlOf, sharePageUrl } from './share-urls.ts';
@@ -20,6 +21,8 @@ import { baseUrlOf, sharePageUrl } from './share-urls.ts';
 export interface ShareRoutesOptions {
   models: ModelRepository;
   shares: ShareRepository;
+  /** The versions a link may pin. */
+  versions: VersionRepository;
   checkToken: TokenChecker;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
@@ -38,7 +41,7 @@ const errors = {
  * beside the catalog plugin under the same prefix, so unknown paths still reach the catalog's 404.
  */
 export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastify, options) => {
-  const { models, shares, checkToken, publicBaseUrl } = options;
+  const { models, shares, versions, checkToken, publicBaseUrl } = options;
   installApiFamily(fastify, {
     checkToken,
     ...CATALOG_FAMILY,
@@ -53,6 +56,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     id: share.id,
     url: sharePageUrl(baseUrl, share.secret),
     annotations: share.annotations,
+    version: share.version,
     created_at: share.created_at,
   });
 
@@ -64,7 +68,8 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
         tags,
         summary: 'Create a public link to the model: a page showing it, with no token, and nothing else',
         description:
-          'The body is optional; `{"annotations": true}` lets the page show the annotations, read-only.',
+          'The body is optional; `{"annotations": true}` lets the page show the annotations, read-only; ' +
+          '`{"version": n}` pins version n of the model (400 when the model has no such version).',
         params: ModelIdParams,
         body: CreateShareBody,
         response: { 201: catalogEnvelope(ShareSchema), ...errors },
@@ -76,8 +81,13 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     },
     async (request, reply) => {
       await existing(request.params.id);
+      const version = request.body.version ?? null;
+      if (version !== null && !(await versions.get(request.params.id, version))) {
+        throw new ApiError(400, `The model has no version ${version}`);
+      }
       const share = await shares.create(request.params.id, {
         annotations: request.body.annotations ?? false,
+        version,
       });
       return reply
         .code(201)

@@ -6,6 +6,9 @@ export const ShareSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'The public page `/s/<secret>`; add `?embed=1` for the bare viewer.' }),
   annotations: Type.Boolean({ description: "Whether the page shows the model's annotations (read-only)." }),
+  version: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: "The version the link serves; null when it follows the model's current version.",
+  }),
   created_at: Type.String({ format: 'date-time' }),
 });
 /** `POST /api/models/:id/shares`: an optional body. */
@@ -13,6 +16,13 @@ export const CreateShareBody = Type.Object(
   {
     annotations: Type.Optional(
       Type.Boolean({ default: false, description: "Show the model's annotations on the page, read-only." }),
+    ),
+    version: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+        description:
+          "Pin a version of the model (a number it has): the link serves that version's levels even after " +
+          'another becomes current, and stops answering if it is deleted. Null or absent: the current version.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -44,6 +54,9 @@ export const SharedModelSchema = Type.Object({
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
   part_count: Type.Union([Type.Integer(), Type.Null()]),
+  version: Type.Integer({
+    description: "The version of the model served: the one the link pins, else the model's current one.",
+  }),
   annotations: Type.Boolean({
     description:
       'Whether the link shows annotations: `/s/<secret>/models/<id>/annotations` answers only then.',

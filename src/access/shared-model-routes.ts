@@ -18,6 +18,7 @@ import { ApiError } from '../http/api-error.ts';
 import { REVOKED_WITHIN_SECONDS } from '../http/file-access.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
+import type { VersionRepository } from '../model-versions/repository.ts';
 import type { AnnotationRepository } from '../review/repository.ts';
 import { AnnotationSchema } from '../review/schemas.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -41,6 +42,8 @@ export interface SharedModelRoutesOptions {
   models: ModelRepository;
   materials: MaterialRepository;
   shares: ShareRepository;
+  /** The versions a link may pin, whose outputs it then serves. */
+  versions: VersionRepository;
   /** The annotations a link shows when it was created with `annotations: true`. */
   annotations: AnnotationRepository;
   blobs: BlobStore;
@@ -50,6 +53,13 @@ export interface SharedModelRoutesOptions {
   distDir: string;
   /** Origins besides the service's own that the share page may load from. */
   fileOrigins: string[];
+}
+
+/** What a secret opens: the model as the link serves it, whether it shows annotations, and the version served. */
+interface OpenedModel {
+  row: ModelRow;
+  annotations: boolean;
+  version: number;
 }
 
 /** A streamed file in the OpenAPI document. */
@@ -86,12 +96,29 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
    * The model the secret opens, with whether the link shows its annotations; 404 when the secret is unknown or
    * `id` names another model.
    */
-  const openShare = async (secret: string, id?: string): Promise<{ row: ModelRow; annotations: boolean }> => {
+  const openShare = async (secret: string, id?: string): Promise<OpenedModel> => {
     const share = await shares.open(secret);
     if (!share || (id !== undefined && id !== share.model_id)) throw new ApiError(404, SHARE_NOT_FOUND);
     const row = await models.get(share.model_id);
     if (!row) throw new ApiError(404, SHARE_NOT_FOUND);
-    return { row, annotations: share.annotations };
+    if (share.version === null || share.version === row.current_version) {
+      return { row, annotations: share.annotations, version: row.current_version };
+    }
+    // A pinned version that is not current: its own outputs over the model's; gone with the version.
+    const version = await options.versions.get(row.id, share.version);
+    if (!version) throw new ApiError(404, SHARE_NOT_FOUND);
+    const pinned: ModelRow = {
+      ...row,
+      status: version.status,
+      thumbnail_key: version.thumbnail_key ?? row.thumbnail_key,
+      lods: version.lods,
+      tileset_key: version.tileset_key,
+      triangle_count: version.triangle_count,
+      vertex_count: version.vertex_count,
+      part_count: version.part_count,
+      bounds: version.bounds,
+    };
+    return { row: pinned, annotations: share.annotations, version: version.number };
   };
   /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
   const sharedModel = async (secret: string, id?: string): Promise<ModelRow> =>
@@ -99,7 +126,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
   const toShared = (
     request: FastifyRequest,
     secret: string,
-    { row, annotations }: { row: ModelRow; annotations: boolean },
+    { row, annotations, version }: OpenedModel,
   ): SharedModel => {
     const base = `${baseUrlOf(publicBaseUrl, request)}${SHARE_PREFIX}${secret}/models/${row.id}`;
     // The catalog's own LOD view, so new LOD fields appear here too, with the addresses moved under the link.
@@ -116,6 +143,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
       part_count: row.part_count,
+      version,
       annotations,
       bounds: row.bounds ? JSON.parse(row.bounds) : null,
     };
@@ -124,8 +152,14 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
   app.get('/:secret', { schema: { hide: true, params: SecretParams } }, async (request, reply) => {
     reply.header('content-security-policy', sharePageCsp(options.fileOrigins));
     reply.header('cache-control', 'no-store');
-    const modelId = await shares.modelOf(request.params.secret);
-    const row = modelId ? await models.get(modelId) : undefined;
+    // Gone like the data: an unknown or revoked secret, a deleted model or a deleted pinned version.
+    const row = await openShare(request.params.secret).then(
+      (opened) => opened.row,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.statusCode === 404) return undefined;
+        throw error;
+      },
+    );
     if (!row) return reply.code(404).type('text/html; charset=utf-8').send(SHARE_PAGE_GONE);
     const html = await renderSharePage(options.distDir, {
       title: row.name,

@@ -17,6 +17,7 @@ import * as partProperties from './migrations/2026-11-28-01-part-properties.ts';
 import * as annotationsAndViews from './migrations/2026-11-28-02-annotations-and-views.ts';
 import * as tilesets from './migrations/2026-11-28-03-tilesets.ts';
 import * as modelVersions from './migrations/2026-11-29-01-model-versions.ts';
+import * as shareVersion from './migrations/2026-11-29-02-share-version.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28-02-annotations-and-views': annotationsAndViews,
   '2026-11-28-03-tilesets': tilesets,
   '2026-11-29-01-model-versions': modelVersions,
+  '2026-11-29-02-share-version': shareVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

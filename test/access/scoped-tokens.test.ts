@@ -136,6 +136,9 @@ for (const dialect of testDialects()) {
         view_id: missing ? randomUUID() : ids.view,
         annotation_id: randomUUID(),
         group_id: ids.group,
+        n: '1',
+        a: '1',
+        b: '1',
       });
     };
     const isRead = (route: DocumentedRoute) =>

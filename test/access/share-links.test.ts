@@ -99,7 +99,7 @@ for (const dialect of testDialects()) {
       const list = await get(`/api/models/${shared.id}/shares`, testApp.auth);
       assert.equal(list.status, 200);
       assert.deepEqual(JSON.parse(list.text).data, [
-        { id: share.id, url: share.url, annotations: false, created_at: share.created_at },
+        { id: share.id, url: share.url, annotations: false, version: null, created_at: share.created_at },
       ]);
       const stored = await testApp.database.db.selectFrom('model_shares').selectAll().execute();
       assert.equal(stored.length, 1);
@@ -176,6 +176,9 @@ for (const dialect of testDialects()) {
           annotation_id: shared.id,
           view_id: shared.id,
           group_id: 'shared-group',
+          n: '1',
+          a: '1',
+          b: '1',
         });
         for (const headers of [{ 'x-api-token': secret }, {}]) {
           const response = await testApp.app.inject({ method: route.method as 'GET', url, headers });
