@@ -175,7 +175,7 @@ for (const dialect of testDialects()) {
       await refused({ url: 'not a url', events: ['model.completed'] }, 'url "not a url" is not a valid URL');
       await refused(
         { url: 'https://example.com/hook', events: ['model.completed', 'model.exploded'] },
-        'events[1] "model.exploded" is not an event type; use model.created, model.progress, model.completed, model.failed, model.updated, model.deleted, thumbnail.updated, bindings.changed, annotation.created, annotation.updated, annotation.deleted, view.created, view.deleted',
+        'events[1] "model.exploded" is not an event type; use model.created, model.progress, model.completed, model.failed, model.updated, model.deleted, model.version.created, model.version.completed, model.version.failed, thumbnail.updated, bindings.changed, annotation.created, annotation.updated, annotation.deleted, view.created, view.deleted',
       );
       await refused({ url: 'https://example.com/hook', events: [] }, 'events must hold at least 1 item');
       await refused(
