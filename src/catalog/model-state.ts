@@ -3,9 +3,13 @@
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
-import { flattenProperties } from '../pipeline/part-properties.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
-import { partColumns, type ConversionRecord, type ThumbnailSource } from './repository.ts';
+import {
+  partColumns,
+  replacePartPropertyRows,
+  type ConversionRecord,
+  type ThumbnailSource,
+} from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
 /** The conversion-state queries of the model repository, over a database or a transaction. */
@@ -97,21 +101,11 @@ export function modelStateAccess(db: Db) {
             .values(rows.slice(start, start + 2_000))
             .execute();
         }
-        await trx.deleteFrom('model_part_properties').where('model_id', '=', id).execute();
-        // Six values a row: 5,000 rows stay under both databases' parameter limits.
-        const flat = record.parts.flatMap((part, index) =>
-          flattenProperties(part.properties ?? {}).map((row) => ({
-            model_id: id,
-            part_index: index,
-            ...row,
-          })),
+        await replacePartPropertyRows(
+          trx,
+          id,
+          record.parts.map((part, index) => ({ part_index: index, properties: part.properties ?? {} })),
         );
-        for (let start = 0; start < flat.length; start += 5_000) {
-          await trx
-            .insertInto('model_part_properties')
-            .values(flat.slice(start, start + 5_000))
-            .execute();
-        }
         // The version the model serves was converted again: its row keeps what a restore brings back.
         await createVersionRepository(trx).recordCurrentFromModel(id, record.parts);
         return true;

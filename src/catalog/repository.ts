@@ -6,6 +6,7 @@ import { partReadAccess } from './part-reads.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
+import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import { modelStateAccess, thumbnailStateAccess } from './model-state.ts';
 import type { MODEL_SORT_FIELDS, ModelSort, ModelStatus } from './schemas.ts';
@@ -231,4 +232,29 @@ export function partColumns(part: ConversionRecord['parts'][number], index: numb
     bounds: JSON.stringify(part.bounds),
     properties: JSON.stringify(part.properties ?? {}),
   };
+}
+
+/**
+ * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
+ * 5,000 rows a statement: six values a row stay under both databases' parameter limits.
+ */
+export async function replacePartPropertyRows(
+  trx: Db,
+  modelId: string,
+  parts: readonly { part_index: number; properties: PartProperties }[],
+): Promise<void> {
+  await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
+  const flat = parts.flatMap((part) =>
+    flattenProperties(part.properties).map((row) => ({
+      model_id: modelId,
+      part_index: part.part_index,
+      ...row,
+    })),
+  );
+  for (let start = 0; start < flat.length; start += 5_000) {
+    await trx
+      .insertInto('model_part_properties')
+      .values(flat.slice(start, start + 5_000))
+      .execute();
+  }
 }

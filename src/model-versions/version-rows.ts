@@ -3,8 +3,8 @@
 import type { Insertable } from 'kysely';
 import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../db/database.ts';
 import { nowIso } from '../db/timestamps.ts';
-import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
-import { partColumns, type ConversionRecord } from '../catalog/repository.ts';
+import type { PartProperties } from '../pipeline/part-properties.ts';
+import { partColumns, replacePartPropertyRows, type ConversionRecord } from '../catalog/repository.ts';
 import type { VersionPart } from './repository.ts';
 
 /** The columns a version and its model row share, copied one way when a version becomes current and the other
@@ -113,20 +113,14 @@ export async function makeCurrentIn(trx: Db, modelId: string, number: number): P
     }));
     await trx.insertInto('model_parts').values(chunk).execute();
   }
-  await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
-  const flat = parts.flatMap((part) =>
-    flattenProperties(JSON.parse(part.properties) as PartProperties).map((row) => ({
-      model_id: modelId,
+  await replacePartPropertyRows(
+    trx,
+    modelId,
+    parts.map((part) => ({
       part_index: part.part_index,
-      ...row,
+      properties: JSON.parse(part.properties) as PartProperties,
     })),
   );
-  for (let start = 0; start < flat.length; start += 5_000) {
-    await trx
-      .insertInto('model_part_properties')
-      .values(flat.slice(start, start + 5_000))
-      .execute();
-  }
   return true;
 }
 
