@@ -9,12 +9,14 @@ import {
 } from '../http/catalog-family.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
+import { grantOf, scopeOf } from '../http/auth/request-scope.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { TokenRepository } from './token-repository.ts';
 import {
   ApiTokenSchema,
   CreatedTokenSchema,
   CreateTokenBody,
+  CurrentTokenSchema,
   MAX_TOKEN_NAME_LENGTH,
   TokenIdParams,
 } from './token-schemas.ts';
@@ -87,6 +89,26 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
       },
     },
     async () => ({ success: true as const, data: await tokens.list() }),
+  );
+
+  app.get(
+    '/current',
+    {
+      schema: {
+        operationId: 'getCurrentToken',
+        tags,
+        summary: "The caller's own token: its scope, and for a scoped token its id and name (any token)",
+        response: { 200: catalogEnvelope(CurrentTokenSchema), 401: CatalogErrorSchema },
+      },
+    },
+    async (request) => {
+      // Every request here passed the family's token check, which notes the scope it admitted.
+      const scope = scopeOf(request);
+      if (scope === undefined) throw new ApiError(401, 'missing API token');
+      const id = grantOf(request) ?? null;
+      const name = id === null ? null : await tokens.nameOf(id);
+      return { success: true as const, data: { scope, id, name } };
+    },
   );
 
   app.delete(

@@ -27,6 +27,17 @@ export const CreatedTokenSchema = Type.Intersect([
   Type.Object({ token: Type.String({ description: 'The secret for `X-API-Token`; shown this once.' }) }),
 ]);
 
+/** What `GET /api/tokens/current` tells the caller about its own token, so a client can offer only what it may do. */
+export const CurrentTokenSchema = Type.Object({
+  scope: Type.Union([Type.Literal('admin'), ...TOKEN_SCOPES.map((scope) => Type.Literal(scope))], {
+    description: "`admin` for the configured API_TOKEN; otherwise the scoped token's scope.",
+  }),
+  id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "The scoped token's id; null for admin.",
+  }),
+  name: Type.Union([Type.String(), Type.Null()], { description: "The scoped token's name; null for admin." }),
+});
+
 /** Body of `POST /api/tokens`. */
 export const CreateTokenBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 1024 }),

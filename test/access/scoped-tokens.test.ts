@@ -144,7 +144,9 @@ for (const dialect of testDialects()) {
     const isRead = (route: DocumentedRoute) =>
       (route.method === 'GET' && !WRITE_LEVEL_GETS.has(`${route.method} ${route.path}`)) ||
       READING_POSTS.includes(`${route.method} ${route.path}`);
-    const isTokenManagement = (route: DocumentedRoute) => route.path.startsWith('/api/tokens');
+    // Every token may ask what it may do itself; the rest of `/api/tokens` is the admin token's.
+    const isTokenManagement = (route: DocumentedRoute) =>
+      route.path.startsWith('/api/tokens') && route.path !== '/api/tokens/current';
     const refusal = (route: DocumentedRoute, status: number, message: string) =>
       route.path.startsWith('/api/v1/') ? errorText(status, message) : catalogError(message);
     const bodyFor = (route: DocumentedRoute) =>
@@ -162,6 +164,7 @@ for (const dialect of testDialects()) {
         'POST /api/tokens',
         'GET /api/tokens',
         'DELETE /api/tokens/{id}',
+        'GET /api/tokens/current',
       ]) {
         assert.ok(names.includes(expected), `${expected} is documented`);
       }
@@ -212,6 +215,26 @@ for (const dialect of testDialects()) {
       }
       const created = await send('POST', '/api/v1/materials', token, { name: 'By CI' });
       assert.equal(created.status, 201, created.text);
+    });
+
+    void it('tells every token its own scope, and a scoped token its id and name, at /api/tokens/current', async () => {
+      const admin = await send('GET', '/api/tokens/current', testApp.auth['x-api-token']!);
+      assert.equal(admin.status, 200, admin.text);
+      assert.deepEqual(admin.json, { success: true, data: { scope: 'admin', id: null, name: null } });
+      for (const scope of ['read', 'write'] as const) {
+        const created = await createToken({ name: `${scope} self`, scope });
+        const answer = await send('GET', '/api/tokens/current', created.token);
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(answer.json, {
+          success: true,
+          data: { scope, id: created.id, name: `${scope} self` },
+        });
+        // Only reading is open: revoking through this path stays the admin token's.
+        const revoke = await send('DELETE', '/api/tokens/current', created.token);
+        assert.equal(revoke.status, 403, revoke.text);
+      }
+      const wrong = await send('GET', '/api/tokens/current', 'vt_not-a-real-token');
+      assert.equal(wrong.status, 401, wrong.text);
     });
 
     void it('refuses a revoked token at once with 401 `invalid API token` on every route', async () => {

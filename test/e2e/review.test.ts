@@ -1,7 +1,7 @@
 // Annotations and saved views end to end: real server, real headless Chromium. A pin added on the red cube sits
 // where it was clicked and is still there after a reload; a view saved with the red cube hidden and an X section
 // comes back after a reload, by its Restore button and by its link; a share link made with annotations shows the
-// pin and the list with no edit control.
+// pin and the list with no edit control; a read token's page shows every edit control read-only from the start.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -294,6 +294,50 @@ void describe(
         await visitorContext.close();
       }
       assert.deepEqual(session.pageErrors, []);
+    });
+
+    void test('a read token opens the model with every edit control read-only before any write is tried', async () => {
+      const created = await api('/api/tokens', { method: 'POST', body: { name: 'Reviewer', scope: 'read' } });
+      assert.equal(created.status, 201, await created.clone().text());
+      const { token } = ((await created.json()) as { data: { token: string } }).data;
+      const browser = page.context().browser();
+      assert.ok(browser);
+      const readerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await readerContext.addInitScript((saved) => localStorage.setItem('vitrine.apiToken', saved), token);
+      const writes: string[] = [];
+      readerContext.on('request', (request) => {
+        // The bulk material lookup is a POST that only reads.
+        const reads = request.method() === 'GET' || request.url().endsWith('/api/v1/groups/materials');
+        if (!reads && request.url().includes('/api/')) writes.push(`${request.method()} ${request.url()}`);
+      });
+      try {
+        const reader = await readerContext.newPage();
+        await openView(reader, `${session.server.baseUrl}/#/models/${run.modelId}`);
+        const annotate = reader.getByRole('button', { name: 'Annotate' });
+        const save = reader.locator('.views-panel button[type="submit"]');
+        await reader.waitForFunction(
+          () =>
+            (document.querySelector('.annotate-toggle') as HTMLButtonElement | null)?.disabled === true &&
+            (document.querySelector('.views-panel button[type="submit"]') as HTMLButtonElement | null)
+              ?.disabled === true,
+          null,
+          { timeout: 30_000 },
+        );
+        assert.ok(await annotate.isDisabled(), 'Annotate is disabled');
+        assert.ok(await save.isDisabled(), 'saving a view is disabled');
+        assert.ok(
+          await reader.locator('.views-panel input').first().isDisabled(),
+          'the view name is disabled',
+        );
+        assert.deepEqual(writes, [], 'no write was tried');
+      } finally {
+        await readerContext.close();
+      }
+      // The admin token's page keeps them writable.
+      await openView(page, `${session.server.baseUrl}/#/models/${run.modelId}`);
+      await page.waitForTimeout(1_000);
+      assert.ok(await page.getByRole('button', { name: 'Annotate' }).isEnabled());
+      assert.ok(await page.locator('.views-panel button[type="submit"]').isEnabled());
     });
   },
 );

@@ -3,6 +3,9 @@ import type { TokenScope } from './token-checker.ts';
 /** Prefix of the token management routes, which only the admin token reaches. */
 export const TOKEN_ROUTES_PREFIX = '/api/tokens';
 
+/** The one token route every token may read: what the caller's own token may do. */
+export const CURRENT_TOKEN_ROUTE = `${TOKEN_ROUTES_PREFIX}/current`;
+
 /** Message of a 403 for a read token on a route that changes something. */
 export const READ_ONLY_MESSAGE = 'token is read-only';
 /** Message of a 403 for a scoped token on token management. */
@@ -25,6 +28,7 @@ const READING_POSTS = new Set(['/api/v1/groups/materials']);
  */
 export function accessDenied(scope: TokenScope, method: string, url: string | undefined): string | undefined {
   if (scope === 'admin' || url === undefined) return undefined;
+  if (url === CURRENT_TOKEN_ROUTE && method === 'GET') return undefined;
   if (url === TOKEN_ROUTES_PREFIX || url.startsWith(`${TOKEN_ROUTES_PREFIX}/`)) return ADMIN_ONLY_MESSAGE;
   if (scope === 'write') return undefined;
   const reads = method === 'GET' || method === 'HEAD' || (method === 'POST' && READING_POSTS.has(url));
