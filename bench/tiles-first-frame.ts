@@ -6,11 +6,12 @@
 // other in one run. The rings' surfaces carry a scan's noise of up to BENCH_ROUGHNESS metres (0.0005 unless set;
 // 0 for smooth rings): a smooth torus compresses to about a byte a triangle, far below what scanned meshes weigh.
 // Measured: milliseconds from navigation to the first frame with geometry (the canvas's `data-drawn`) for each,
-// their ratio (goal ≤ 0.1), and the tile bytes and triangles behind the tiles' first frame.
+// their ratio (goal ≤ 0.1), and the tile bytes and triangles behind the tiles' first frame; each page's timeline
+// (its `vitrine:` performance marks and its requests) goes to stderr.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordFirstFrame, timeToFirstFrame } from '../test/e2e/support/first-frame.ts';
+import { pageTimeline, recordFirstFrame, timeToFirstFrame } from '../test/e2e/support/first-frame.ts';
 import { writeRingParts } from '../test/e2e/support/ring-parts.ts';
 import { openViewerSession } from '../test/e2e/support/viewer-session.ts';
 
@@ -77,9 +78,11 @@ try {
   const tiles = await timeToFirstFrame(page, address, 'tiles', VIEW_TIMEOUT_MS);
   const tileBytes = Number(await page.locator('.viewer').getAttribute('data-tile-bytes'));
   const tileTriangles = Number(await page.locator('.viewer').getAttribute('data-triangles'));
-  say(`tiles: first frame at ${Math.round(tiles)} ms`);
+  say(`tiles: first frame at ${Math.round(tiles)} ms; the page's timeline:`);
+  for (const line of await pageTimeline(page)) say(`  ${line}`);
   const whole = await timeToFirstFrame(page, `${address}?level=0`, '0', VIEW_TIMEOUT_MS);
-  say(`LOD 0: first frame at ${Math.round(whole)} ms`);
+  say(`LOD 0: first frame at ${Math.round(whole)} ms; the page's timeline:`);
+  for (const line of await pageTimeline(page)) say(`  ${line}`);
 
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
   console.log(

@@ -57,6 +57,11 @@ void describe('tiled models end to end', { timeout: 30 * 60_000, skip: skipWitho
     const tiles = await timeToFirstFrame(page, address, 'tiles');
     const firstBytes = Number(await page.locator('.viewer').getAttribute('data-tile-bytes'));
     const triangles = Number(await page.locator('.viewer').getAttribute('data-triangles'));
+    // The page fetched the tileset and its root tile ahead of the tile renderer, which took those replies.
+    const fetched = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((entry) => entry.name));
     const whole = await timeToFirstFrame(page, `${address}?level=0`, '0');
     console.log(
       `tiles: first frame at ${Math.round(tiles)} ms, ${triangles} triangles after ${firstBytes} bytes; ` +
@@ -71,6 +76,16 @@ void describe('tiled models end to end', { timeout: 30 * 60_000, skip: skipWitho
       `${firstBytes} tile bytes against LOD 0's ${model.lods[0].size}`,
     );
     assert.ok(triangles > 0 && triangles <= 65_536 * 8, `the first frame drew ${triangles} triangles`);
+    assert.equal(fetched.filter((path) => path.endsWith('/tileset.json')).length, 1, fetched.join('\n'));
+    for (const step of ['tileset-requested', 'tileset-arrived', 'root-tile-requested', 'root-tile-arrived']) {
+      assert.ok(marks.includes(`vitrine:${step}`), `marked ${step}: ${marks.join(', ')}`);
+    }
+    const tileFetches = fetched.filter((path) => path.endsWith('.glb'));
+    assert.equal(
+      new Set(tileFetches).size,
+      tileFetches.length,
+      `no tile fetched twice: ${tileFetches.join(', ')}`,
+    );
   });
 
   void test('a part picked in the tiles is the catalog part, and its bound material paints it', async () => {

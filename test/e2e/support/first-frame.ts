@@ -28,3 +28,26 @@ export async function timeToFirstFrame(
     .waitFor({ timeout: timeoutMs });
   return page.evaluate(() => (window as { drawnAt?: number }).drawnAt ?? Number.NaN);
 }
+
+/**
+ * The page's own timeline since navigation, in milliseconds: its `vitrine:` marks (the tileset's prefetch, the
+ * shaders' warm-up, the first tile, the first frame) and when each script, API and file request started and ended.
+ */
+export async function pageTimeline(page: Page): Promise<string[]> {
+  // No named functions inside: the page lacks the helper the test runner's compiler names them with.
+  return page.evaluate(() => {
+    const marks = performance
+      .getEntriesByType('mark')
+      .filter((entry) => entry.name.startsWith('vitrine:'))
+      .map((entry) => ({ at: entry.startTime, line: `${Math.round(entry.startTime)} ms ${entry.name}` }));
+    const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+      (entry) => ({
+        at: entry.startTime,
+        line:
+          `${Math.round(entry.startTime)}–${Math.round(entry.responseEnd)} ms ` +
+          `${new URL(entry.name).pathname.replace(/^.*\/(files|api)\//, '$1/').slice(-60)} (${entry.encodedBodySize} B)`,
+      }),
+    );
+    return [...marks, ...requests].sort((a, b) => a.at - b.at).map((entry) => entry.line);
+  });
+}

@@ -7,6 +7,8 @@ import type { Page } from '../router.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
+import { prefetchTileset } from '../viewer/tileset-prefetch.ts';
+import { askedLevel } from '../viewer/tiles-opening.ts';
 import { catalogHash, emptyQuery } from './catalog-query.ts';
 import { followConversion } from './conversion-status.ts';
 import { createDownloads } from './downloads-card.ts';
@@ -98,6 +100,12 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
   getModel(id)
     .then((model) => {
       if (left) return;
+      // The tiles' first frame waits on the tileset and its root tile: fetch them while the page is built.
+      if (model.status === 'completed' && model.tileset_url && askedLevel() === null) {
+        prefetchTileset(model.tileset_url);
+      }
+      // Parts and levels are asked for first, so they travel while the heading and details are built.
+      if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
       showHeading(model);
       const details = createModelDetails(model, {
         onUpdated: showHeading,
@@ -111,8 +119,7 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
         createSharePanel(model),
       );
       showDownloads(model, []);
-      if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
-      else {
+      if (model.status !== 'completed') {
         if (model.thumbnail_url)
           pending.prepend(h('img', { src: model.thumbnail_url, alt: '', class: 'pending-thumb' }));
         cleanups.push(

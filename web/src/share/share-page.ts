@@ -6,7 +6,8 @@ import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
-import { openingWithTiles } from '../viewer/tiles-opening.ts';
+import { askedLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
+import { prefetchTileset } from '../viewer/tileset-prefetch.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
 import { servedLevels } from '../viewer/served-levels.ts';
 import {
@@ -29,6 +30,10 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   try {
     base = shareBasePath();
     model = await getSharedModel(base);
+    // The tiles' first frame waits on the tileset and its root tile: fetch them while the parts are read.
+    if (model.status === 'completed' && model.tileset_url && askedLevel() === null) {
+      prefetchTileset(model.tileset_url);
+    }
     parts = model.status === 'completed' ? await getSharedParts(base, model.id) : [];
   } catch (error) {
     showGone(root, error);

@@ -18,6 +18,7 @@ import { PartPaint } from './part-paint.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
+import { warmModelShaders } from './shader-warmup.ts';
 import { snapAt, surfaceAt } from './surface-hit.ts';
 import { TiledModel, type DrawnTiles } from './tiled-model.ts';
 import type { Axis } from './section-planes.ts';
@@ -141,8 +142,8 @@ export class ModelViewport {
   }
 
   /**
-   * Streams a 3D Tiles tileset (replacing the current model): tiles load as the camera needs them. Resolves with
-   * what the first frame that shows any of it draws; the camera is framed on the tileset's bounds.
+   * Streams a 3D Tiles tileset (replacing the current model): tiles load as the camera needs them (their shaders
+   * compiled meanwhile). Resolves with what the first frame showing any of it draws; the camera frames its bounds.
    */
   loadTiles(url: string): Promise<DrawnTiles> {
     ++this.loadSerial;
@@ -159,12 +160,14 @@ export class ModelViewport {
     }));
     this.root = tiled.root;
     this.scene.add(this.root);
+    void warmModelShaders(renderer, camera, this.scene);
     this.requestRender();
     return new Promise((resolve) => (this.firstTiles = resolve));
   }
 
   /** After a frame drew some model: marks the canvas (`data-drawn`), lights it fully, settles a tileset's opening. */
   private drewGeometry(triangles: number): void {
+    if (!this.canvas.dataset.drawn) performance.mark('vitrine:first-frame');
     this.canvas.dataset.drawn = 'true';
     if (this.lighting.addEnvironment()) this.requestRender();
     this.firstTiles?.({ triangles, points: 0, bytes: this.tiled?.fetchedBytes ?? 0 });

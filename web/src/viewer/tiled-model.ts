@@ -10,6 +10,7 @@ import { TilesRenderer } from '3d-tiles-renderer';
 import { GLTFExtensionsPlugin } from '3d-tiles-renderer/plugins';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { DrawnCounts } from './part-meshes.ts';
+import { prefetchTileset, takePrefetched } from './tileset-prefetch.ts';
 
 /** What the first frame of a tileset drew, and the bytes of tileset and tiles fetched for it. */
 export interface DrawnTiles extends DrawnCounts {
@@ -38,6 +39,8 @@ export class TiledModel {
   private bytes = 0;
 
   constructor(private readonly options: TiledModelOptions) {
+    // Already under way when the page started it with the model's record; else from here, root tile included.
+    prefetchTileset(options.url);
     this.tiles = new TilesRenderer(options.url);
     this.tiles.errorTarget = ERROR_TARGET_PX;
     // Tile content is meshopt-compressed; the decoder is bundled, not fetched.
@@ -52,6 +55,7 @@ export class TiledModel {
     // 3D Tiles stand +Z up and turn glTF content so; the viewer's frame is glTF's, +Y up.
     this.tiles.group.rotation.x = -Math.PI / 2;
     this.tiles.addEventListener('load-model', ({ scene }) => {
+      performance.mark('vitrine:tile-loaded');
       this.byTile.set(scene, splitByPart(scene));
       options.onChange();
     });
@@ -70,11 +74,13 @@ export class TiledModel {
     this.tiles.registerPlugin({
       name: 'FETCHED_BYTES',
       fetchData: async (url: string, init: RequestInit) => {
-        const response = await fetch(url, init);
+        const response = await (takePrefetched(url, init) ?? fetch(url, init));
         this.bytes += Number(response.headers.get('content-length') ?? 0);
         return response;
       },
     });
+    // Starts reading the tileset now rather than at the first frame, which a busy renderer may hold back.
+    this.update();
   }
 
   /** The object to add to the scene. */
