@@ -17,6 +17,7 @@ import {
   fetchSource,
   removeReplacedLods,
   removeReplacedTileset,
+  removeUnrecordedTileset,
   storeLods,
   storeTileset,
 } from './conversion-files.ts';
@@ -140,20 +141,28 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const tilesetKey = result.tileset
           ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key, folder)
           : null;
-        await models.setProgress(modelId, 96);
-        await announce('model.progress', modelId);
-        // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a
-        // new thumbnail is still a good model; regeneration can try again.
-        if (result.thumbnail) {
-          await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
-        } else {
-          logger.warn(
-            { model_id: modelId, job_id: job.id, err: result.thumbnailError },
-            'thumbnail rendering failed',
-          );
+        let previous = model;
+        let stored: Awaited<ReturnType<ModelRepository['complete']>>;
+        try {
+          await models.setProgress(modelId, 96);
+          await announce('model.progress', modelId);
+          // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without
+          // a new thumbnail is still a good model; regeneration can try again.
+          if (result.thumbnail) {
+            await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
+          } else {
+            logger.warn(
+              { model_id: modelId, job_id: job.id, err: result.thumbnailError },
+              'thumbnail rendering failed',
+            );
+          }
+          previous = (await models.get(modelId)) ?? model;
+          stored = await models.complete(modelId, { ...result, lods, tileset_key: tilesetKey });
+        } catch (error) {
+          // Stored whole but never recorded: nothing would ever serve or remove it.
+          if (tilesetKey) await removeUnrecordedTileset(blobs, tilesetKey, model.tileset_key);
+          throw error;
         }
-        const previous = (await models.get(modelId)) ?? model;
-        const stored = await models.complete(modelId, { ...result, lods, tileset_key: tilesetKey });
         if (!stored) {
           // Deleted during conversion: drop what was just written.
           await blobs.deletePrefix(modelPrefix(modelId));
