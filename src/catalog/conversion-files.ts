@@ -121,13 +121,25 @@ export async function storeTileset(
       if (failed) throw failed.reason;
     }
   } catch (error) {
-    if (!currentKey || tilesetFolderOf(currentKey) !== target) {
-      // The store's own error is the one to report; a clean-up that fails too leaves what a delete clears.
-      await blobs.deletePrefix(target).catch(() => undefined);
-    }
+    await removeUnrecordedTileset(blobs, `${target}${TILESET_FILE_NAME}`, currentKey);
     throw error;
   }
   return `${target}${TILESET_FILE_NAME}`;
+}
+
+/**
+ * Removes the folder of a tileset stored (wholly or in part) by a conversion that then failed, unless it is the
+ * folder of `currentKey` (the model's recorded tileset, made again byte for byte by a reprocess), which is still
+ * served. The failure is the error to report: a clean-up that fails too leaves what a delete clears.
+ */
+export async function removeUnrecordedTileset(
+  blobs: BlobStore,
+  key: string,
+  currentKey: string | null,
+): Promise<void> {
+  const folder = tilesetFolderOf(key);
+  if (currentKey && tilesetFolderOf(currentKey) === folder) return;
+  await blobs.deletePrefix(folder).catch(() => undefined);
 }
 
 /** Removes the tileset of the conversion before once another (or none) is recorded in its place. */

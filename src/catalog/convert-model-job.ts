@@ -7,7 +7,6 @@ import type { LodCompression } from '../pipeline/lods/compress-lod.ts';
 import type { LodTextureFormat } from '../pipeline/lods/texture-ladder.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError } from '../pipeline/types.ts';
-import type { ConversionPool } from '../threads/pool-types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
@@ -17,6 +16,7 @@ import {
   fetchSource,
   removeReplacedLods,
   removeReplacedTileset,
+  removeUnrecordedTileset,
   storeLods,
   storeTileset,
 } from './conversion-files.ts';
@@ -26,7 +26,9 @@ import { convertVersion, failVersion } from './convert-version.ts';
 import type { VersionRepository } from '../model-versions/repository.ts';
 import { versionFolder } from '../model-versions/schemas.ts';
 import { storedLods } from './schemas.ts';
-import type { ModelRepository } from './repository.ts';
+import type { ModelRepository, StoredLod } from './repository.ts';
+import type { ModelRow } from '../db/database.ts';
+import type { ConversionPool, PooledFileConversion } from '../threads/pool-types.ts';
 import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the conversion job needs. */
@@ -79,7 +81,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
   run: JobHandler<typeof JobName.ConvertModel>;
   failed: FailureHandler<typeof JobName.ConvertModel>;
 } {
-  const { models, blobs, catalog, logger, events } = deps;
+  const { models, blobs, logger, events } = deps;
 
   /** Announces the model's state as stored now. */
   const announce = async (
@@ -140,20 +142,11 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const tilesetKey = result.tileset
           ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key, folder)
           : null;
-        await models.setProgress(modelId, 96);
-        await announce('model.progress', modelId);
-        // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a
-        // new thumbnail is still a good model; regeneration can try again.
-        if (result.thumbnail) {
-          await catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
-        } else {
-          logger.warn(
-            { model_id: modelId, job_id: job.id, err: result.thumbnailError },
-            'thumbnail rendering failed',
-          );
-        }
-        const previous = (await models.get(modelId)) ?? model;
-        const stored = await models.complete(modelId, { ...result, lods, tileset_key: tilesetKey });
+        const { previous, stored } = await recordConversion(
+          deps,
+          { model, jobId: job.id, lods, tilesetKey, result },
+          () => announce('model.progress', modelId),
+        );
         if (!stored) {
           // Deleted during conversion: drop what was just written.
           await blobs.deletePrefix(modelPrefix(modelId));
@@ -221,4 +214,44 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
       await announce('model.failed', modelId);
     },
   };
+}
+
+/**
+ * Sets the conversion's thumbnail and records its outputs; returns the row as it was before and as recorded
+ * (undefined when the model was deleted meanwhile). A tileset stored whole is removed when this fails, as nothing
+ * would ever serve or remove it, unless it is the model's recorded one made again by a reprocess.
+ */
+async function recordConversion(
+  deps: ConvertJobDependencies,
+  conversion: {
+    model: ModelRow;
+    jobId: string;
+    lods: StoredLod[];
+    tilesetKey: string | null;
+    result: PooledFileConversion;
+  },
+  announceProgress: () => Promise<void>,
+): Promise<{ previous: ModelRow; stored: Awaited<ReturnType<ModelRepository['complete']>> }> {
+  const { model, jobId, lods, tilesetKey, result } = conversion;
+  const modelId = model.id;
+  try {
+    await deps.models.setProgress(modelId, 96);
+    await announceProgress();
+    // Set before completing, so a client that sees `completed` sees the new thumbnail too. A model without a new
+    // thumbnail is still a good model; regeneration can try again.
+    if (result.thumbnail) {
+      await deps.catalog.replaceThumbnail(modelId, result.thumbnail, 'png', { source: 'rendered' });
+    } else {
+      deps.logger.warn(
+        { model_id: modelId, job_id: jobId, err: result.thumbnailError },
+        'thumbnail rendering failed',
+      );
+    }
+    const previous = (await deps.models.get(modelId)) ?? model;
+    const stored = await deps.models.complete(modelId, { ...result, lods, tileset_key: tilesetKey });
+    return { previous, stored };
+  } catch (error) {
+    if (tilesetKey) await removeUnrecordedTileset(deps.blobs, tilesetKey, model.tileset_key);
+    throw error;
+  }
 }

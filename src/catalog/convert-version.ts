@@ -9,7 +9,7 @@ import type { Job, JobName } from '../jobs/job-types.ts';
 import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { versionFolder } from '../model-versions/schemas.ts';
 import type { ConvertJobDependencies } from './convert-model-job.ts';
-import { fetchSource, storeLods, storeTileset } from './conversion-files.ts';
+import { fetchSource, removeUnrecordedTileset, storeLods, storeTileset } from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelEventData } from './model-events.ts';
 import { boundColours } from './thumbnails.ts';
@@ -64,17 +64,24 @@ export async function convertVersion(
       ? await storeTileset(blobs, modelId, result.tileset, null, folder)
       : null;
     let thumbnailKey: string | null = null;
-    if (result.thumbnail) {
-      const hash = createHash('sha256').update(result.thumbnail).digest('hex').slice(0, 16);
-      thumbnailKey = `${folder}thumbnail-${hash}.png`;
-      await blobs.putBytes(thumbnailKey, result.thumbnail);
+    let completed: Awaited<ReturnType<ConvertJobDependencies['versions']['complete']>>;
+    try {
+      if (result.thumbnail) {
+        const hash = createHash('sha256').update(result.thumbnail).digest('hex').slice(0, 16);
+        thumbnailKey = `${folder}thumbnail-${hash}.png`;
+        await blobs.putBytes(thumbnailKey, result.thumbnail);
+      }
+      completed = await versions.complete(
+        modelId,
+        number,
+        { ...result, lods, tileset_key: tilesetKey },
+        thumbnailKey,
+      );
+    } catch (error) {
+      // Stored whole but never recorded: nothing would ever serve or remove it.
+      if (tilesetKey) await removeUnrecordedTileset(blobs, tilesetKey, null);
+      throw error;
     }
-    const completed = await versions.complete(
-      modelId,
-      number,
-      { ...result, lods, tileset_key: tilesetKey },
-      thumbnailKey,
-    );
     if (!completed) {
       // The version or its model was deleted during the conversion: drop what was just written.
       if (number > 1) await blobs.deletePrefix(folder);

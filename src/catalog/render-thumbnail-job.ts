@@ -8,6 +8,7 @@ import { storedLods } from './schemas.ts';
 import type { ModelRepository } from './repository.ts';
 import { thumbnailLevel } from '../render/thumbnail-level.ts';
 import { renderWithBoundMaterials, type ThumbnailDependencies } from './thumbnails.ts';
+import { tilesetThumbnailGlb } from './tileset-thumbnail.ts';
 
 /** What the thumbnail job needs. */
 export interface ThumbnailJobDependencies extends ThumbnailDependencies {
@@ -24,7 +25,8 @@ export const RENDER_BUSY_RETRY_MS = 1000;
 const RENDER_LEASE_MS = 5 * 60_000;
 
 /**
- * The handler of `render-thumbnail` jobs: renders the model's current LOD 0 with its bound materials. One render
+ * The handler of `render-thumbnail` jobs: renders the model with its bound materials, a tiled model from a cut
+ * through its tile tree and any other from its most detailed level light enough to draw. One render
  * per model at a time, whichever queue and however many workers: a job that finds its model held by another
  * render queues itself again a moment later (joining any copy already waiting) instead of rendering alongside.
  */
@@ -51,8 +53,7 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
         return;
       }
       try {
-        const lod = thumbnailLevel(lods);
-        const glb = await buffer(await blobs.read(lod.key));
+        const glb = await thumbnailSource(blobs, model.tileset_key, lods);
         const parts = await models.parts(modelId);
         const png = await renderWithBoundMaterials(
           deps,
@@ -79,4 +80,18 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
       );
     },
   };
+}
+
+/**
+ * The GLB a thumbnail is drawn from: the tiles that fit the thumbnail's budget when the model has a tileset (its
+ * LOD 0, which may be tens of millions of triangles, is never read), otherwise the level {@link thumbnailLevel}
+ * picks.
+ */
+async function thumbnailSource(
+  blobs: BlobStore,
+  tilesetKey: string | null,
+  lods: ReturnType<typeof storedLods>,
+): Promise<Uint8Array> {
+  if (tilesetKey) return (await tilesetThumbnailGlb(blobs, tilesetKey)).glb;
+  return buffer(await blobs.read(thumbnailLevel(lods).key));
 }

@@ -1,6 +1,7 @@
 // A tileset that cannot be stored whole: the files written before the failure are removed with it, so no partial
 // folder stays under the model; but a reprocess that made the model's recorded tileset again (the same folder,
-// byte for byte) and failed to store it leaves that folder whole, as it is still what the model serves.
+// byte for byte) and failed to store it leaves that folder whole, as it is still what the model serves. The same
+// holds for a tileset stored whole when the job fails later (its thumbnail cannot be stored, say).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,7 @@ for (const dialect of testDialects()) {
     let testApp: TestApp;
     let api: ReturnType<typeof catalogApi>;
     let realPutFile: BlobStore['putFile'];
+    let realPutBytes: BlobStore['putBytes'];
     /** Every file under the model's tileset folders, relative to the model's folder. */
     const tilesetFiles = (id: string): string[] => {
       const folder = path.join(testApp.config.dataDir, 'files', 'models', id);
@@ -46,9 +48,13 @@ for (const dialect of testDialects()) {
       testApp = await createTestApp(dialect, { TILES_ABOVE_TRIANGLES: '1' });
       api = catalogApi(testApp.app, testApp.auth);
       realPutFile = testApp.blobs.putFile.bind(testApp.blobs);
+      realPutBytes = testApp.blobs.putBytes.bind(testApp.blobs);
       testApp.startJobRunner();
     });
-    afterEach(() => void (testApp.blobs.putFile = realPutFile));
+    afterEach(() => {
+      testApp.blobs.putFile = realPutFile;
+      testApp.blobs.putBytes = realPutBytes;
+    });
     after(() => testApp.close());
 
     void it('removes the tiles it wrote when the tileset cannot be stored whole', async () => {
@@ -77,6 +83,42 @@ for (const dialect of testDialects()) {
       const done = await waitForStatus(testApp.app, created.id, ['failed'], 60_000);
       assert.match(done.error as string, /the tileset cannot be stored/);
       assert.ok(tilesStored() > 0, 'the tiles were stored again before the failure');
+      assert.deepEqual(tilesetFiles(created.id), recorded, 'the recorded folder is whole');
+    });
+
+    /** Stores files as usual and fails on the model's rendered thumbnail, stored after the tileset. */
+    const failOnThumbnail = () => {
+      testApp.blobs.putBytes = async (key, bytes) => {
+        if (/\/thumbnail-[0-9a-f]+\.png$/.test(key))
+          throw new PermanentJobError('the thumbnail cannot be stored');
+        return realPutBytes(key, bytes);
+      };
+    };
+
+    void it('removes a tileset stored whole when the job fails after it', async () => {
+      failOnThumbnail();
+      const created = await api.create('parts.glb', await twoPartGlb('fail-after-tileset'));
+      const done = await waitForStatus(testApp.app, created.id, ['completed', 'failed'], 60_000);
+      assert.equal(done.status, 'failed');
+      assert.match(done.error as string, /the thumbnail cannot be stored/);
+      assert.deepEqual(tilesetFiles(created.id), []);
+    });
+
+    void it('keeps the recorded tileset when its reprocess fails after storing it again', async () => {
+      const created = await api.create('parts.glb', await twoPartGlb('fail-after-tileset-again'));
+      const first = await waitForStatus(testApp.app, created.id, ['completed', 'failed'], 60_000);
+      assert.equal(first.status, 'completed', first.error);
+      const recorded = tilesetFiles(created.id);
+      assert.ok(
+        recorded.some((file) => file.endsWith('tileset.json')),
+        recorded.join(', '),
+      );
+
+      failOnThumbnail();
+      const reprocess = await api.call('POST', `/${created.id}/reprocess`);
+      assert.equal(reprocess.status, 200, reprocess.text);
+      const done = await waitForStatus(testApp.app, created.id, ['failed'], 60_000);
+      assert.match(done.error as string, /the thumbnail cannot be stored/);
       assert.deepEqual(tilesetFiles(created.id), recorded, 'the recorded folder is whole');
     });
   });
