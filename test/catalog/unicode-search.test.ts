@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { waitForStatus } from '../helpers/wait-for-status.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 
@@ -28,6 +29,7 @@ for (const dialect of testDialects()) {
         if (upload.description) fields.description = upload.description;
         await api.create(upload.filename, OBJ, fields);
       }
+      testApp.startJobRunner();
     });
     after(() => testApp.close());
 
@@ -67,6 +69,29 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await names('lycée'), ['LYCÉE']);
       assert.deepEqual(await names('primaire'), []);
       assert.deepEqual(await names('ancienne école'), ['LYCÉE']);
+    });
+
+    void it("searches a model's file name by the file of the version it serves", async () => {
+      const [greek] = (await api.call('GET', `?search=${encodeURIComponent('greek.obj')}`)).json.data as {
+        id: string;
+      }[];
+      await waitForStatus(testApp.app, greek!.id, ['completed']);
+      const posted = await api.postForm(
+        `/${greek!.id}/versions`,
+        {},
+        { field: 'file', filename: 'Überbau.obj', data: OBJ },
+      );
+      assert.equal(posted.status, 202, posted.text);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const version = await api.call('GET', `/${greek!.id}/versions/2`);
+        if (version.json.data?.status === 'completed') break;
+        assert.notEqual(version.json.data?.status, 'failed', version.text);
+        assert.ok(Date.now() < deadline, `version 2 stuck: ${version.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.deepEqual(await names('ÜBERBAU.OBJ'), ['ΟΔΟΣ ΑΘΗΝΑΣ']);
+      assert.deepEqual(await names('greek.obj'), []);
     });
   });
 }
