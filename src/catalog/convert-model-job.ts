@@ -5,7 +5,6 @@ import type { AppLogger } from '../logger.ts';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
 import type { LodCompression } from '../pipeline/lods/compress-lod.ts';
 import type { LodTextureFormat } from '../pipeline/lods/texture-ladder.ts';
-import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { ConversionError } from '../pipeline/types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.ts';
@@ -21,6 +20,7 @@ import {
   storeTileset,
 } from './conversion-files.ts';
 import { progressWriter } from './conversion-progress.ts';
+import { conversionRequest } from './conversion-request.ts';
 import { modelPrefix } from './lod-keys.ts';
 import { convertVersion, failVersion } from './convert-version.ts';
 import type { VersionRepository } from '../model-versions/repository.ts';
@@ -29,7 +29,7 @@ import { storedLods } from './schemas.ts';
 import type { ModelRepository, StoredLod } from './repository.ts';
 import type { ModelRow } from '../db/database.ts';
 import type { ConversionPool, PooledFileConversion } from '../threads/pool-types.ts';
-import { boundColours, type ThumbnailDependencies } from './thumbnails.ts';
+import type { ThumbnailDependencies } from './thumbnails.ts';
 
 /** What the conversion job needs. */
 export interface ConvertJobDependencies extends ThumbnailDependencies {
@@ -118,24 +118,19 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const source = await fetchSource(blobs, model, workDir);
         // A reprocess of a later version keeps the ids its parts got when that version was converted.
         const number = model.current_version;
-        const result = await deps.pool.convert({
-          modelId,
-          source,
-          ...(number > 1 && {
-            previousParts: await deps.versions.parts(modelId, number),
-            newGroupIdPrefix: `${modelId}:v${number}-`,
+        const result = await deps.pool.convert(
+          conversionRequest(deps, {
+            modelId,
+            source,
+            workDir,
+            signal,
+            logContext: { model_id: modelId, job_id: job.id },
+            ...(number > 1 && {
+              continues: { version: number, previousParts: await deps.versions.parts(modelId, number) },
+            }),
+            onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
           }),
-          // The thread writes the LODs here: their bytes never wait in this thread's heap for a collection.
-          lodDir: path.join(workDir, 'lods'),
-          compressLods: deps.compressLods,
-          lodTextures: deps.lodTextures,
-          maxTriangles: deps.maxTriangles,
-          tilesAboveTriangles: deps.tilesAboveTriangles,
-          signal,
-          logger: new PinoStepLogger(logger, { model_id: modelId, job_id: job.id }),
-          thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
-          onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
-        });
+        );
         // Into the folder of the version the model serves, so the version keeps its own files.
         const folder = versionFolder(modelId, model.current_version);
         const lods = await storeLods(blobs, modelId, result, folder);

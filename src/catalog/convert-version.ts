@@ -6,13 +6,12 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Job, JobName } from '../jobs/job-types.ts';
-import { PinoStepLogger } from '../pipeline/step-logger.ts';
 import { versionFolder } from '../model-versions/schemas.ts';
 import type { ConvertJobDependencies } from './convert-model-job.ts';
 import { fetchSource, removeUnrecordedTileset, storeLods, storeTileset } from './conversion-files.ts';
+import { conversionRequest } from './conversion-request.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelEventData } from './model-events.ts';
-import { boundColours } from './thumbnails.ts';
 
 /** Converts version `number` of a model and makes it current once stored; see the file's comment. */
 export async function convertVersion(
@@ -40,25 +39,21 @@ export async function convertVersion(
     // views follow it; an unmatched one gets an id of this version's own.
     const basis = version.based_on ?? (await models.get(modelId))?.current_version;
     const previousParts = basis === undefined ? [] : await versions.parts(modelId, basis);
-    const result = await deps.pool.convert({
-      modelId,
-      source,
-      previousParts,
-      newGroupIdPrefix: `${modelId}:v${number}-`,
-      lodDir: path.join(workDir, 'lods'),
-      compressLods: deps.compressLods,
-      lodTextures: deps.lodTextures,
-      maxTriangles: deps.maxTriangles,
-      tilesAboveTriangles: deps.tilesAboveTriangles,
-      signal,
-      logger: new PinoStepLogger(logger, { model_id: modelId, version: number, job_id: job.id }),
-      thumbnailColours: (groupIds) => boundColours(deps.materials, groupIds),
-      onProgress: progressWriter(
-        { setProgress: (id, progress) => versions.setProgress(id, number, progress) },
+    const result = await deps.pool.convert(
+      conversionRequest(deps, {
         modelId,
-        async () => {},
-      ),
-    });
+        source,
+        workDir,
+        signal,
+        logContext: { model_id: modelId, version: number, job_id: job.id },
+        continues: { version: number, previousParts },
+        onProgress: progressWriter(
+          { setProgress: (id, progress) => versions.setProgress(id, number, progress) },
+          modelId,
+          async () => {},
+        ),
+      }),
+    );
     const lods = await storeLods(blobs, modelId, result, folder);
     const tilesetKey = result.tileset
       ? await storeTileset(blobs, modelId, result.tileset, null, folder)

@@ -6,6 +6,7 @@ import { partReadAccess } from './part-reads.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
+import { foldedContains, searchFold } from '../db/search-fold.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import { modelStateAccess, thumbnailStateAccess } from './model-state.ts';
@@ -45,6 +46,9 @@ export interface ModelListQuery {
   limit: number;
   offset: number;
 }
+
+/** The columns the repository folds from name, description and file name for `search`; callers never set them. */
+type FoldedColumn = 'name_folded' | 'description_folded' | 'original_filename_folded';
 
 /** Metadata a client may change. */
 export interface ModelMetadata {
@@ -99,11 +103,18 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
     // A model's parts, whole or filtered (part-reads.ts).
     ...partReadAccess(db),
     /** Inserts a new model. */
-    async create(row: Omit<NewModelRow, 'created_at' | 'updated_at'>): Promise<ModelRow> {
+    async create(row: Omit<NewModelRow, 'created_at' | 'updated_at' | FoldedColumn>): Promise<ModelRow> {
       const now = nowIso();
       return db
         .insertInto('models')
-        .values({ ...row, created_at: now, updated_at: now })
+        .values({
+          ...row,
+          name_folded: searchFold(row.name),
+          description_folded: searchFold(row.description),
+          original_filename_folded: searchFold(row.original_filename),
+          created_at: now,
+          updated_at: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     },
@@ -119,9 +130,9 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
       if (query.status) base = base.where('status', '=', query.status);
       if (query.format) base = base.where('format', '=', query.format.toLowerCase());
       if (query.search) {
-        const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const pattern = foldedContains(query.search);
         base = base.where(
-          sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(description) like ${pattern} escape '\\' or lower(original_filename) like ${pattern} escape '\\')`,
+          sql<boolean>`(name_folded like ${pattern} escape '\\' or description_folded like ${pattern} escape '\\' or original_filename_folded like ${pattern} escape '\\')`,
         );
       }
       if (query.tag) base = base.where(hasTag(dialect, query.tag));
@@ -142,6 +153,8 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
         .updateTable('models')
         .set({
           ...rest,
+          ...(rest.name !== undefined && { name_folded: searchFold(rest.name) }),
+          ...(rest.description !== undefined && { description_folded: searchFold(rest.description) }),
           ...(tags ? { tags: JSON.stringify(tags) } : {}),
           ...(up ? { up_axis: up } : {}),
           updated_at: nowIso(),

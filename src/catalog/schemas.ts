@@ -212,7 +212,9 @@ export const ListModelsQuery = Type.Object({
   search: Type.Optional(
     Type.String({
       maxLength: 1000,
-      description: 'Case-insensitive substring of name, description or file name.',
+      description:
+        'Case-insensitive substring of name, description or file name, in any script: compared after NFKC ' +
+        'normalization and full Unicode case folding, so `ÉCOLE` finds `école` and `STRASSE` finds `Straße`.',
     }),
   ),
   // An enum rather than a union of literals, so a bad value is told the allowed ones, not "must be a string".

@@ -61,6 +61,10 @@ export interface ModelsTable {
   name: string;
   description: string;
   original_filename: string;
+  /** `name`, `description` and `original_filename` as the list's `search` compares them (search-fold.ts). */
+  name_folded: string;
+  description_folded: string;
+  original_filename_folded: string;
   format: string;
   file_size: number;
   status: string;

@@ -2,6 +2,7 @@
 // back, and the transaction step that makes a version current.
 import type { Insertable } from 'kysely';
 import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../db/database.ts';
+import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { PartProperties } from '../pipeline/part-properties.ts';
 import { partColumns, replacePartPropertyRows, type ConversionRecord } from '../catalog/repository.ts';
@@ -81,6 +82,7 @@ export async function makeCurrentIn(trx: Db, modelId: string, number: number): P
     .updateTable('models')
     .set({
       ...pick(version, FILE_COLUMNS),
+      original_filename_folded: searchFold(version.original_filename),
       ...pick(version, OUTPUT_COLUMNS),
       status: 'completed',
       progress: 100,

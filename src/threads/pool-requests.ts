@@ -10,7 +10,20 @@ import type {
   PooledConversion,
   PooledFileConversion,
 } from './pool-types.ts';
-import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
+import {
+  THREAD_CONVERSION_OPTIONS,
+  type LodFileOptions,
+  type ParentMessage,
+  type ThreadConversionOptions,
+  type ThreadMessage,
+} from './thread-protocol.ts';
+
+/** The request's pipeline options alone: its logger, signal and callbacks stay in this thread. */
+function threadOptions(request: PoolConversionRequest): ThreadConversionOptions {
+  return Object.fromEntries(
+    THREAD_CONVERSION_OPTIONS.map((key) => [key, request[key]]),
+  ) as unknown as ThreadConversionOptions;
+}
 
 /** Queues a task whose message `build` writes for its id; resolves with the place's final reply. */
 export type SubmitTask = (
@@ -25,7 +38,7 @@ export function createPoolRequests(
 ): Pick<ConversionPool, 'convert' | 'render' | 'exportModel'> {
   /** The pool's conversion, both ways of returning LODs; the interface's overloads tell callers which they get. */
   async function convert(
-    request: PoolConversionRequest & { lodDir?: string; tilesAboveTriangles?: number },
+    request: PoolConversionRequest & Partial<LodFileOptions>,
   ): Promise<PooledConversion | PooledFileConversion> {
     const logger = request.logger ?? new Logger(Logger.Verbosity.WARN);
     const isolated =
@@ -35,14 +48,7 @@ export function createPoolRequests(
         type: 'convert',
         id,
         input: {
-          modelId: request.modelId,
-          source: request.source,
-          lods: request.lods,
-          compressLods: request.compressLods,
-          lodTextures: request.lodTextures,
-          maxTriangles: request.maxTriangles,
-          previousParts: request.previousParts,
-          newGroupIdPrefix: request.newGroupIdPrefix,
+          ...threadOptions(request),
           logLevel: verbosityOf(logger),
           thumbnail: request.thumbnailColours !== undefined,
           maxMemoryMb: options.maxMemoryMb,

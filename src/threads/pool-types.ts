@@ -1,22 +1,12 @@
 import type { ILogger } from '@gltf-transform/core';
 import type { ExportModelOptions } from '../writers/export-model.ts';
-import type { ConversionStage, ConvertModelOptions } from '../pipeline/convert-model.ts';
+import type { ConversionStage } from '../pipeline/convert-model.ts';
 import type { ConversionResult } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
-import type { FileConversionResult } from './thread-protocol.ts';
+import type { FileConversionResult, LodFileOptions, ThreadConversionOptions } from './thread-protocol.ts';
 
 /** One conversion for the pool: the pipeline's options plus what the caller wants back. */
-export interface PoolConversionRequest extends Pick<
-  ConvertModelOptions,
-  | 'modelId'
-  | 'source'
-  | 'lods'
-  | 'compressLods'
-  | 'lodTextures'
-  | 'maxTriangles'
-  | 'previousParts'
-  | 'newGroupIdPrefix'
-> {
+export interface PoolConversionRequest extends ThreadConversionOptions {
   logger?: ILogger;
   onProgress?: (percent: number, stage: ConversionStage | 'thumbnail') => void;
   /** Aborting terminates the job's thread and rejects. */
@@ -28,15 +18,8 @@ export interface PoolConversionRequest extends Pick<
   thumbnailColours?: (groupIds: string[]) => Promise<ReadonlyMap<string, MaterialOverride>>;
 }
 
-/** A conversion whose LODs the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
-export interface PoolFileConversionRequest extends PoolConversionRequest {
-  lodDir: string;
-  /**
-   * Makes a 3D Tiles tileset of a model above this many triangles (`TILES_ABOVE_TRIANGLES`), written into
-   * `<lodDir>/tileset/`; none when absent.
-   */
-  tilesAboveTriangles?: number;
-}
+/** A conversion whose LODs (and tileset) the thread writes into `lodDir`, so their bytes never reach the caller's heap. */
+export type PoolFileConversionRequest = PoolConversionRequest & LodFileOptions;
 
 /** The thumbnail of a conversion when one was asked for, or why it could not be rendered. */
 export interface PooledThumbnail {

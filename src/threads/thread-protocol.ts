@@ -3,32 +3,48 @@ import type { ConvertModelOptions } from '../pipeline/convert-model.ts';
 import type { ConversionResult, LodOutput, TilesetOutput } from '../pipeline/types.ts';
 import type { MaterialOverride, RenderOptions } from '../render/render-thumbnail.ts';
 
+/**
+ * The pipeline options a pool request passes to its thread as they are: all of them survive the structured clone,
+ * unlike the request's logger, signal and callbacks.
+ */
+export const THREAD_CONVERSION_OPTIONS = [
+  'modelId',
+  'source',
+  'lods',
+  'compressLods',
+  'lodTextures',
+  'maxTriangles',
+  'previousParts',
+  'newGroupIdPrefix',
+] as const satisfies readonly (keyof ConvertModelOptions)[];
+
+/** Those options, typed as the pipeline declares them. */
+export type ThreadConversionOptions = Pick<ConvertModelOptions, (typeof THREAD_CONVERSION_OPTIONS)[number]>;
+
+/** Where the thread writes a conversion's LODs and tileset, so their bytes never reach the parent's heap. */
+export interface LodFileOptions {
+  /** Folder to write the LODs to (`lod<level>.glb`), replying with {@link LodFile}s instead of their bytes. */
+  lodDir: string;
+  /**
+   * Makes a 3D Tiles tileset of a model above this many triangles (`TILES_ABOVE_TRIANGLES`), written into
+   * `<lodDir>/tileset/`; none when absent.
+   */
+  tilesAboveTriangles?: number;
+}
+
 /** A conversion as the parent hands it to a conversion thread. */
 export interface ConvertTask {
   type: 'convert';
   id: number;
-  input: Pick<
-    ConvertModelOptions,
-    | 'modelId'
-    | 'source'
-    | 'lods'
-    | 'compressLods'
-    | 'lodTextures'
-    | 'maxTriangles'
-    | 'previousParts'
-    | 'newGroupIdPrefix'
-  > & {
-    /** glTF-Transform verbosity: DEBUG 1, INFO 2, WARN 3, ERROR 4. */
-    logLevel: number;
-    /** Renders a thumbnail from the LOD the thread holds, asking the parent for the parts' colours first. */
-    thumbnail: boolean;
-    /** Heap plus WebAssembly memory the job may reach, in MiB; above it the job fails naming the limit. */
-    maxMemoryMb: number;
-    /** Folder to write the LODs to (`lod<level>.glb`), replying with {@link LodFile}s instead of their bytes. */
-    lodDir?: string;
-    /** With `lodDir`: a tileset for a model above this many triangles, written into `<lodDir>/tileset/`. */
-    tilesAboveTriangles?: number;
-  };
+  input: ThreadConversionOptions &
+    Partial<LodFileOptions> & {
+      /** glTF-Transform verbosity: DEBUG 1, INFO 2, WARN 3, ERROR 4. */
+      logLevel: number;
+      /** Renders a thumbnail from the LOD the thread holds, asking the parent for the parts' colours first. */
+      thumbnail: boolean;
+      /** Heap plus WebAssembly memory the job may reach, in MiB; above it the job fails naming the limit. */
+      maxMemoryMb: number;
+    };
 }
 
 /** A level of detail the thread wrote to a file: where, how big, and its SHA-256, instead of its bytes. */

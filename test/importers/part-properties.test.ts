@@ -1,10 +1,18 @@
 // What each importer reads as part properties from the sample models: OBJ groups with their materials, COLLADA ids
 // and names, STEP products (the importer's own IFC reading is tested against web-ifc in test/catalog).
 import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
-import { readStepProducts, stepPartName } from '../../src/pipeline/import/occt/step-products.ts';
-import { readSample, recordingContext } from './support.ts';
+import { importOcct } from '../../src/pipeline/import/occt/import-occt.ts';
+import {
+  readStepProducts,
+  stepPartName,
+  stepProductMatcher,
+} from '../../src/pipeline/import/occt/step-products.ts';
+import { tempDir } from '../pipeline/documents.ts';
+import { MODELS, readSample, recordingContext } from './support.ts';
 
 const partsOf = async (file: string) => {
   const { document } = await readSample(file);
@@ -37,6 +45,51 @@ void test('STEP parts are named after their products and carry their id, name an
       ['red_cube', { Product: { Id: 'red_cube', Name: 'red_cube', Description: 'PART-red_cube-DESC' } }],
     ],
   );
+});
+
+void test('STEP products that share a name each give their own part their id and description', async () => {
+  // The cube and cylinder sample with both products renamed `Bracket`: only their ids and descriptions differ.
+  const text = (await readFile(path.join(MODELS, 'step/red_cube_blue_cylinder.step'), 'latin1'))
+    .replace(
+      "PRODUCT( 'blue_cylinder', 'blue_cylinder', 'PART-blue_cylinder-DESC'",
+      "PRODUCT( 'BR-1', 'Bracket', 'round'",
+    )
+    .replace("PRODUCT( 'red_cube', 'red_cube', 'PART-red_cube-DESC'", "PRODUCT( 'BR-2', 'Bracket', 'square'");
+  assert.equal(
+    readStepProducts(new TextEncoder().encode(text)).filter((p) => p.name === 'Bracket').length,
+    2,
+  );
+  const scratch = await tempDir();
+  try {
+    const file = path.join(scratch.dir, 'brackets.step');
+    await writeFile(file, text, 'latin1');
+    const { document } = await importOcct.read(
+      { file, dir: scratch.dir, format: 'step' },
+      recordingContext(),
+    );
+    const parts = extractParts(document, { modelId: 'm' }, recordingContext());
+    assert.deepEqual(
+      parts.map((part) => part.properties),
+      [
+        { Product: { Id: 'BR-1', Name: 'Bracket', Description: 'round' } },
+        { Product: { Id: 'BR-2', Name: 'Bracket', Description: 'square' } },
+      ],
+    );
+  } finally {
+    await scratch.remove();
+  }
+});
+
+void test('a STEP product met again with the same geometry is the same product, as its instances are', () => {
+  const products = ['A', 'B', 'C'].map((id) => ({ id, name: 'Bolt', description: '' }));
+  const productOf = stepProductMatcher(products);
+  assert.equal(productOf('Bolt', '24/36')?.id, 'A');
+  assert.equal(productOf('Bolt', '24/36')?.id, 'A');
+  assert.equal(productOf('Bolt', '48/60')?.id, 'B');
+  assert.equal(productOf('Bolt', '24/36')?.id, 'A');
+  assert.equal(productOf('Bolt', '96/90')?.id, 'C');
+  assert.equal(productOf('Bolt', '1/1')?.id, 'C', 'a shape beyond the products of the name takes the last');
+  assert.equal(productOf('Nut', '24/36'), undefined);
 });
 
 void test("FBX parts carry their node's properties, user properties included, as assimp passes them on", async () => {

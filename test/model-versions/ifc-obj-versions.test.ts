@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { boxesObj } from '../helpers/box-obj.ts';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { materialApi } from '../helpers/material-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus, type ModelJson } from '../helpers/wait-for-status.ts';
-import { deleteEntities, entityNamed, moveByPlacement } from '../versions/step-text.ts';
+import { deleteEntities, entityNamed, moveByPlacement } from '../helpers/step-text.ts';
 
 const HOUSE = path.join(SAMPLE_MODELS, 'ifc', 'AC14-FZK-Haus.ifc');
 const MOVED = 'Wand-Int-ERDG-1';
@@ -32,26 +33,9 @@ interface PartJson {
 /** Where each box of the room stands along x, whatever its place in the file. */
 const BOX_X: Record<string, number> = { Table: 0, Chair: 2, Rug: 4, Shelf: 6, Lamp: 8 };
 
-/** Each named box an `o` group of 8 vertices and 12 triangles, a unit cube at its own x. */
+/** The room's boxes, each a unit cube at its own x. */
 function objText(names: readonly string[]): string {
-  const lines: string[] = [];
-  names.forEach((name, index) => {
-    lines.push(`o ${name}`);
-    for (let corner = 0; corner < 8; corner++)
-      lines.push(`v ${BOX_X[name] + (corner & 1)} ${(corner >> 1) & 1} ${(corner >> 2) & 1}`);
-    const base = index * 8 + 1;
-    const sides = [
-      [0, 2, 3, 1],
-      [4, 5, 7, 6],
-      [0, 1, 5, 4],
-      [2, 6, 7, 3],
-      [0, 4, 6, 2],
-      [1, 3, 7, 5],
-    ];
-    for (const [a, b, c, d] of sides)
-      lines.push(`f ${base + a} ${base + b} ${base + c}`, `f ${base + a} ${base + c} ${base + d}`);
-  });
-  return `${lines.join('\n')}\n`;
+  return boxesObj(names.map((name) => ({ name, at: [BOX_X[name], 0, 0], size: [1, 1, 1] })));
 }
 
 for (const dialect of testDialects()) {

@@ -9,7 +9,7 @@ import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, PreviousPart } from '../../src/pipeline/types.ts';
 import { diffParts } from '../../src/versions/diff-parts.ts';
 import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
-import { deleteEntities, entityNamed, moveByPlacement } from './step-text.ts';
+import { deleteEntities, entityNamed, moveByPlacement } from '../helpers/step-text.ts';
 
 const HOUSE = path.join(MODELS, 'ifc', 'AC14-FZK-Haus.ifc');
 const TIMEOUT_MS = 240_000;

@@ -7,40 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, PreviousPart } from '../../src/pipeline/types.ts';
 import { diffParts } from '../../src/versions/diff-parts.ts';
+import { boxesObj, type Box } from '../helpers/box-obj.ts';
 import { quietLogger, tempDir } from '../pipeline/documents.ts';
-
-/** A box: its name, low corner and size. */
-interface Box {
-  name: string;
-  at: [number, number, number];
-  size: [number, number, number];
-}
-
-/** Each box an `o` group of 8 vertices and 12 triangles. */
-function objText(boxes: readonly Box[]): string {
-  const lines: string[] = [];
-  boxes.forEach(({ name, at, size }, index) => {
-    lines.push(`o ${name}`);
-    for (let corner = 0; corner < 8; corner++) {
-      const position = [0, 1, 2].map((axis) => at[axis] + ((corner >> axis) & 1) * size[axis]);
-      lines.push(`v ${position.join(' ')}`);
-    }
-    const base = index * 8 + 1;
-    // Two triangles per side, wound outwards; corner bits are x, y, z.
-    const sides = [
-      [0, 2, 3, 1],
-      [4, 5, 7, 6],
-      [0, 1, 5, 4],
-      [2, 6, 7, 3],
-      [0, 4, 6, 2],
-      [1, 3, 7, 5],
-    ];
-    for (const [a, b, c, d] of sides) {
-      lines.push(`f ${base + a} ${base + b} ${base + c}`, `f ${base + a} ${base + c} ${base + d}`);
-    }
-  });
-  return `${lines.join('\n')}\n`;
-}
 
 const BOXES: Box[] = [
   { name: 'Table', at: [0, 0, 0], size: [2, 0.1, 1] },
@@ -58,7 +26,7 @@ async function convertVersion(
   previous?: PreviousPart[],
 ): Promise<ConversionResult> {
   const file = path.join(scratch.dir, name);
-  await writeFile(file, objText(boxes));
+  await writeFile(file, boxesObj(boxes));
   return convertModel({
     modelId: 'm',
     source: { file, dir: scratch.dir, format: 'obj' },

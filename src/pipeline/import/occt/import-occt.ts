@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Document } from '@gltf-transform/core';
 import type { Material, Mesh, Node } from '@gltf-transform/core';
 import { toMetresYUp } from '../import-frame.ts';
-import { productProperties, readStepProducts, stepPartName } from './step-products.ts';
+import { productProperties, readStepProducts, stepPartName, stepProductMatcher } from './step-products.ts';
 import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { repairNormals } from '../import-normals.ts';
 import { buildOcctMesh } from './import-occt-mesh.ts';
@@ -153,13 +153,21 @@ async function readWithOcct(
   const built = new Map<string, Mesh>();
   const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
 
-  const products = kind === 'step' ? readStepProducts(bytes) : [];
+  const productOf = stepProductMatcher(kind === 'step' ? readStepProducts(bytes) : []);
+  /** What tells a node's product from another of the same name: its meshes' sizes, and its children's names. */
+  const shapeOf = (occtNode: OcctNode, indices: number[]): string =>
+    [
+      ...indices.map(
+        (index) => `${meshes[index]!.attributes.position.array.length}/${meshes[index]!.index.array.length}`,
+      ),
+      ...(occtNode.children ?? []).map((child) => `>${child.name ?? ''}`),
+    ].join(',');
   const toNode = (occtNode: OcctNode, fallbackName: string): Node => {
     const given = occtNode.name?.trim() ?? '';
-    const product = products.find((candidate) => candidate.name.trim() === given && given !== '');
+    const indices = (occtNode.meshes ?? []).filter((index) => meshes[index] !== undefined);
+    const product = productOf(given, shapeOf(occtNode, indices));
     const node = document.createNode(stepPartName(given, product, fallbackName));
     if (product) node.setExtras({ [PROPERTIES_EXTRAS_KEY]: productProperties(product) });
-    const indices = (occtNode.meshes ?? []).filter((index) => meshes[index] !== undefined);
     if (indices.length > 0) {
       const key = indices.join(',');
       let mesh = built.get(key);

@@ -32,6 +32,33 @@ export function readStepProducts(bytes: Uint8Array): StepProduct[] {
 }
 
 /**
+ * Finds the product of each node OpenCASCADE hands over, which names a node after its product but gives no id.
+ * Products that share a name are told apart by the node's geometry, `shape` (its meshes' vertex and index counts):
+ * the instances of one product tessellate alike, so a name met again with a shape not seen before is the next
+ * product of that name in file order. Products of one name and identical geometry stay indistinguishable and take
+ * the first of them; a shape beyond the products of its name takes the last.
+ */
+export function stepProductMatcher(
+  products: readonly StepProduct[],
+): (name: string, shape: string) => StepProduct | undefined {
+  const byName = new Map<string, StepProduct[]>();
+  for (const product of products) {
+    const name = product.name.trim();
+    if (name !== '') byName.set(name, [...(byName.get(name) ?? []), product]);
+  }
+  const shapesOfName = new Map<string, string[]>();
+  return (name, shape) => {
+    const named = byName.get(name);
+    if (!named) return undefined;
+    const shapes = shapesOfName.get(name) ?? [];
+    shapesOfName.set(name, shapes);
+    let index = shapes.indexOf(shape);
+    if (index < 0) index = shapes.push(shape) - 1;
+    return named[Math.min(index, named.length - 1)];
+  };
+}
+
+/**
  * The name a STEP part should carry: the OpenCASCADE placeholder gives way to the product's own id when that says
  * something, else to `fallback`.
  */
