@@ -5,6 +5,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { PreviousPart } from '../pipeline/types.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { currentVersionAccess } from './current-version.ts';
+import { versionPartReadAccess } from './version-part-reads.ts';
 import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
 
 /** A version's part as the diff and the next conversion read it (the pipeline's record of a previous part). */
@@ -32,6 +33,8 @@ export function createVersionRepository(db: Db) {
   return {
     // Making a version current, and keeping the current one's row in step with its model (current-version.ts).
     ...currentVersionAccess(db),
+    // A version's part rows as the part routes serve them (version-part-reads.ts).
+    ...versionPartReadAccess(db),
     /** Version 1 of a model just made by an upload, in the upload's transaction. */
     async createFirst(model: ModelRow): Promise<void> {
       const now = nowIso();
