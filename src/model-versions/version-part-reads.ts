@@ -2,7 +2,7 @@
 // that version's parts, not the current one's). `model_part_properties` indexes only the current version's
 // properties, so a filter over another version is applied here to the properties each part row carries.
 import type { Db, ModelVersionPartRow } from '../db/database.ts';
-import type { PartFilter } from '../catalog/part-filters.ts';
+import type { PartFilter } from '../catalog/schemas.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 
 /** The part reads of one version, over an open database or a transaction. */
