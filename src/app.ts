@@ -101,7 +101,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   registerJsonBodyParser(app);
   await registerCompression(app);
   await registerOpenApi(app, { publicBaseUrl: config.publicBaseUrl, version: PACKAGE_VERSION });
-
   registerHealth(app, { db: database.db, queue, blobs, timeoutMs: config.connectTimeoutMs });
 
   const tokens = createTokenRepository(database);
@@ -179,6 +178,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     versions: createVersionRepository(database.db),
     models,
     blobs,
+    queue,
     events,
     checkToken,
     newVersion: createVersionIntake(catalog, intake, {

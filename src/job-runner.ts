@@ -106,6 +106,7 @@ export function startJobRunner(
   // Every process that runs jobs also fails the models whose job is gone, so a reprocess can start them again.
   const strandedSweep = startStrandedModelSweep({
     models,
+    versions: createVersionRepository(services.database.db),
     queue: services.queue,
     events: services.events,
     logger,

@@ -60,6 +60,8 @@ interface OpenedModel {
   row: ModelRow;
   annotations: boolean;
   version: number;
+  /** True when the version served is not the current one: its parts are then its own rows, not `model_parts`. */
+  pinned: boolean;
 }
 
 /** A streamed file in the OpenAPI document. */
@@ -102,7 +104,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     const row = await models.get(share.model_id);
     if (!row) throw new ApiError(404, SHARE_NOT_FOUND);
     if (share.version === null || share.version === row.current_version) {
-      return { row, annotations: share.annotations, version: row.current_version };
+      return { row, annotations: share.annotations, version: row.current_version, pinned: false };
     }
     // A pinned version that is not current: its own outputs over the model's; gone with the version.
     const version = await options.versions.get(row.id, share.version);
@@ -118,7 +120,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       part_count: version.part_count,
       bounds: version.bounds,
     };
-    return { row: pinned, annotations: share.annotations, version: version.number };
+    return { row: pinned, annotations: share.annotations, version: version.number, pinned: true };
   };
   /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
   const sharedModel = async (secret: string, id?: string): Promise<ModelRow> =>
@@ -226,8 +228,12 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     },
     async (request, reply) => {
       const filter = partFilter(request.query);
-      const row = await sharedModel(request.params.secret, request.params.id);
-      const parts = filter ? await models.filteredParts(row.id, filter) : await models.parts(row.id);
+      const { row, version, pinned } = await openShare(request.params.secret, request.params.id);
+      const parts = pinned
+        ? await options.versions.partRows(row.id, version, filter)
+        : filter
+          ? await models.filteredParts(row.id, filter)
+          : await models.parts(row.id);
       const { bound } = await materials.lookup(parts.map((part) => part.group_id));
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
@@ -270,8 +276,11 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const row = await sharedModel(request.params.secret, request.params.id);
-      const part = await models.part(row.id, request.params.group_id);
+      const { row, version, pinned } = await openShare(request.params.secret, request.params.id);
+      const { group_id: groupId } = request.params;
+      const part = pinned
+        ? await options.versions.partRow(row.id, version, groupId)
+        : await models.part(row.id, groupId);
       if (!part) throw new ApiError(404, SHARE_NOT_FOUND);
       const { bound } = await materials.lookup([part.group_id]);
       reply.header('cache-control', NO_REUSE);

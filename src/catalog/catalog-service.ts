@@ -7,6 +7,8 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { AppLogger } from '../logger.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
+import { createVersionRepository } from '../model-versions/repository.ts';
+import { versionJobSubject } from '../model-versions/schemas.ts';
 import { modelPrefix } from './lod-keys.ts';
 import { modelEventData } from './model-events.ts';
 import { uploadModel, type NewUpload } from './model-upload.ts';
@@ -47,10 +49,13 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
   /** The repository inside a transaction. */
   const modelsIn = (trx: Db) => createModelRepository({ db: trx, dialect });
 
-  /** The model's rows and queued jobs go in one transaction; false when it did not exist. */
+  /** The model's rows and queued jobs (its versions' conversions too) go in one transaction; false when it did not exist. */
   const deleteRecords = (id: string) =>
     db.transaction().execute(async (trx) => {
       await queue.cancelQueued(id, { transaction: trx });
+      for (const version of await createVersionRepository(trx).list(id)) {
+        await queue.cancelQueued(versionJobSubject(id, version.number), { transaction: trx });
+      }
       return modelsIn(trx).delete(id);
     });
 

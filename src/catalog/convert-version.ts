@@ -82,13 +82,9 @@ export async function convertVersion(
       if (number > 1) await blobs.deletePrefix(folder);
       return;
     }
-    // The model now shows this version; its picture follows unless a person uploaded one.
-    if (result.thumbnail) {
-      await deps.catalog.replaceThumbnail(modelId, result.thumbnail, 'png', {
-        source: 'rendered',
-        keepUploaded: true,
-      });
-    }
+    // The model now shows this version and its picture, unless a person uploaded one (version-thumbnail.ts).
+    if (completed.thumbnail.unused) await blobs.delete(completed.thumbnail.unused);
+    if (completed.thumbnail.changed) await events.publish('thumbnail.updated', { model_id: modelId });
     const model = await models.get(modelId);
     await events.publish('model.version.completed', {
       model_id: modelId,

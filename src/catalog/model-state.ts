@@ -133,8 +133,9 @@ export function modelStateAccess(db: Db) {
 export function thumbnailStateAccess(db: Db) {
   return {
     /**
-     * Makes `key` the model's thumbnail, recording where it came from. With `keepUploaded` an uploaded thumbnail
-     * stays and `kept` is true. Undefined when the model does not exist.
+     * Makes `key` the model's thumbnail, recording where it came from; `previous` is the key it replaced unless a
+     * version keeps that one as its own. With `keepUploaded` an uploaded thumbnail stays and `kept` is true.
+     * Undefined when the model does not exist.
      */
     async setThumbnail(
       id: string,
@@ -159,7 +160,13 @@ export function thumbnailStateAccess(db: Db) {
             eb.or([eb('thumbnail_source', 'is', null), eb('thumbnail_source', '!=', 'uploaded')]),
           );
         const row = await update.returningAll().executeTakeFirst();
-        if (row) return { previous: before.thumbnail_key, row, kept: false };
+        // A version's own picture the model was showing stays for that version (version-thumbnail.ts).
+        const previous =
+          before.thumbnail_key !== null &&
+          !(await createVersionRepository(trx).keepsThumbnail(id, before.thumbnail_key))
+            ? before.thumbnail_key
+            : null;
+        if (row) return { previous, row, kept: false };
         const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
         return current ? { previous: current.thumbnail_key, row: current, kept: true } : undefined;
       });

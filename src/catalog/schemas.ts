@@ -339,4 +339,4 @@ export function toPart(row: ModelPartRow, material: Material | undefined): Part 
 }
 
 // The reading of the parts query belongs with its schema, and the share routes serve the same filters.
-export { PART_NOT_FOUND, partFilter } from './part-filters.ts';
+export { PART_NOT_FOUND, partFilter, type PartFilter } from './part-filters.ts';

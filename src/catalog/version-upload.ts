@@ -13,7 +13,7 @@ import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { UploadedFile } from '../uploads/schemas.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
-import { versionFolder } from '../model-versions/schemas.ts';
+import { versionFolder, versionJobSubject } from '../model-versions/schemas.ts';
 import { sourceKey } from './lod-keys.ts';
 import { declared, UPLOAD_HOLD_MS } from './model-upload.ts';
 import { MODEL_NOT_FOUND } from './route-context.ts';
@@ -80,7 +80,7 @@ export async function uploadVersion(
           JobName.ConvertModel,
           { model_id: modelId, version: created.number },
           {
-            subject: modelId,
+            subject: versionJobSubject(modelId, created.number),
             dedupeKey: `convert:${modelId}:v${created.number}`,
             delayMs: UPLOAD_HOLD_MS,
             transaction: trx,
@@ -95,7 +95,7 @@ export async function uploadVersion(
       await blobs.putFile(row.source_key, file.path);
     } catch (error) {
       await createVersionRepository(db)
-        .delete(modelId, row.number)
+        .delete(modelId, row.number, queue)
         .catch((undo: unknown) =>
           logger.error(
             { model_id: modelId, version: row.number, err: undo },

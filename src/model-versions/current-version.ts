@@ -6,17 +6,20 @@ import type { Db, ModelVersionRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { nowIso } from '../db/timestamps.ts';
 import type { ConversionRecord } from '../catalog/repository.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { diffParts } from '../versions/diff-parts.ts';
 import type { DiffCounts } from './repository.ts';
+import { versionJobSubject } from './schemas.ts';
+import type { ThumbnailSwitch } from './version-thumbnail.ts';
 import {
   FILE_COLUMNS,
-  insertRows,
   makeCurrentIn,
   OUTPUT_COLUMNS,
   outputsOf,
   partRows,
   partsOf,
   pick,
+  replaceVersionParts,
   toVersionPart,
   versionExists,
 } from './version-rows.ts';
@@ -34,7 +37,7 @@ export function currentVersionAccess(db: Db) {
       number: number,
       record: ConversionRecord,
       thumbnailKey: string | null,
-    ): Promise<{ diff_counts: DiffCounts | null } | undefined> {
+    ): Promise<{ diff_counts: DiffCounts | null; thumbnail: ThumbnailSwitch } | undefined> {
       return inTransaction(db, async (trx) => {
         const version = await trx
           .selectFrom('model_versions')
@@ -64,19 +67,18 @@ export function currentVersionAccess(db: Db) {
           .where('model_id', '=', modelId)
           .where('number', '=', number)
           .execute();
-        await trx
-          .deleteFrom('model_version_parts')
-          .where('model_id', '=', modelId)
-          .where('version', '=', number)
-          .execute();
-        await insertRows(trx, rows);
-        if (!(await makeCurrentIn(trx, modelId, number))) return undefined;
-        return { diff_counts: counts };
+        await replaceVersionParts(trx, modelId, number, rows);
+        const thumbnail = await makeCurrentIn(trx, modelId, number);
+        if (!thumbnail) return undefined;
+        return { diff_counts: counts, thumbnail };
       });
     },
 
-    /** Makes a completed version the model's current one; false when it is gone or not completed. */
-    async makeCurrent(modelId: string, number: number): Promise<boolean> {
+    /**
+     * Makes a completed version the model's current one, its picture included; undefined when it is gone or not
+     * completed.
+     */
+    async makeCurrent(modelId: string, number: number): Promise<ThumbnailSwitch | undefined> {
       return inTransaction(db, (trx) => makeCurrentIn(trx, modelId, number));
     },
 
@@ -101,12 +103,7 @@ export function currentVersionAccess(db: Db) {
         .where('model_id', '=', modelId)
         .where('number', '=', number)
         .execute();
-      await db
-        .deleteFrom('model_version_parts')
-        .where('model_id', '=', modelId)
-        .where('version', '=', number)
-        .execute();
-      await insertRows(db, partRows(modelId, number, parts));
+      await replaceVersionParts(db, modelId, number, partRows(modelId, number, parts));
     },
 
     /** After the model's own conversion failed: its current version row says so too. */
@@ -120,12 +117,15 @@ export function currentVersionAccess(db: Db) {
     },
 
     /**
-     * Deletes a version with its parts unless it is the current one. `deleted` with its row, `current` when it is
-     * the model's current version, or undefined when there is no such version.
+     * Deletes a version with its parts unless it is the current one, and cancels its conversion if still queued
+     * (in the same transaction, as deleting a model cancels its job; a conversion already running finds the
+     * version gone and removes what it wrote). `deleted` with its row, `current` when it is the model's current
+     * version, or undefined when there is no such version.
      */
     async delete(
       modelId: string,
       number: number,
+      queue: Pick<JobQueue, 'cancelQueued'>,
     ): Promise<{ deleted: ModelVersionRow } | { current: true } | undefined> {
       return inTransaction(db, async (trx) => {
         const row = await trx
@@ -144,7 +144,9 @@ export function currentVersionAccess(db: Db) {
             sql<boolean>`not exists (select 1 from models where id = ${modelId} and current_version = ${number})`,
           )
           .executeTakeFirst();
-        return Number(result.numDeletedRows) > 0 ? { deleted: row } : { current: true as const };
+        if (Number(result.numDeletedRows) === 0) return { current: true as const };
+        await queue.cancelQueued(versionJobSubject(modelId, number), { transaction: trx });
+        return { deleted: row };
       });
     },
   };

@@ -5,6 +5,9 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { PreviousPart } from '../pipeline/types.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { currentVersionAccess } from './current-version.ts';
+import { versionPartReadAccess } from './version-part-reads.ts';
+import { strandedVersionAccess } from './version-sweep.ts';
+import { versionKeepsThumbnail } from './version-thumbnail.ts';
 import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
 
 /** A version's part as the diff and the next conversion read it (the pipeline's record of a previous part). */
@@ -32,6 +35,12 @@ export function createVersionRepository(db: Db) {
   return {
     // Making a version current, and keeping the current one's row in step with its model (current-version.ts).
     ...currentVersionAccess(db),
+    // A version's part rows as the part routes serve them (version-part-reads.ts).
+    ...versionPartReadAccess(db),
+    // The versions left converting without a job, and their failure (version-sweep.ts).
+    ...strandedVersionAccess(db),
+    /** Whether a version of the model keeps `key` as its own picture (version-thumbnail.ts). */
+    keepsThumbnail: (modelId: string, key: string) => versionKeepsThumbnail(db, modelId, key),
     /** Version 1 of a model just made by an upload, in the upload's transaction. */
     async createFirst(model: ModelRow): Promise<void> {
       const now = nowIso();

@@ -6,6 +6,7 @@ import type { ModelRepository } from '../catalog/repository.ts';
 import { ModelIdParams, ModelSchema, toModel } from '../catalog/schemas.ts';
 import type { ModelRow, ModelVersionRow } from '../db/database.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { grantOf } from '../http/auth/request-scope.ts';
@@ -30,6 +31,8 @@ export interface VersionRoutesOptions {
   versions: VersionRepository;
   models: ModelRepository;
   blobs: BlobStore;
+  /** Where a version's conversion is queued; deleting the version cancels it there. */
+  queue: JobQueue;
   events: EventPublisher;
   checkToken: TokenChecker;
   /** Makes a version from the request's upload (the catalog's intake: a multipart form or a tus `upload_id`). */
@@ -154,8 +157,8 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
         operationId: 'restoreModelVersion',
         tags: TAGS,
         summary:
-          "Make a completed version the model's current one again: its levels, tileset and parts are what the " +
-          'model serves from now on',
+          "Make a completed version the model's current one again: its levels, tileset, parts and thumbnail are " +
+          'what the model serves from now on (a thumbnail a person uploaded stays)',
         params: VersionParams,
         response: { 200: catalogEnvelope(ModelSchema), ...ERRORS, 409: CatalogErrorSchema },
       },
@@ -164,8 +167,12 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
       const { id } = request.params;
       await existing(id);
       const row = await existingVersion(id, request.params.n);
-      if (!(await versions.makeCurrent(id, row.number))) throw new ApiError(409, NOT_RESTORABLE);
+      const thumbnail = await versions.makeCurrent(id, row.number);
+      if (!thumbnail) throw new ApiError(409, NOT_RESTORABLE);
+      // The model now shows the restored version's picture; one that no version keeps is nobody's any more.
+      if (thumbnail.unused) await blobs.delete(thumbnail.unused);
       const model = await existing(id);
+      if (thumbnail.changed) await events.publish('thumbnail.updated', { model_id: id });
       await events.publish('model.updated', {
         model_id: model.id,
         name: model.name,
@@ -183,7 +190,9 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
       schema: {
         operationId: 'deleteModelVersion',
         tags: TAGS,
-        summary: 'Delete a version that is not the current one, with its files and parts',
+        summary:
+          'Delete a version that is not the current one, with its files and parts; a conversion of it still queued ' +
+          'is cancelled',
         params: VersionParams,
         response: { 204: Type.Null(), ...ERRORS, 409: CatalogErrorSchema },
       },
@@ -191,7 +200,7 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
     async (request, reply) => {
       const { id } = request.params;
       await existing(id);
-      const outcome = await versions.delete(id, Number(request.params.n));
+      const outcome = await versions.delete(id, Number(request.params.n), options.queue);
       if (!outcome) throw new ApiError(404, VERSION_NOT_FOUND);
       if (!('deleted' in outcome)) throw new ApiError(409, CURRENT_VERSION);
       await removeVersionFiles(blobs, outcome.deleted);

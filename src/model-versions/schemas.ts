@@ -16,6 +16,14 @@ export function versionFolder(modelId: string, number: number): string {
   return number <= 1 ? `models/${modelId}/` : `models/${modelId}/v${number}/`;
 }
 
+/**
+ * The job subject of a version's conversion: deleting the version cancels its queued job by it, and the sweep of
+ * stranded versions asks the queue by it whether the job still lives.
+ */
+export function versionJobSubject(modelId: string, number: number): string {
+  return `version:${modelId}:${number}`;
+}
+
 const modelId = Type.String({ format: 'uuid', 'x-error-message': 'Invalid model id' });
 // Matched as text so " 1", "0x1" or "1e0" are refused with the same message as any other bad number.
 const versionNumber = Type.String({
@@ -63,7 +71,9 @@ export const VersionSchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   lods: Type.Array(LodSchema, { description: 'The version’s own levels; empty until it completes.' }),
   thumbnail_url: Type.Union([Type.String(), Type.Null()], {
-    description: 'The picture rendered from this version, or null (version 1 shows the model’s thumbnail).',
+    description:
+      'The picture rendered from this version (version 1 keeps the one its model’s conversion rendered once ' +
+      'another version is current), or null; the model shows the current version’s unless one was uploaded.',
   }),
 });
 /** A version on the wire. */

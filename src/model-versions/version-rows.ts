@@ -7,6 +7,7 @@ import { nowIso } from '../db/timestamps.ts';
 import type { PartProperties } from '../pipeline/part-properties.ts';
 import { partColumns, replacePartPropertyRows, type ConversionRecord } from '../catalog/repository.ts';
 import type { VersionPart } from './repository.ts';
+import { showVersionThumbnail, type ThumbnailSwitch } from './version-thumbnail.ts';
 
 /** The columns a version and its model row share, copied one way when a version becomes current and the other
   way when a model's own conversion (an upload, a reprocess) completes. */
@@ -68,8 +69,15 @@ export async function versionExists(db: Db, modelId: string, number: number): Pr
   return row !== undefined;
 }
 
-/** Copies a version's outputs and parts onto its model and makes it current; false when it is not completed. */
-export async function makeCurrentIn(trx: Db, modelId: string, number: number): Promise<boolean> {
+/**
+ * Copies a version's outputs, parts and picture onto its model and makes it current; undefined when it is not
+ * completed or the model is gone. Says what became of the model's picture (version-thumbnail.ts).
+ */
+export async function makeCurrentIn(
+  trx: Db,
+  modelId: string,
+  number: number,
+): Promise<ThumbnailSwitch | undefined> {
   const version = await trx
     .selectFrom('model_versions')
     .selectAll()
@@ -77,7 +85,9 @@ export async function makeCurrentIn(trx: Db, modelId: string, number: number): P
     .where('number', '=', number)
     .where('status', '=', 'completed')
     .executeTakeFirst();
-  if (!version) return false;
+  if (!version) return undefined;
+  // Before current_version moves: the outgoing version may take the picture the model showed.
+  const thumbnail = await showVersionThumbnail(trx, modelId, number);
   const updated = await trx
     .updateTable('models')
     .set({
@@ -92,7 +102,7 @@ export async function makeCurrentIn(trx: Db, modelId: string, number: number): P
     })
     .where('id', '=', modelId)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return false;
+  if (Number(updated.numUpdatedRows) === 0) return undefined;
   const parts = await trx
     .selectFrom('model_version_parts')
     .selectAll()
@@ -123,11 +133,26 @@ export async function makeCurrentIn(trx: Db, modelId: string, number: number): P
       properties: JSON.parse(part.properties) as PartProperties,
     })),
   );
-  return true;
+  return thumbnail;
+}
+
+/** Replaces a version's part rows with `rows`: a conversion of it, first or again, writes them all anew. */
+export async function replaceVersionParts(
+  trx: Db,
+  modelId: string,
+  number: number,
+  rows: Insertable<ModelVersionPartsTable>[],
+): Promise<void> {
+  await trx
+    .deleteFrom('model_version_parts')
+    .where('model_id', '=', modelId)
+    .where('version', '=', number)
+    .execute();
+  await insertRows(trx, rows);
 }
 
 /** Writes version part rows, 1,000 at a time: 14 values a row stay under both databases' parameter limits. */
-export async function insertRows(trx: Db, rows: Insertable<ModelVersionPartsTable>[]): Promise<void> {
+async function insertRows(trx: Db, rows: Insertable<ModelVersionPartsTable>[]): Promise<void> {
   for (let start = 0; start < rows.length; start += 1_000) {
     await trx
       .insertInto('model_version_parts')

@@ -57,6 +57,8 @@ for (const dialect of testDialects()) {
       const id = (await api.create('house.glb', await twoPartGlb('pinned-group'))).id as string;
       const first = await waitForStatus(testApp.app, id, ['completed']);
       const firstLevel = (await get(pathOf(first.lods[0].url))).raw;
+      const firstParts = (await api.call('GET', `/${id}/parts`)).json.data;
+      assert.equal(firstParts.length, 2);
 
       const pinned = await createShare(id, { version: 1 });
       assert.equal(pinned.status, 201, pinned.text);
@@ -100,6 +102,36 @@ for (const dialect of testDialects()) {
         assert.equal(now.model.part_count, 1);
         assert.ok(now.level.equals(currentLevel));
       }
+      // Its parts are version 1's too, in the catalog's envelope and fields, filtered like the catalog's.
+      const sharedParts = async (secret: string, query = '') => {
+        const answer = await get(`/s/${secret}/models/${id}/parts${query}`);
+        assert.equal(answer.status, 200, answer.text);
+        return JSON.parse(answer.text) as { success: boolean; data: { group_id: string; name: string }[] };
+      };
+      const pinnedParts = await sharedParts(pinned.secret!);
+      assert.equal(pinnedParts.success, true);
+      assert.deepEqual(pinnedParts.data, firstParts, 'the pinned link lists version 1’s parts as they were');
+      const currentParts = (await api.call('GET', `/${id}/parts`)).json.data;
+      assert.equal(currentParts.length, 1);
+      assert.deepEqual((await sharedParts(following.secret!)).data, currentParts);
+      const named = firstParts[1];
+      assert.deepEqual(
+        (await sharedParts(pinned.secret!, `?q=${encodeURIComponent(named.name.toUpperCase())}`)).data,
+        [named],
+        'q finds a part of the pinned version by its name',
+      );
+      assert.deepEqual((await sharedParts(pinned.secret!, '?q=no-such-part-anywhere')).data, []);
+      const onePart = await get(
+        `/s/${pinned.secret}/models/${id}/parts/${encodeURIComponent(named.group_id)}`,
+      );
+      assert.equal(onePart.status, 200, onePart.text);
+      assert.equal(JSON.parse(onePart.text).data.group_id, named.group_id);
+      const inCurrent = currentParts.some((part: { group_id: string }) => part.group_id === named.group_id);
+      const elsewhere = await get(
+        `/s/${following.secret}/models/${id}/parts/${encodeURIComponent(named.group_id)}`,
+      );
+      assert.equal(elsewhere.status, inCurrent ? 200 : 404, 'the following link reads the current parts');
+
       const listed = (await api.call('GET', `/${id}/shares`)).json.data;
       assert.deepEqual(
         listed.map((share: { version: number | null }) => share.version).sort(),

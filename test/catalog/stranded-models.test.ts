@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { STRANDED_FAILURE, startStrandedModelSweep } from '../../src/catalog/sweep-stranded-models.ts';
 import { createModelRepository } from '../../src/catalog/repository.ts';
+import { createVersionRepository } from '../../src/model-versions/repository.ts';
 import { createLogger } from '../../src/logger.ts';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
@@ -65,6 +66,7 @@ for (const { dialect, queue } of setups) {
       function sweeper() {
         const sweep = startStrandedModelSweep({
           models: createModelRepository(testApp.database),
+          versions: createVersionRepository(testApp.database.db),
           queue: testApp.queue,
           events: testApp.services.events,
           logger: createLogger('silent'),

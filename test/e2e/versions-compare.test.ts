@@ -224,6 +224,23 @@ void describe(
       await page.locator('.version-row[data-number="1"] .version-open').click();
       await page.locator('.viewer[data-version="1"][data-state="ready"]').waitFor({ timeout: 180_000 });
       assert.match(await page.locator('.triangle-count').innerText(), /^Version 1 · LOD 0/);
+      // The LOD switcher offers v1's levels while v1 is open: choosing one draws v1's, not the current version's.
+      const radios = page.locator('.lod-switcher input[type="radio"]');
+      const coarsest = Number(await radios.last().getAttribute('value'));
+      await radios.last().click();
+      await page.waitForFunction(
+        (level) =>
+          document.querySelector('.triangle-count')?.textContent?.startsWith(`Version 1 · LOD ${level}:`),
+        coarsest,
+        { timeout: 60_000 },
+      );
+      assert.equal(await page.locator('.viewer').getAttribute('data-version'), '1');
+      await radios.first().click();
+      await page.waitForFunction(
+        () => document.querySelector('.triangle-count')?.textContent?.startsWith('Version 1 · LOD 0:'),
+        undefined,
+        { timeout: 60_000 },
+      );
     });
 
     void test('restoring v1 makes it current; v2 can then be deleted', async () => {

@@ -121,7 +121,7 @@ export function mountModelWorkspace(
     if (!measure.cancel()) select(null, false);
   });
 
-  const { levels, lodSwitcher } = createWorkspaceLevels(model, lods, {
+  const { levels, lodSwitcher, current } = createWorkspaceLevels(model, lods, {
     view,
     viewport,
     triangleLabel,
@@ -134,7 +134,7 @@ export function mountModelWorkspace(
     viewport,
     triangleLabel,
     tree,
-    openCurrent: () => levels.open(),
+    current,
     setPaintOverride: (override) => {
       paintOverride = override;
       view.setPaint(override ?? paint);

@@ -3,6 +3,9 @@
  * levels, or two compared: the newer one painted by the diff (added green, changed amber, unchanged dimmed) with
  * the older one's removed parts as red ghosts, and the parts tree marked and filterable by change.
  *
+ * The LOD switcher follows the version drawn: an older one's levels replace the current one's buttons until the
+ * current version is opened again.
+ *
  * The view's element tells scripts and tests what it shows: `data-version` the version drawn (absent for the
  * current one), `data-compare` `a-b` once a comparison is fully drawn, `data-ghosts` the removed parts' meshes.
  */
@@ -16,12 +19,16 @@ import {
   type VersionDiff,
 } from '../api/versions-api.ts';
 import { formatDrawn } from '../ui/format.ts';
+import { attempt } from '../ui/notify.ts';
 import { diffPaint, diffStates, groupsIn, type PartDiffState } from '../viewer/diff-colors.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { servedLevels } from '../viewer/served-levels.ts';
 import { VersionGhosts } from '../viewer/version-ghosts.ts';
+import { lodDescriber } from './lod-description.ts';
+import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 import type { PartsTree } from './parts-tree.ts';
+import type { CurrentLevels } from './workspace-levels.ts';
 
 /** What of the workspace the version view acts on. */
 export interface VersionViewContext {
@@ -32,8 +39,8 @@ export interface VersionViewContext {
   /** The readout of what is drawn. */
   triangleLabel: HTMLElement;
   tree: PartsTree;
-  /** Opens the current version again, as the workspace first did. */
-  openCurrent: () => Promise<void>;
+  /** The current version's levels: opened again, and the LOD switcher's place an older version borrows. */
+  current: CurrentLevels;
   /** Paints the view with `paint` instead of the bound materials; null gives the bound materials back. */
   setPaintOverride: (paint: Map<string, Material> | null) => void;
 }
@@ -61,9 +68,10 @@ export function createVersionView(context: VersionViewContext): VersionView {
   const fresh = async (version: ModelVersion): Promise<ModelVersion> =>
     version.lods.some((lod) => expiresSoon(lod.url)) ? getVersion(model.id, version.number) : version;
 
-  /** Draws a version's levels, coarse first, saying which version is drawn. */
+  /** Draws a version's levels, coarse first, saying which version is drawn; the LOD switcher offers its levels. */
   const drawVersion = async (version: ModelVersion, mine: number): Promise<void> => {
-    const loader = createLevelLoader(versionLods(version), {
+    const lods = versionLods(version);
+    const loader = createLevelLoader(lods, {
       element: viewport,
       draw: (lod) => view.load(lod.url),
       onShown: (lod, { triangles, points }, final) => {
@@ -72,8 +80,16 @@ export function createVersionView(context: VersionViewContext): VersionView {
         viewport.dataset.points = String(points);
         const drawn = `Version ${version.number} · LOD ${lod.level}: ${formatDrawn(triangles, points)} shown`;
         triangleLabel.textContent = final ? drawn : `${drawn}, loading LOD 0…`;
+        if (points > 0) showLodCount(switcher, lod.level, formatDrawn(triangles, points));
       },
     });
+    const switcher = createLodSwitcher(
+      lods,
+      servedLevels(lods)[0]?.level ?? 0,
+      (lod) => attempt(`Loading LOD ${lod.level}`, () => loader.choose(lod)),
+      lodDescriber(version),
+    );
+    if (mine === serial) context.current.showLevels(switcher);
     await loader.open();
   };
 
@@ -94,7 +110,8 @@ export function createVersionView(context: VersionViewContext): VersionView {
       leaveCompare();
       if (version.current) {
         delete viewport.dataset.version;
-        await context.openCurrent();
+        context.current.showLevels(null);
+        await context.current.open();
         return;
       }
       viewport.dataset.version = String(version.number);

@@ -28,6 +28,16 @@ export interface WorkspaceLevelsOptions {
 export interface WorkspaceLevels {
   levels: LevelLoader;
   lodSwitcher: HTMLElement | null;
+  /** The current version's levels as the version view uses them. */
+  current: CurrentLevels;
+}
+
+/** The current version's levels, and the switcher's place that an older version's buttons borrow. */
+export interface CurrentLevels {
+  /** Opens the current version again, as the workspace first did. */
+  open(): Promise<void>;
+  /** Puts `switcher`'s buttons in the LOD switcher's place; null gives the current version's back. */
+  showLevels(switcher: HTMLElement | null): void;
 }
 
 /** Sets up the loading of `model`'s levels into the view; nothing loads until `levels.open()`. */
@@ -96,5 +106,9 @@ export function createWorkspaceLevels(
       triangleLabel.textContent = `Streamed tiles: ${formatDrawn(triangles, 0)} in the first frame`;
     },
   });
-  return { levels, lodSwitcher };
+  // An older version's buttons take the place of these, in the same element the saved views read.
+  const own = lodSwitcher ? Array.from(lodSwitcher.childNodes) : [];
+  const showLevels = (switcher: HTMLElement | null) =>
+    lodSwitcher?.replaceChildren(...(switcher ? Array.from(switcher.childNodes) : own));
+  return { levels, lodSwitcher, current: { open: () => levels.open(), showLevels } };
 }
