@@ -37,6 +37,23 @@ void test('a section plane saved as normal and constant comes back at the same p
   assert.equal(sectionFraction(bounds, 'x', 1000), 1, 'a cut beyond the model is clamped to its end');
 });
 
+void test('a plane along no axis cuts as saved, beside the axis planes, its normal scaled to unit length', () => {
+  const planes = new SectionPlanes();
+  planes.setBounds(new Box3(new Vector3(0, 0, 0), new Vector3(10, 10, 10)));
+  planes.set('x', 0.5);
+  planes.setFree([{ normal: [0, -3, -4], constant: 25 }]);
+  assert.equal(planes.freeCount, 1);
+  const [, slanted] = planes.active();
+  assert.ok(Math.abs(slanted.normal.length() - 1) < 1e-12);
+  assert.ok(Math.abs(slanted.constant - 5) < 1e-12, 'the constant is scaled with the normal');
+  // Kept where -0.6y - 0.8z + 5 >= 0.
+  assert.ok(slanted.distanceToPoint(new Vector3(0, 0, 0)) > 0);
+  assert.ok(slanted.distanceToPoint(new Vector3(0, 5, 5)) < 0);
+  planes.setFree([{ normal: [0, 0, 0], constant: 1 }]);
+  assert.equal(planes.freeCount, 0, 'a plane with no normal cuts nothing');
+  assert.equal(planes.active().length, 1);
+});
+
 void test('a pin falls where its point projects, and nowhere when behind the camera or off the view', () => {
   const camera = new PerspectiveCamera(90, 2, 0.1, 100);
   camera.position.set(0, 0, 5);

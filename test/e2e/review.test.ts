@@ -261,6 +261,49 @@ void describe(
       assert.equal(countPixels(await viewPixels(page, 'view-link'), isRed), 0);
     });
 
+    void test('a saved view cut by a plane along no axis comes back cut, and the section tool removes it', async () => {
+      assert.ok(run.viewId);
+      const saved = (
+        (await (await api(`/api/models/${run.modelId}/views/${run.viewId}`)).json()) as {
+          data: Record<string, unknown>;
+        }
+      ).data;
+      // A slanted plane far beyond the model keeps none of it (normal·p + constant < 0 everywhere): both cubes go.
+      const created = await api(`/api/models/${run.modelId}/views`, {
+        method: 'POST',
+        body: {
+          name: 'Slanted cut',
+          camera: saved.camera,
+          hidden: [],
+          isolated: [],
+          sections: [{ normal: [-0.6, -0.8, 0], constant: -1000 }],
+          xray: false,
+          level: saved.level,
+        },
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      const viewId = ((await created.json()) as { data: { id: string } }).data.id;
+      await page.goto(`${session.server.baseUrl}/#/models/${run.modelId}?view=${viewId}`);
+      await page.reload();
+      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 120_000 });
+      const row = page.locator('[data-free-sections]');
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(
+        await row.locator('[data-free-sections-text]').textContent(),
+        'Cut by a plane along no axis (saved view)',
+      );
+      const cut = await viewPixels(page, 'slanted-cut');
+      assert.equal(countPixels(cut, isRed) + countPixels(cut, isGreen), 0, 'the plane cuts both cubes away');
+      await row.getByRole('button', { name: 'Remove' }).click();
+      await page.waitForTimeout(400);
+      const whole = await viewPixels(page, 'slanted-removed');
+      assert.ok(
+        countPixels(whole, isRed) > 100 && countPixels(whole, isGreen) > 100,
+        'both cubes show again',
+      );
+      assert.equal(await row.isHidden(), true);
+    });
+
     void test('a share made with annotations shows the pin and the list, and no edit control', async () => {
       const created = await api(`/api/models/${run.modelId}/shares`, {
         method: 'POST',

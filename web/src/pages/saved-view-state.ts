@@ -47,8 +47,9 @@ export function captureView(state: ViewState, name: string): NewSavedView {
 }
 
 /**
- * Brings a saved view back. Returns what could not be restored, in words (a section not along an axis, which
- * the section tool cannot show; a level the model does not have), for the page to tell the person.
+ * Brings a saved view back. Returns what could not be restored, in words (a level the model does not have,
+ * sections on a page without the section tool), for the page to tell the person. Planes along no axis cut as
+ * they were saved, shown by the section tool as such.
  */
 export function applyView(state: ViewState, saved: SavedView): string[] {
   const missed: string[] = [];
@@ -60,12 +61,16 @@ export function applyView(state: ViewState, saved: SavedView): string[] {
   if (state.visibilityTools) pressXray(state.visibilityTools, saved.xray);
   const bounds = state.view.modelBounds;
   const fractions: Partial<Record<Axis, number>> = {};
+  const free: SavedView['sections'] = [];
   for (const section of saved.sections) {
     const axis = axisOfNormal(section.normal);
-    if (axis) fractions[axis] = sectionFraction(bounds, axis, section.constant);
-    else missed.push('a section plane not along an axis');
+    // A second plane on one axis cannot be a slider's: it cuts as a free plane.
+    if (axis && fractions[axis] === undefined)
+      fractions[axis] = sectionFraction(bounds, axis, section.constant);
+    else free.push(section);
   }
-  if (state.sectionControls) restoreSections(state.sectionControls, state.view, fractions);
+  if (state.sectionControls) restoreSections(state.sectionControls, state.view, fractions, free);
+  else if (saved.sections.length > 0) missed.push('the section planes');
   applyCamera(state.view, saved.camera);
   return missed;
 }

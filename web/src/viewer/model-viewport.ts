@@ -21,7 +21,6 @@ import { SectionPlanes } from './section-planes.ts';
 import { warmModelShaders } from './shader-warmup.ts';
 import { snapAt, surfaceAt } from './surface-hit.ts';
 import { TiledModel, type DrawnTiles } from './tiled-model.ts';
-import type { Axis } from './section-planes.ts';
 
 /** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
 export type PickHandler = (groupId: string | null, additive: boolean) => void;
@@ -58,7 +57,8 @@ export class ModelViewport {
   private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
   private readonly styles = new PartStyles();
   private readonly measure = new MeasureOverlay();
-  private readonly sections = new SectionPlanes();
+  /** The section planes; call {@link ModelViewport.sectionsChanged} after changing them. */
+  readonly sections = new SectionPlanes();
   private readonly caps = new SectionCaps();
   private readonly clock = new Clock();
   private readonly resizeObserver: ResizeObserver;
@@ -250,9 +250,8 @@ export class ModelViewport {
     this.requestRender();
   }
 
-  /** Cuts the model along `axis` at `fraction` (0–1) of its extent, or stops cutting along it (null). */
-  setSection(axis: Axis, fraction: number | null): void {
-    this.sections.set(axis, fraction);
+  /** Cuts the model with the section planes as they are now. */
+  sectionsChanged(): void {
     this.renderer.clippingPlanes = this.sections.active();
     this.requestRender();
   }

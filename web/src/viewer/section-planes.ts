@@ -1,10 +1,19 @@
-/** One section plane per axis: each keeps the part of the model below its position on that axis. */
+/**
+ * One section plane per axis, each keeping the part of the model below its position on that axis; and the planes
+ * of a saved view that lie along no axis (made by another viewer, read from BCF), kept as they were saved.
+ */
 import { Box3, Plane, Vector3 } from 'three';
 
 /** The three axes a section can cut along. */
 export type Axis = 'x' | 'y' | 'z';
 /** Every axis, in order. */
 export const AXES: readonly Axis[] = ['x', 'y', 'z'];
+
+/** A plane as a saved view stores it: its normal and constant. */
+export interface SectionPlaneValues {
+  normal: readonly number[];
+  constant: number;
+}
 
 /** Share of the extent the slider's ends reach beyond the model on each side. */
 const END_PAD = 1e-3;
@@ -18,6 +27,7 @@ const NORMALS: Record<Axis, Vector3> = {
 /** The enabled planes and their positions as fractions 0–1 of the model's extent on each axis. */
 export class SectionPlanes {
   private readonly planes = new Map<Axis, { plane: Plane; fraction: number }>();
+  private free: Plane[] = [];
   private bounds = new Box3();
 
   /** The box the fractions are measured in (the model's bounds). */
@@ -38,9 +48,24 @@ export class SectionPlanes {
     this.planes.set(axis, entry);
   }
 
+  /**
+   * Cuts with these planes too, beside the axis planes ([] for none). A point p is kept where normal·p + constant
+   * ≥ 0, as for the axis planes; a normal that is not of unit length is scaled with its constant.
+   */
+  setFree(planes: readonly SectionPlaneValues[]): void {
+    this.free = planes
+      .filter((plane) => plane.normal.some((component) => component !== 0))
+      .map(({ normal: [x, y, z], constant }) => new Plane().setComponents(x, y, z, constant).normalize());
+  }
+
+  /** How many planes along no axis cut now. */
+  get freeCount(): number {
+    return this.free.length;
+  }
+
   /** The active planes, for the renderer's global clipping. */
   active(): Plane[] {
-    return [...this.planes.values()].map((entry) => entry.plane);
+    return [...[...this.planes.values()].map((entry) => entry.plane), ...this.free];
   }
 
   private place(axis: Axis, plane: Plane, fraction: number): void {
