@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { createModelRepository } from '../../src/catalog/repository.ts';
-import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
+import { catalogApi, fileOf, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
 import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
@@ -92,11 +92,14 @@ for (const dialect of testDialects()) {
           return rows.length;
         };
 
-        /** Waits for the model's thumbnail URL to differ from `before`; returns the model and its PNG. */
+        /**
+         * Waits for the model's thumbnail file to differ from `before`'s (compared by {@link fileOf}); returns the
+         * model and its PNG.
+         */
         const newThumbnail = async (modelId: string, before: string, since: number) => {
           for (;;) {
             const model = (await api.call('GET', `/${modelId}`)).json.data as ModelJson;
-            if (model.thumbnail_url !== before) {
+            if (fileOf(model.thumbnail_url) !== fileOf(before)) {
               const png = await testApp.app.inject({ method: 'GET', url: pathOf(model.thumbnail_url) });
               assert.equal(png.statusCode, 200);
               return { model, png: png.rawPayload, after: Date.now() - since };
@@ -168,8 +171,8 @@ for (const dialect of testDialects()) {
           await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
           assert.equal(await thumbnailEvents(model.id), events + 1);
           assert.equal(
-            (await api.call('GET', `/${model.id}`)).json.data.thumbnail_url,
-            rendered.model.thumbnail_url,
+            fileOf((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url),
+            fileOf(rendered.model.thumbnail_url),
           );
         });
 
@@ -207,7 +210,7 @@ for (const dialect of testDialects()) {
           const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
           await materials.bind(red.id, [groupId]);
           await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
-          assert.equal((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url, mine);
+          assert.equal(fileOf((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url), fileOf(mine));
           assert.equal(await thumbnailEvents(model.id), events);
 
           const askedAt = Date.now();

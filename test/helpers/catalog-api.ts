@@ -98,6 +98,14 @@ export function catalogApi(app: FastifyInstance, auth: Record<string, string>) {
   };
 }
 
+/**
+ * The file a handed-out URL names, without its query: a signed URL's expiry moves on by itself when the clock
+ * crosses a signing window, so two URLs of one file are compared by this.
+ */
+export function fileOf(url: string): string {
+  return new URL(url).pathname;
+}
+
 /** The path part of a handed-out URL, for `app.inject`. */
 export function pathOf(url: string): string {
   const parsed = new URL(url);
