@@ -2,7 +2,6 @@
 // levels, tileset and picture go into the version's folder, and only when all of that is stored does one
 // transaction make it current (outputs, parts, part properties). Until then the model stays `completed` and its
 // files keep answering; a failure marks the version failed and leaves the current one as it was.
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Job, JobName } from '../jobs/job-types.ts';
@@ -12,6 +11,7 @@ import { fetchSource, removeUnrecordedTileset, storeLods, storeTileset } from '.
 import { conversionRequest } from './conversion-request.ts';
 import { progressWriter } from './conversion-progress.ts';
 import { modelEventData } from './model-events.ts';
+import { thumbnailKey } from './thumbnails.ts';
 
 /** Converts version `number` of a model and makes it current once stored; see the file's comment. */
 export async function convertVersion(
@@ -58,19 +58,18 @@ export async function convertVersion(
     const tilesetKey = result.tileset
       ? await storeTileset(blobs, modelId, result.tileset, null, folder)
       : null;
-    let thumbnailKey: string | null = null;
+    let pictureKey: string | null = null;
     let completed: Awaited<ReturnType<ConvertJobDependencies['versions']['complete']>>;
     try {
       if (result.thumbnail) {
-        const hash = createHash('sha256').update(result.thumbnail).digest('hex').slice(0, 16);
-        thumbnailKey = `${folder}thumbnail-${hash}.png`;
-        await blobs.putBytes(thumbnailKey, result.thumbnail);
+        pictureKey = thumbnailKey(modelId, result.thumbnail, 'png', folder);
+        await blobs.putBytes(pictureKey, result.thumbnail);
       }
       completed = await versions.complete(
         modelId,
         number,
         { ...result, lods, tileset_key: tilesetKey },
-        thumbnailKey,
+        pictureKey,
       );
     } catch (error) {
       // Stored whole but never recorded: nothing would ever serve or remove it.

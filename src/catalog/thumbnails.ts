@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ILogger } from '@gltf-transform/core';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { MaterialOverride } from '../render/render-thumbnail.ts';
+import { modelPrefix } from './lod-keys.ts';
 
 /** Renders a GLB to PNG bytes with the given part colours (the CPU renderer, in a conversion thread). */
 export type RenderThumbnail = (
@@ -17,10 +18,18 @@ export interface ThumbnailDependencies {
   render: RenderThumbnail;
 }
 
-/** Blob key of a thumbnail: the content hash in the name lets clients cache it forever. */
-export function thumbnailKey(modelId: string, bytes: Uint8Array, extension: 'png' | 'jpg'): string {
+/**
+ * Blob key of a thumbnail, in the model's folder or another (a version's): the content hash in the name lets
+ * clients cache it forever.
+ */
+export function thumbnailKey(
+  modelId: string,
+  bytes: Uint8Array,
+  extension: 'png' | 'jpg',
+  folder = modelPrefix(modelId),
+): string {
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-  return `models/${modelId}/thumbnail-${hash}.${extension}`;
+  return `${folder}thumbnail-${hash}.${extension}`;
 }
 
 /** The colours of the materials bound to the given groups, as the renderer takes them (0–1). */
