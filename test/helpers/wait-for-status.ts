@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { JobName } from '../../src/jobs/job-types.ts';
+import type { JobQueue } from '../../src/jobs/queue.ts';
 import { TEST_TOKEN } from './test-app.ts';
 
 /** A model as `GET /api/models/:id` returns it, loosely typed for assertions. */
@@ -31,6 +33,24 @@ export async function waitForStatus(
     if (Date.now() > deadline) {
       throw new Error(`model ${id} did not reach ${statuses.join(' or ')} in ${timeoutMs} ms; last: ${last}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Polls the queue until `subject` has no queued or running job of `name`, so what that job does last (removing
+ * the files of a model deleted while it ran, say) is done before the test looks.
+ */
+export async function waitForNoLiveJob(
+  queue: JobQueue,
+  subject: string,
+  name: JobName,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (await queue.hasLiveJob(subject, name)) {
+    if (Date.now() > deadline)
+      throw new Error(`the ${name} job of ${subject} still runs after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

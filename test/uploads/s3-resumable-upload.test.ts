@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
+import { JobName } from '../../src/jobs/job-types.ts';
 import { S3UploadStore } from '../../src/uploads/s3-upload-store.ts';
 import { sweepExpiredUploads } from '../../src/uploads/sweep-uploads.ts';
 import { STORAGE_UNAVAILABLE } from '../../src/storage/storage-unavailable.ts';
@@ -22,7 +23,7 @@ import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } fr
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { tusClient, uploadIdOf, type TusClient } from '../helpers/tus-client.ts';
-import { waitForStatus } from '../helpers/wait-for-status.ts';
+import { waitForNoLiveJob, waitForStatus } from '../helpers/wait-for-status.ts';
 
 const PREFIX = 'site-a';
 const TRUCK = 'glb/CesiumMilkTruck.glb';
@@ -175,6 +176,8 @@ for (const dialect of testDialects()) {
       assert.equal((await api.call('GET', '')).json.meta.total, before + 1);
       assert.equal((await tusSecond.head(created.location)).status, 404, 'the retry removed the upload');
       assert.equal((await api.call('DELETE', `/${made.json.data.id}`)).status, 200);
+      // Its conversion may still run; it removes what it stored once it finds the model gone.
+      await waitForNoLiveJob(first.queue, made.json.data.id, JobName.ConvertModel);
     });
 
     void it('answers 503 with a message while S3 is down, and works again once it is back', async () => {
