@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { ModelIdParams } from '../catalog/schemas.ts';
+import { MODEL_NOT_FOUND, ModelIdParams } from '../catalog/schemas.ts';
 import {
   catalogEnvelope,
   CatalogErrorSchema,
@@ -50,7 +50,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
   });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const existing = async (id: string) => {
-    if (!(await models.get(id))) throw new ApiError(404, 'Model not found');
+    if (!(await models.get(id))) throw new ApiError(404, MODEL_NOT_FOUND);
   };
   const toShare = (baseUrl: string, share: StoredShare): Share => ({
     id: share.id,

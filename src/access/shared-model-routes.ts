@@ -7,6 +7,7 @@ import {
   PartsQuery,
   PartWithPropertiesSchema,
   storedLods,
+  NOT_READY,
   storedTilesetFolder,
   toModel,
   toPart,
@@ -306,7 +307,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         row.status === 'completed'
           ? storedLods(row).find((candidate) => String(candidate.level) === request.params.level)
           : undefined;
-      if (!lod) throw new ApiError(404, 'Model not ready or not found');
+      if (!lod) throw new ApiError(404, NOT_READY);
       return sendStoredFile(reply, blobs, lod.key, {
         headers: { contentType: 'model/gltf-binary' },
         cacheControl: NO_REUSE,

@@ -13,6 +13,7 @@ import { modelPrefix } from './lod-keys.ts';
 import { modelEventData } from './model-events.ts';
 import { uploadModel, type NewUpload } from './model-upload.ts';
 import { createModelRepository, type ModelMetadata } from './repository.ts';
+import { MODEL_NOT_FOUND } from './schemas.ts';
 import { findModelMadeBy, type RequestKey } from './request-keys.ts';
 import { createThumbnailOperations } from './thumbnail-operations.ts';
 import { uploadVersion, type NewVersionUpload } from './version-upload.ts';
@@ -89,7 +90,7 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
         const reset = await modelsIn(trx).resetForReprocess(id);
         if (!reset) {
           const exists = await modelsIn(trx).get(id);
-          throw exists ? new ApiError(409, ALREADY_CONVERTING) : new ApiError(404, 'Model not found');
+          throw exists ? new ApiError(409, ALREADY_CONVERTING) : new ApiError(404, MODEL_NOT_FOUND);
         }
         const job = await queue.enqueue(
           JobName.ConvertModel,

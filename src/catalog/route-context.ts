@@ -11,6 +11,7 @@ import type { ModelRow } from '../db/database.ts';
 import type { UploadIntake } from '../uploads/schemas.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { ModelRepository } from './repository.ts';
+import { MODEL_NOT_FOUND, NOT_READY } from './schemas.ts';
 import { CatalogErrorSchema } from '../http/catalog-family.ts';
 
 /** What the catalog routes need from the app. */
@@ -44,10 +45,6 @@ export type CatalogApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** Answer of routes 2, 3 and 7–10 for an unknown model. */
-export const MODEL_NOT_FOUND = 'Model not found';
-/** Answer of routes 4–6 for an unknown or unconverted model. */
-export const NOT_READY = 'Model not ready or not found';
 /** OpenAPI tag of every catalog route. */
 export const CATALOG_TAGS = ['models'];
 /** Error responses every catalog route declares. */

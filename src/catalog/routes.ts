@@ -8,14 +8,14 @@ import {
   CATALOG_ERRORS,
   CATALOG_TAGS,
   createRouteContext,
-  MODEL_NOT_FOUND,
-  NOT_READY,
   type CatalogRoutesOptions,
 } from './route-context.ts';
 import {
   LodLevelParams,
   LodSchema,
   ListModelsQuery,
+  MODEL_NOT_FOUND,
+  NOT_READY,
   ModelIdParams,
   ModelSchema,
   PartParams,

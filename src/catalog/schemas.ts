@@ -13,6 +13,11 @@ export const MODEL_STATUSES = ['pending', 'processing', 'completed', 'failed'] a
 /** One of {@link MODEL_STATUSES}. */
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
 
+/** The catalog's answer for an unknown model (routes 2, 3 and 7–10, and every feature's routes under a model). */
+export const MODEL_NOT_FOUND = 'Model not found';
+/** The catalog's answer for an unknown or unconverted model (routes 4–6, exports, share links). */
+export const NOT_READY = 'Model not ready or not found';
+
 /** Largest `limit` of the model list. */
 export const MAX_LIST_LIMIT = 100;
 

@@ -1,14 +1,8 @@
 import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../http/api-error.ts';
-import {
-  CATALOG_ERRORS,
-  CATALOG_TAGS,
-  MODEL_NOT_FOUND,
-  type CatalogApp,
-  type CatalogRouteContext,
-} from './route-context.ts';
-import { ModelIdParams, ModelSchema, toModel } from './schemas.ts';
+import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from './route-context.ts';
+import { MODEL_NOT_FOUND, ModelIdParams, ModelSchema, toModel } from './schemas.ts';
 import { UploadThumbnailForm } from './upload-schemas.ts';
 import { CatalogErrorSchema, CatalogMessageSchema } from '../http/catalog-family.ts';
 

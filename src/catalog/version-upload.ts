@@ -16,7 +16,7 @@ import { createVersionRepository } from '../model-versions/repository.ts';
 import { versionFolder, versionJobSubject } from '../model-versions/schemas.ts';
 import { sourceKey } from './lod-keys.ts';
 import { declared, UPLOAD_HOLD_MS } from './model-upload.ts';
-import { MODEL_NOT_FOUND } from './route-context.ts';
+import { MODEL_NOT_FOUND } from './schemas.ts';
 import { isUniqueViolation } from './request-keys.ts';
 import { storageFullOr } from './storage-full.ts';
 import { judgeLoneFile } from './upload-bundle.ts';

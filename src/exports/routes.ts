@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { ModelIdParams } from '../catalog/schemas.ts';
+import { MODEL_NOT_FOUND, ModelIdParams, NOT_READY } from '../catalog/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -34,11 +34,6 @@ export interface ExportRoutesOptions {
   /** Resolves blob keys to the signed URLs this request's client should use, bound to its scoped token if any. */
   urlFor(request: FastifyRequest): UrlFor;
 }
-
-/** The catalog's answer for a model that is unknown or not converted yet. */
-const NOT_READY = 'Model not ready or not found';
-/** The catalog's answer for an unknown model. */
-const MODEL_NOT_FOUND = 'Model not found';
 
 /** How long an export's job may go unheard of before a call queues it again (it may have been lost). */
 export const EXPORT_JOB_QUIET_MS = 30_000;

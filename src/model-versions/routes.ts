@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { ModelIdParams, ModelSchema, toModel } from '../catalog/schemas.ts';
+import { MODEL_NOT_FOUND, ModelIdParams, ModelSchema, toModel } from '../catalog/schemas.ts';
 import type { ModelRow, ModelVersionRow } from '../db/database.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -43,8 +43,6 @@ export interface VersionRoutesOptions {
   urlFor(request: FastifyRequest): UrlFor;
 }
 
-/** The catalog's answer for an unknown model. */
-const MODEL_NOT_FOUND = 'Model not found';
 /** The answer for an unknown version of a known model. */
 export const VERSION_NOT_FOUND = 'Version not found';
 /** The answer to deleting the version the model serves. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { ModelIdParams } from '../catalog/schemas.ts';
+import { MODEL_NOT_FOUND, ModelIdParams } from '../catalog/schemas.ts';
 import type { AnnotationEventData } from '../events/event-types.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
@@ -11,13 +11,7 @@ import {
   CatalogMessageSchema,
   CATALOG_FAMILY,
 } from '../http/catalog-family.ts';
-import {
-  authorOf,
-  existingModel,
-  MODEL_NOT_FOUND,
-  partOf,
-  type ReviewRoutesOptions,
-} from './review-context.ts';
+import { authorOf, existingModel, partOf, type ReviewRoutesOptions } from './review-context.ts';
 import {
   AnnotationIdParams,
   AnnotationSchema,

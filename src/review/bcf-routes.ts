@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ModelIdParams } from '../catalog/schemas.ts';
+import { MODEL_NOT_FOUND, ModelIdParams } from '../catalog/schemas.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
@@ -11,7 +11,7 @@ import { planImport, type TopicImport } from './bcf/import-bcf.ts';
 import { readBcf } from './bcf/read-bcf.ts';
 import { unzipBcf } from './bcf/unzip-bcf.ts';
 import { writeBcf } from './bcf/write-bcf.ts';
-import { authorOf, existingModel, MODEL_NOT_FOUND, type ReviewRoutesOptions } from './review-context.ts';
+import { authorOf, existingModel, type ReviewRoutesOptions } from './review-context.ts';
 
 /** Largest BCF file the import takes. */
 export const MAX_BCF_UPLOAD_BYTES = 50 * 1024 * 1024;

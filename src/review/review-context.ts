@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
+import { MODEL_NOT_FOUND } from '../catalog/schemas.ts';
 import type { ModelPartRow, ModelRow } from '../db/database.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -18,9 +19,6 @@ export interface ReviewRoutesOptions {
   /** The name of a scoped token by its id, or null when it is gone. */
   tokenName(tokenId: string): Promise<string | null>;
 }
-
-/** The catalog's answer for an unknown model. */
-export const MODEL_NOT_FOUND = 'Model not found';
 
 /** The model, or a 404 in the catalog's words. */
 export async function existingModel(models: ModelRepository, id: string): Promise<ModelRow> {
