@@ -267,6 +267,16 @@ void describe('viewer inspection tools end to end', SUITE, () => {
   });
 
   void test('plays, pauses and scrubs the animation clip', async () => {
+    /** Waits until the clip's clock shows the same time twice, 300 ms apart. */
+    const clockStands = async (): Promise<void> => {
+      const clock = page.locator('.animation-time');
+      for (let tries = 0; tries < 20; tries++) {
+        const before = await clock.textContent();
+        await page.waitForTimeout(300);
+        if ((await clock.textContent()) === before) return;
+      }
+      assert.fail('the clock still runs after Pause');
+    };
     const clip = page.getByLabel('Clip');
     assert.ok((await clip.locator('option').count()) >= 1, 'the truck lists its clip');
     await page.getByRole('button', { name: 'Play' }).click();
@@ -284,7 +294,8 @@ void describe('viewer inspection tools end to end', SUITE, () => {
     assert.ok(time > 0, `the clock runs (${time} s)`);
     await shoot('animation', showTools);
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.waitForTimeout(100);
+    // A frame asked for before the click may still be drawn on a loaded machine: look once the clock has stood.
+    await clockStands();
     const paused = await viewPixels();
     await page.waitForTimeout(400);
     const still = countPixels(await viewPixels(), (rgb, x, y) => differs(rgb, pixelAt(paused, x, y), 30));
