@@ -230,11 +230,17 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     busy();
     const made = await makeTiles(
       soup,
-      { simplifier: MeshoptSimplifier, io, onFile: options.tiles.onFile },
+      {
+        simplifier: MeshoptSimplifier,
+        io,
+        onFile: options.tiles.onFile,
+        // The leaves' textures are LOD 0's, and the inner tiles' the other levels' rungs: encoded once for both.
+        textures: { format: options.lodTextures ?? 'source', cache: textureCache },
+      },
       { logger, onProgress: progress('tiles') },
     );
     tileset = { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles };
-    tilesetCutGlb = await io.writeBinary(cutDocument(soup, made.cut, logger));
+    tilesetCutGlb = await io.writeBinary(cutDocument(soup, made.cut, made.cutImages, logger));
     logStage(`${made.tileCount} tiles written`);
   }
   progress('write')(1);

@@ -79,14 +79,22 @@ export function tileNormals(soup: TriangleSoup, geometry: TileGeometry): Float32
   return gather(soup.normals, geometry.vertices);
 }
 
-/** Three floats per listed vertex, from a soup array of three floats per vertex. */
-function gather(source: Float32Array, vertices: Uint32Array): Float32Array {
-  const packed = new Float32Array(vertices.length * 3);
+/** The UVs of a tile's vertices, packed; null when the soup has none. */
+export function tileUvs(soup: TriangleSoup, geometry: TileGeometry): Float32Array | null {
+  return soup.uvs && gather(soup.uvs, geometry.vertices, 2);
+}
+
+/** The colours of a tile's vertices (normalized 16-bit RGBA), packed; null when the soup has none. */
+export function tileColors(soup: TriangleSoup, geometry: TileGeometry): Uint16Array | null {
+  return soup.colors && gather(soup.colors, geometry.vertices, 4);
+}
+
+/** `size` values per listed vertex, from a soup array of `size` values per vertex. */
+function gather<T extends Float32Array | Uint16Array>(source: T, vertices: Uint32Array, size = 3): T {
+  const packed = new (source.constructor as new (length: number) => T)(vertices.length * size);
   for (let i = 0; i < vertices.length; i++) {
-    const from = vertices[i] * 3;
-    packed[i * 3] = source[from];
-    packed[i * 3 + 1] = source[from + 1];
-    packed[i * 3 + 2] = source[from + 2];
+    const from = vertices[i] * size;
+    for (let k = 0; k < size; k++) packed[i * size + k] = source[from + k];
   }
   return packed;
 }
