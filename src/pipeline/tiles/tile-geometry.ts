@@ -86,12 +86,17 @@ export function tileUvs(soup: TriangleSoup, geometry: TileGeometry): Float32Arra
 
 /** The colours of a tile's vertices (normalized 16-bit RGBA), packed; null when the soup has none. */
 export function tileColors(soup: TriangleSoup, geometry: TileGeometry): Uint16Array | null {
-  return soup.colors && gather(soup.colors, geometry.vertices, 4);
+  if (!soup.colors) return null;
+  const { vertices } = geometry;
+  const packed = new Uint16Array(vertices.length * 4);
+  for (let i = 0; i < vertices.length; i++)
+    packed.set(soup.colors.subarray(vertices[i] * 4, vertices[i] * 4 + 4), i * 4);
+  return packed;
 }
 
-/** `size` values per listed vertex, from a soup array of `size` values per vertex. */
-function gather<T extends Float32Array | Uint16Array>(source: T, vertices: Uint32Array, size = 3): T {
-  const packed = new (source.constructor as new (length: number) => T)(vertices.length * size);
+/** `size` floats per listed vertex, from a soup array of `size` floats per vertex. */
+function gather(source: Float32Array, vertices: Uint32Array, size = 3): Float32Array {
+  const packed = new Float32Array(vertices.length * size);
   for (let i = 0; i < vertices.length; i++) {
     const from = vertices[i] * size;
     for (let k = 0; k < size; k++) packed[i * size + k] = source[from + k];
