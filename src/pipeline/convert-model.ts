@@ -231,7 +231,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   let tiled: { tileset: TilesetOutput; cutGlb: Uint8Array } | null = null;
   if (soup && options.tiles) {
     busy();
-    const source = { soup, io, textureCache, format: options.lodTextures ?? 'source' } as const;
+    const source = { soup, io, textureCache };
     tiled = await writeTileset(source, options.tiles.onFile, { logger, onProgress: progress('tiles') });
     logStage(`${tiled.tileset.tile_count} tiles written`);
   }
@@ -252,11 +252,11 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 
 /**
  * Makes the tileset of a model's soup, each file to `onFile` as it is made, and the GLB of the cut its thumbnail
- * is drawn from. The leaves' textures are LOD 0's and the inner tiles' the other levels' rungs: with the levels'
- * cache, each is encoded once for both.
+ * is drawn from. The tiles' textures are LOD 1's and LOD 2's rungs: with the levels' cache, each is encoded once
+ * for both.
  */
 async function writeTileset(
-  source: { soup: TriangleSoup; io: PlatformIO; textureCache: TextureLadderCache; format: LodTextureFormat },
+  source: { soup: TriangleSoup; io: PlatformIO; textureCache: TextureLadderCache },
   onFile: (path: string, bytes: Uint8Array) => Promise<void>,
   context: StepContext,
 ): Promise<{ tileset: TilesetOutput; cutGlb: Uint8Array }> {
@@ -267,7 +267,7 @@ async function writeTileset(
       simplifier: MeshoptSimplifier,
       io,
       onFile,
-      textures: { format: source.format, cache: source.textureCache },
+      textures: { cache: source.textureCache },
     },
     context,
   );

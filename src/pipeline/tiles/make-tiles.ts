@@ -44,8 +44,8 @@ export interface MakeTilesOptions {
   /** Weight of normals, UVs and colours in the simplifier's error, as for the levels of detail. */
   attributeWeights: AttributeWeights;
   /**
-   * How the tiles' textures are encoded: the levels' format and the conversion's encodings, so a rung the levels
-   * encoded is reused. WebP with encodings of its own when left out.
+   * The conversion's texture encodings, so a rung the levels encoded is reused by the tiles; encodings of its own
+   * when left out.
    */
   textures?: Omit<TileTexturesOptions, 'sharp'>;
   /**
@@ -122,7 +122,7 @@ export async function makeTiles(
   const tree = splitTriangles(soup, settings);
   const textures = createTileTextures(
     soup,
-    { sharp, ...(settings.textures ?? { format: 'webp', cache: new Map() }) },
+    { sharp, ...(settings.textures ?? { cache: new Map() }) },
     context,
   );
   const slots = createVertexSlots(soup);

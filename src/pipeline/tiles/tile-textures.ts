@@ -1,6 +1,6 @@
 import type sharpModule from 'sharp';
 import { TEXTURE_LADDER_DEFAULTS, TEXTURE_LADDER_SIZES, ladderImage } from '../lods/texture-ladder.ts';
-import type { LodTextureFormat, TextureLadderCache } from '../lods/texture-ladder.ts';
+import type { TextureLadderCache } from '../lods/texture-ladder.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 import type { StepContext } from '../types.ts';
 
@@ -17,8 +17,6 @@ export interface TileImage {
 export interface TileTexturesOptions {
   /** The sharp module (passed in: it is a native dependency). */
   sharp: typeof sharpModule;
-  /** The levels' texture format (`LOD_TEXTURES`): the leaves carry their textures as LOD 0 does. */
-  format: LodTextureFormat;
   /** The conversion's encodings, shared with the levels: a rung the levels encoded is not encoded again. */
   cache: TextureLadderCache;
 }
@@ -27,11 +25,11 @@ export interface TileTexturesOptions {
 export type TileTextures = (height: number) => Promise<TileImage[]>;
 
 /**
- * The images tiles embed, by their height in the tree, on the levels' texture ladder: leaves as LOD 0 has them
- * (within 4096 px as WebP, or as the source had them with `LOD_TEXTURES=source`), the leaves' parents within
- * LOD 1's 1024 px, every tile above within LOD 2's 512 px, both as WebP whatever the format (a full-size copy in
- * every inner tile would multiply the tileset's size for detail its distance cannot show). Each rung of an image is
- * encoded once, and shared with the levels through the cache; the answer for each rung is kept for the whole tree.
+ * The images tiles embed, by their height in the tree, on the levels' texture ladder, as WebP: leaves within LOD
+ * 1's 1024 px, every tile above within LOD 2's 512 px. Each tile embeds its own copy (a GLB cannot share an image
+ * with another), so a leaf with LOD 0's 4096 px would add up to a 4096² texture a leaf to the tileset and to the
+ * viewer's GPU memory for every leaf it holds; the full size stays in LOD 0. Each rung of an image is encoded once,
+ * and shared with the levels through the cache; the answer for each rung is kept for the whole tree.
  */
 export function createTileTextures(
   soup: TriangleSoup,
@@ -40,12 +38,11 @@ export function createTileTextures(
 ): TileTextures {
   const rungs = new Map<number, Promise<TileImage[]>>();
   return (height) => {
-    const rung = Math.min(height, TEXTURE_LADDER_SIZES.length - 1);
+    const rung = Math.min(height + 1, TEXTURE_LADDER_SIZES.length - 1);
     let images = rungs.get(rung);
     if (!images) {
       images = Promise.all(
         soup.textures.map(async (texture): Promise<TileImage> => {
-          if (rung === 0 && options.format === 'source') return texture;
           const encoded = await ladderImage(
             texture.image,
             texture.mimeType,
