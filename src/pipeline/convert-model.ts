@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { Logger } from '@gltf-transform/core';
-import type { Document, ILogger } from '@gltf-transform/core';
+import type { Document, ILogger, PlatformIO } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from './clean-up.ts';
 import type { LodCompression } from './lods/compress-lod.ts';
@@ -20,8 +20,10 @@ import { writeLevel } from './lods/write-level.ts';
 import { cutDocument } from './tiles/cut-document.ts';
 import { makeTiles } from './tiles/make-tiles.ts';
 import { collectTriangles } from './tiles/triangle-soup.ts';
+import type { TriangleSoup } from './tiles/triangle-soup.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type {
+  StepContext,
   ConversionResult,
   ImportResult,
   ImportSource,
@@ -187,8 +189,10 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   lodProgress(lodShare);
   logStage('LOD 0 written');
   // Taken from LOD 0 before the levels are simplified in the document itself: ~30 bytes a triangle.
-  const tiled = options.tiles && stats.triangle_count > options.tiles.aboveTriangles;
-  const soup = tiled ? collectTriangles(document, { logger }) : undefined;
+  const soup =
+    options.tiles && stats.triangle_count > options.tiles.aboveTriangles
+      ? collectTriangles(document, { logger })
+      : undefined;
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
@@ -224,31 +228,52 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,
     );
   }
-  let tileset: TilesetOutput | null = null;
-  let tilesetCutGlb: Uint8Array | null = null;
+  let tiled: { tileset: TilesetOutput; cutGlb: Uint8Array } | null = null;
   if (soup && options.tiles) {
     busy();
-    const made = await makeTiles(
-      soup,
-      { simplifier: MeshoptSimplifier, io, onFile: options.tiles.onFile },
-      { logger, onProgress: progress('tiles') },
-    );
-    tileset = { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles };
-    tilesetCutGlb = await io.writeBinary(cutDocument(soup, made.cut, logger));
-    logStage(`${made.tileCount} tiles written`);
+    const source = { soup, io, textureCache };
+    tiled = await writeTileset(source, options.tiles.onFile, { logger, onProgress: progress('tiles') });
+    logStage(`${tiled.tileset.tile_count} tiles written`);
   }
   progress('write')(1);
 
   return {
     lods,
-    tileset,
-    tilesetCutGlb,
+    tileset: tiled?.tileset ?? null,
+    tilesetCutGlb: tiled?.cutGlb ?? null,
     parts,
     triangle_count: stats.triangle_count,
     vertex_count: stats.vertex_count,
     bounds: stats.bounds,
     source_unit: frame.unit,
     source_up_axis: frame.upAxis,
+  };
+}
+
+/**
+ * Makes the tileset of a model's soup, each file to `onFile` as it is made, and the GLB of the cut its thumbnail
+ * is drawn from. The tiles' textures are LOD 1's and LOD 2's rungs: with the levels' cache, each is encoded once
+ * for both.
+ */
+async function writeTileset(
+  source: { soup: TriangleSoup; io: PlatformIO; textureCache: TextureLadderCache },
+  onFile: (path: string, bytes: Uint8Array) => Promise<void>,
+  context: StepContext,
+): Promise<{ tileset: TilesetOutput; cutGlb: Uint8Array }> {
+  const { soup, io } = source;
+  const made = await makeTiles(
+    soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io,
+      onFile,
+      textures: { cache: source.textureCache },
+    },
+    context,
+  );
+  return {
+    tileset: { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles },
+    cutGlb: await io.writeBinary(cutDocument(soup, made.cut, made.cutImages, context.logger)),
   };
 }
 

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Document } from '@gltf-transform/core';
-import type { Material, Mesh, Primitive } from '@gltf-transform/core';
+import type { Material, Mesh, Primitive, Texture } from '@gltf-transform/core';
+import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { featureParts } from './feature-group-ids.ts';
 import { readFloats } from './read-attribute.ts';
 
@@ -10,13 +12,15 @@ const TRIANGLES = 4;
  * One document drawing the given tiles together, their parts laid out as a model's levels are: under a node per
  * tile (its world transform, which undoes a quantized tile's grid), a node per part with its `extras.group_id`, so
  * the renderer's bound colours find them. A tile's part is each triangle's first vertex's `EXT_mesh_features`
- * feature, resolved by the tile's table of parts; each part's primitive holds only its own vertices, as floats.
+ * feature, resolved by the tile's table of parts; each part's primitive holds only its own vertices, as floats,
+ * with the tile's UVs, colours and base-colour texture (one copy of each texture image however many tiles use it).
  */
 export function tilePartsDocument(tiles: readonly Document[]): Document {
   const target = new Document();
   const buffer = target.createBuffer();
   const scene = target.createScene();
   const materials = new Map<Material, Material>();
+  const textures = new Map<string, Texture>();
   for (const tile of tiles) {
     const root = tile.getRoot();
     const tileScene = root.getDefaultScene() ?? root.listScenes()[0];
@@ -41,7 +45,7 @@ export function tilePartsDocument(tiles: readonly Document[]): Document {
         const material = primitive.getMaterial();
         for (const [groupId, indices] of trianglesByPart(primitive)) {
           const copy = copyTriangles(target, buffer, primitive, indices);
-          if (material) copy.setMaterial(copyMaterial(target, material, materials));
+          if (material) copy.setMaterial(copyMaterial(target, material, materials, textures));
           partMesh(groupId).addPrimitive(copy);
         }
       }
@@ -88,22 +92,28 @@ function copyTriangles(
   const primitive = target
     .createPrimitive()
     .setIndices(target.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
-  for (const semantic of ['POSITION', 'NORMAL']) {
+  for (const semantic of ['POSITION', 'NORMAL', 'TEXCOORD_0', 'COLOR_0']) {
     const accessor = source.getAttribute(semantic);
     if (!accessor) continue;
     const floats = readFloats(accessor);
-    const values = new Float32Array(remap.size * 3);
-    for (const [from, to] of remap) values.set(floats.subarray(from * 3, from * 3 + 3), to * 3);
+    const size = accessor.getElementSize();
+    const values = new Float32Array(remap.size * size);
+    for (const [from, to] of remap) values.set(floats.subarray(from * size, from * size + size), to * size);
     primitive.setAttribute(
       semantic,
-      target.createAccessor().setType('VEC3').setArray(values).setBuffer(buffer),
+      target.createAccessor().setType(accessor.getType()).setArray(values).setBuffer(buffer),
     );
   }
   return primitive;
 }
 
-/** The copy in `target` of a tile's material (its factors; tiles carry no textures), made once. */
-function copyMaterial(target: Document, material: Material, copies: Map<Material, Material>): Material {
+/** The copy in `target` of a tile's material (its factors and base-colour texture), made once. */
+function copyMaterial(
+  target: Document,
+  material: Material,
+  copies: Map<Material, Material>,
+  textures: Map<string, Texture>,
+): Material {
   let copy = copies.get(material);
   if (!copy) {
     copy = target
@@ -115,6 +125,34 @@ function copyMaterial(target: Document, material: Material, copies: Map<Material
       .setDoubleSided(material.getDoubleSided())
       .setAlphaMode(material.getAlphaMode())
       .setAlphaCutoff(material.getAlphaCutoff());
+    const texture = material.getBaseColorTexture();
+    const image = texture?.getImage();
+    if (texture && image) {
+      // Tiles of one height embed the same image: drawn from one copy, found by its bytes.
+      const key = createHash('sha1').update(image).digest('hex');
+      let textureCopy = textures.get(key);
+      if (!textureCopy) {
+        textureCopy = target
+          .createTexture(texture.getName())
+          .setImage(image)
+          .setMimeType(texture.getMimeType());
+        const webp = EXTTextureWebP.EXTENSION_NAME;
+        const used = target.getRoot().listExtensionsUsed();
+        if (
+          texture.getMimeType() === 'image/webp' &&
+          !used.some((extension) => extension.extensionName === webp)
+        )
+          target.createExtension(EXTTextureWebP).setRequired(true);
+        textures.set(key, textureCopy);
+      }
+      const info = material.getBaseColorTextureInfo()!;
+      copy
+        .setBaseColorTexture(textureCopy)
+        .getBaseColorTextureInfo()!
+        .setTexCoord(info.getTexCoord())
+        .setWrapS(info.getWrapS())
+        .setWrapT(info.getWrapT());
+    }
     copies.set(material, copy);
   }
   return copy;

@@ -163,7 +163,7 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     `${leafTriangles} leaf triangles`,
   );
   // The cut the thumbnail is drawn from: the root's children, one node per part as on the levels.
-  const cut = cutDocument(soup, summary.cut, quietLogger);
+  const cut = cutDocument(soup, summary.cut, summary.cutImages, quietLogger);
   const cutGroups = cut
     .getRoot()
     .listNodes()

@@ -35,7 +35,7 @@ export const TEXTURE_LADDER_DEFAULTS: Omit<TextureLadderOptions, 'sharp' | 'maxS
 };
 
 /** A re-encoded image and its size. */
-interface EncodedImage {
+export interface EncodedImage {
   bytes: Uint8Array;
   width: number;
   height: number;
@@ -93,16 +93,35 @@ async function encodeCached(
   settings: TextureLadderOptions,
   context: StepContext,
 ): Promise<EncodedImage | null> {
-  const isColor = getTextureColorSpace(texture) === 'srgb';
+  const role = { isColor: getTextureColorSpace(texture) === 'srgb', name: texture.getName() };
+  return ladderImage(image, texture.getMimeType(), role, settings, context);
+}
+
+/** What an image is for: colour (sRGB, encoded lossy) or data, and its name for warnings. */
+export interface LadderImageRole {
+  isColor: boolean;
+  name: string;
+}
+
+/**
+ * One image on a rung of the ladder: WebP within `maxSize`, or null to keep the image as it is (already small
+ * enough and no smaller as WebP, or unreadable: a warning). Encodings are shared through `settings.cache` by the
+ * image's bytes, size and role, so the levels and the tiles of one conversion encode each rung of an image once.
+ */
+export async function ladderImage(
+  image: Uint8Array,
+  mimeType: string,
+  role: LadderImageRole,
+  settings: TextureLadderOptions,
+  context: StepContext,
+): Promise<EncodedImage | null> {
   const digest = createHash('sha1').update(image).digest('hex');
-  const key = `${digest}:${settings.maxSize}:${isColor ? 'color' : 'data'}`;
+  const key = `${digest}:${settings.maxSize}:${role.isColor ? 'color' : 'data'}`;
   const cache = settings.cache ?? new Map<string, Promise<EncodedImage | null>>();
   let pending = cache.get(key);
   if (!pending) {
-    pending = encode(image, texture.getMimeType(), isColor, settings).catch((error: unknown) => {
-      context.logger.warn(
-        `${NAME}: texture "${texture.getName()}" kept as it is: ${(error as Error).message}`,
-      );
+    pending = encode(image, mimeType, role.isColor, settings).catch((error: unknown) => {
+      context.logger.warn(`${NAME}: texture "${role.name}" kept as it is: ${(error as Error).message}`);
       return null;
     });
     cache.set(key, pending);

@@ -1,19 +1,28 @@
 import { Document } from '@gltf-transform/core';
-import type { ILogger, Material } from '@gltf-transform/core';
+import type { ILogger } from '@gltf-transform/core';
 import type { TileGeometry } from './tile-geometry.ts';
-import { soupMaterial } from './tile-document.ts';
+import { soupMaterials, surfaceAttributes } from './tile-document.ts';
 import { tileNormals, tilePositions } from './tile-geometry.ts';
+import type { TileImage } from './tile-textures.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
 /**
  * A glTF document of a cut through the tile tree (the root's children merged, say) laid out as the levels are: one
- * node per part with its `extras.group_id` and name, one primitive per material, so what draws a level (the
+ * node per part with its `extras.group_id` and name, one primitive per material, textured with `images` (the soup's
+ * textures at the cut's size), so what draws a level (the
  * thumbnail renderer and its bound colours) draws it alike, from a few hundred thousand triangles instead of LOD 0.
  */
-export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: ILogger): Document {
+export function cutDocument(
+  soup: TriangleSoup,
+  geometry: TileGeometry,
+  images: readonly TileImage[],
+  logger: ILogger,
+): Document {
   const document = new Document().setLogger(logger);
   const buffer = document.createBuffer();
   const scene = document.createScene();
+  const surface = surfaceAttributes(document, buffer, soup, geometry);
+  const material = soupMaterials(document, soup, images);
   const positions = tilePositions(soup, geometry);
   const normals = tileNormals(soup, geometry);
   const position = document
@@ -37,7 +46,6 @@ export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: 
     if (!list) byKey.set(key, (list = []));
     list.push(indices[t], indices[t + 1], indices[t + 2]);
   }
-  const materials = new Map<number, Material>();
   const meshes = new Map<number, ReturnType<Document['createMesh']>>();
   for (const [key, list] of byKey) {
     const [part, materialId] = key.split(' ').map(Number);
@@ -48,11 +56,6 @@ export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: 
       meshes.set(part, mesh);
       scene.addChild(document.createNode(name).setMesh(mesh).setExtras({ group_id }));
     }
-    let material = materials.get(materialId);
-    if (!material) {
-      material = soupMaterial(document, soup, materialId);
-      materials.set(materialId, material);
-    }
     const primitive = document
       .createPrimitive()
       .setAttribute('POSITION', position)
@@ -60,7 +63,8 @@ export function cutDocument(soup: TriangleSoup, geometry: TileGeometry, logger: 
       .setIndices(
         document.createAccessor().setType('SCALAR').setArray(Uint32Array.from(list)).setBuffer(buffer),
       )
-      .setMaterial(material);
+      .setMaterial(material(materialId));
+    for (const [semantic, accessor] of surface) primitive.setAttribute(semantic, accessor);
     mesh.addPrimitive(primitive);
   }
   return document;

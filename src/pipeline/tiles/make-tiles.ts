@@ -2,10 +2,13 @@ import type { PlatformIO } from '@gltf-transform/core';
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
+import sharp from 'sharp';
 import { simplifyTile } from './simplify-tile.ts';
 import { splitTriangles } from './split-tree.ts';
 import type { SplitNode } from './split-tree.ts';
 import { tileDocument } from './tile-document.ts';
+import { createTileTextures } from './tile-textures.ts';
+import type { TileImage, TileTexturesOptions } from './tile-textures.ts';
 import {
   boxDiagonal,
   createVertexSlots,
@@ -38,8 +41,13 @@ export interface MakeTilesOptions {
   maxLeafTriangles: number;
   /** Binary cuts between a tile and its children: 3 gives up to eight children, as an octree. */
   cutsPerLevel: number;
-  /** Weight of normals (the only attribute tiles carry) in the simplifier's error, as for the levels of detail. */
+  /** Weight of normals, UVs and colours in the simplifier's error, as for the levels of detail. */
   attributeWeights: AttributeWeights;
+  /**
+   * The conversion's texture encodings, so a rung the levels encoded is reused by the tiles; encodings of its own
+   * when left out.
+   */
+  textures?: Omit<TileTexturesOptions, 'sharp'>;
   /**
    * How many times its share of its parent a tile is simplified to on its own, borders locked, before the parent
    * merges it (0: handed up whole; the parent then simplifies what is still over its target, with only its own
@@ -76,12 +84,16 @@ export interface TilesetSummary {
    * triangles, for drawing the model whole at small size (its thumbnail) without LOD 0.
    */
   cut: TileGeometry;
+  /** The soup's texture images at the size of the cut's tiles, for drawing it. */
+  cutImages: TileImage[];
 }
 
 /** A finished tile: its entry in the tileset, and (for its parent to merge) its geometry. */
 interface BuiltTile {
   json: TileJson;
   box: TileBox;
+  /** Levels above the leaves: 0 for a leaf. */
+  height: number;
   /** Triangles of the tile as written. */
   triangles: number;
   /** What it hands its parent: its geometry, simplified further on its own when it has siblings. */
@@ -108,6 +120,11 @@ export async function makeTiles(
   const total = soup.indices.length / 3;
   if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
   const tree = splitTriangles(soup, settings);
+  const textures = createTileTextures(
+    soup,
+    { sharp, ...(settings.textures ?? { cache: new Map() }) },
+    context,
+  );
   const slots = createVertexSlots(soup);
   const modelDiagonal = boxDiagonal(positionsBox(soup.positions));
   // Every triangle is worked on once in its leaf, and then about once more in all the inner tiles together.
@@ -125,13 +142,19 @@ export async function makeTiles(
     attributeWeights: settings.attributeWeights,
   };
   /** A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings. */
-  const handUp = (json: TileJson, box: TileBox, geometry: TileGeometry, siblings: number): BuiltTile => {
+  const handUp = (
+    json: TileJson,
+    box: TileBox,
+    height: number,
+    geometry: TileGeometry,
+    siblings: number,
+  ): BuiltTile => {
     const triangles = geometry.indices.length / 3;
     if (siblings < 2 || !(settings.handUpShare > 0))
-      return { json, box, triangles, geometry, handedError: 0 };
+      return { json, box, height, triangles, geometry, handedError: 0 };
     const ratio = Math.min(1, settings.handUpShare / siblings);
     const handed = simplifyTile(soup, geometry, { ...simplifying, ratio });
-    return { json, box, triangles, geometry: handed.geometry, handedError: handed.error };
+    return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
 
   const build = async (node: SplitNode, id: string, siblings: number): Promise<BuiltTile> => {
@@ -141,14 +164,19 @@ export async function makeTiles(
       const box = positionsBox(tilePositions(soup, geometry));
       await write(
         uri,
-        await tileGlb(settings.io, tileDocument(soup, geometry, context.logger), true, context),
+        await tileGlb(
+          settings.io,
+          tileDocument(soup, geometry, await textures(0), context.logger),
+          true,
+          context,
+        ),
       );
       summary.tileCount++;
       summary.leafTriangles += node.triangles.length;
       done += node.triangles.length;
       context.onProgress?.(Math.min(1, done / (2 * total)));
       const json = { boundingVolume: { box: boxVolume(box) }, geometricError: 0, content: { uri } };
-      return handUp(json, box, geometry, siblings);
+      return handUp(json, box, 0, geometry, siblings);
     }
     const children: BuiltTile[] = [];
     for (const [index, child] of node.children.entries())
@@ -157,7 +185,8 @@ export async function makeTiles(
       children.map((child) => child.geometry),
       slots,
     );
-    if (node === tree) cut = merged;
+    const height = 1 + Math.max(...children.map((child) => child.height));
+    if (node === tree) cut = { geometry: merged, height: height - 1 };
     // The children's geometry is let go before this tile's is written.
     for (const child of children)
       child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
@@ -183,7 +212,12 @@ export async function makeTiles(
     );
     await write(
       uri,
-      await tileGlb(settings.io, tileDocument(soup, simplified.geometry, context.logger), false, context),
+      await tileGlb(
+        settings.io,
+        tileDocument(soup, simplified.geometry, await textures(height), context.logger),
+        false,
+        context,
+      ),
     );
     summary.tileCount++;
     done += average;
@@ -194,10 +228,10 @@ export async function makeTiles(
       content: { uri },
       children: children.map((child) => child.json),
     };
-    return handUp(json, box, simplified.geometry, siblings);
+    return handUp(json, box, height, simplified.geometry, siblings);
   };
 
-  let cut: TileGeometry | undefined;
+  let cut: { geometry: TileGeometry; height: number } | undefined;
   const root = await build(tree, '0', 1);
   const tileset = tilesetJson(root.json, modelDiagonal);
   await write(TILESET_FILE, new TextEncoder().encode(JSON.stringify(tileset)));
@@ -205,5 +239,7 @@ export async function makeTiles(
   context.logger.debug(
     `${NAME}: ${summary.tileCount} tiles, ${summary.leafTriangles} leaf triangles, ${summary.bytes} bytes`,
   );
-  return { tileset, ...summary, cut: cut ?? root.geometry };
+  // The cut draws at thumbnail size: its textures need be no larger than the smallest rung.
+  const cutHeight = Math.max(2, cut?.height ?? 0);
+  return { tileset, ...summary, cut: cut?.geometry ?? root.geometry, cutImages: await textures(cutHeight) };
 }

@@ -1,7 +1,7 @@
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
 import type { TileGeometry } from './tile-geometry.ts';
-import { tileNormals, tilePositions } from './tile-geometry.ts';
+import { tileColors, tileNormals, tilePositions, tileUvs } from './tile-geometry.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
 /** Options of {@link simplifyTile}. */
@@ -12,7 +12,7 @@ export interface SimplifyTileOptions {
   ratio: number;
   /** Most the result may stray from its input, in metres: the model's diagonal, beyond which nothing is kept. */
   maxError: number;
-  /** Weight of normals in the error besides positions, as for the levels of detail. */
+  /** Weight of normals, UVs and colours in the error besides positions, as for the levels of detail. */
   attributeWeights: AttributeWeights;
 }
 
@@ -25,9 +25,10 @@ export interface SimplifiedTile {
 
 /**
  * Simplifies a tile's geometry towards `ratio` of its triangles with the attribute-aware simplifier the levels of
- * detail use (normals weighed beside positions). The tile's open borders are locked: they are where it meets
- * its neighbours, which may be drawn at another depth, so keeping them leaves no crack; borders between parts
- * (separate vertices) stay too, so parts never run into each other.
+ * detail use (normals, UVs and colours weighed beside positions). The tile's open borders are locked: they are
+ * where it meets its neighbours, which may be drawn at another depth, so keeping them leaves no crack; borders
+ * between parts (separate vertices) stay too, so parts never run into each other, and so do UV seams (the copies of
+ * a corner with different UVs are separate soup vertices, never welded: the simplifier only slides along them).
  */
 export function simplifyTile(
   soup: TriangleSoup,
@@ -37,16 +38,16 @@ export function simplifyTile(
   const target = Math.max(3, Math.floor((geometry.indices.length / 3) * options.ratio) * 3);
   if (geometry.indices.length <= target) return { geometry, error: 0 };
   const positions = tilePositions(soup, geometry);
-  const weight = options.attributeWeights.normal;
+  const { attributes, weights } = packAttributes(soup, geometry, options.attributeWeights);
   const [indices, error] =
-    weight > 0
+    weights.length > 0
       ? options.simplifier.simplifyWithAttributes(
           geometry.indices,
           positions,
           3,
-          tileNormals(soup, geometry),
-          3,
-          [weight, weight, weight],
+          attributes,
+          weights.length,
+          weights,
           null,
           target,
           options.maxError,
@@ -57,6 +58,35 @@ export function simplifyTile(
           'ErrorAbsolute',
         ]);
   return { geometry: compact(geometry, indices), error };
+}
+
+/** A tile's normals, UVs and colour (RGB, linear 0–1) packed per vertex, each float with its weight; weight 0 left out. */
+function packAttributes(
+  soup: TriangleSoup,
+  geometry: TileGeometry,
+  weights: AttributeWeights,
+): { attributes: Float32Array; weights: number[] } {
+  const parts: [ArrayLike<number>, number, number, number][] = [];
+  if (weights.normal > 0) parts.push([tileNormals(soup, geometry), 3, 3, weights.normal]);
+  const uvs = weights.uv > 0 ? tileUvs(soup, geometry) : null;
+  if (uvs) parts.push([uvs, 2, 2, weights.uv]);
+  const colors = weights.color > 0 ? tileColors(soup, geometry) : null;
+  if (colors) parts.push([colors, 4, 3, weights.color]);
+  if (parts.length === 1 && parts[0][0] instanceof Float32Array && parts[0][1] === parts[0][2])
+    return { attributes: parts[0][0], weights: new Array<number>(parts[0][1]).fill(parts[0][3]) };
+  const stride = parts.reduce((sum, [, , size]) => sum + size, 0);
+  const count = geometry.vertices.length;
+  const attributes = new Float32Array(count * stride);
+  let offset = 0;
+  for (const [values, size, used] of parts) {
+    // Colours are 16-bit normalized; the others floats already.
+    const scale = values instanceof Uint16Array ? 1 / 0xffff : 1;
+    for (let i = 0; i < count; i++) {
+      for (let k = 0; k < used; k++) attributes[i * stride + offset + k] = values[i * size + k] * scale;
+    }
+    offset += used;
+  }
+  return { attributes, weights: parts.flatMap(([, , used, weight]) => new Array<number>(used).fill(weight)) };
 }
 
 /** Keeps only the vertices the new triangles use. */

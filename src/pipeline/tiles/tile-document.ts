@@ -1,21 +1,31 @@
 import { Document } from '@gltf-transform/core';
-import type { Buffer, ILogger, Material, Primitive, Accessor } from '@gltf-transform/core';
+import type { Buffer, ILogger, Material, Primitive, Accessor, Texture } from '@gltf-transform/core';
+import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { addPartFeatures } from './part-features.ts';
 import type { TileGeometry } from './tile-geometry.ts';
-import { tileNormals, tilePositions } from './tile-geometry.ts';
+import { tileColors, tileNormals, tilePositions, tileUvs } from './tile-geometry.ts';
+import type { TileImage } from './tile-textures.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
 /**
  * A glTF document of one tile alone: one primitive per material it uses, positions and normals in the model's
- * frame (metres, +Y up), and each vertex's part as an `EXT_mesh_features` feature id resolved by the tile's
+ * frame (metres, +Y up), UVs and colours where the soup has them, base-colour textures from `images` (the soup's
+ * textures at this tile's size), and each vertex's part as an `EXT_mesh_features` feature id resolved by the tile's
  * `EXT_structural_metadata` table of parts. Built from the soup and this tile's ids only, so a tile costs the
  * memory of its own triangles.
  */
-export function tileDocument(soup: TriangleSoup, geometry: TileGeometry, logger: ILogger): Document {
+export function tileDocument(
+  soup: TriangleSoup,
+  geometry: TileGeometry,
+  images: readonly TileImage[],
+  logger: ILogger,
+): Document {
   const document = new Document().setLogger(logger);
   const buffer = document.createBuffer();
   const positions = tilePositions(soup, geometry);
   const normals = tileNormals(soup, geometry);
+  const surface = surfaceAttributes(document, buffer, soup, geometry);
+  const material = soupMaterials(document, soup, images);
 
   // The tile's parts, numbered from 0 in the order met: its feature ids.
   const featureOf = new Map<number, number>();
@@ -45,7 +55,8 @@ export function tileDocument(soup: TriangleSoup, geometry: TileGeometry, logger:
       .setAttribute('NORMAL', normal)
       .setAttribute('_FEATURE_ID_0', featureId)
       .setIndices(attribute(document, buffer, 'SCALAR', indices))
-      .setMaterial(soupMaterial(document, soup, materialId));
+      .setMaterial(material(materialId));
+    for (const [semantic, accessor] of surface) primitive.setAttribute(semantic, accessor);
     mesh.addPrimitive(primitive);
     primitives.push(primitive);
   }
@@ -62,7 +73,7 @@ export function tileDocument(soup: TriangleSoup, geometry: TileGeometry, logger:
 function attribute(
   document: Document,
   buffer: Buffer,
-  type: 'SCALAR' | 'VEC3',
+  type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4',
   array: Float32Array | Uint16Array | Uint32Array,
 ): Accessor {
   return document
@@ -70,6 +81,25 @@ function attribute(
     .setType(type)
     .setArray(array as Float32Array<ArrayBuffer>)
     .setBuffer(buffer);
+}
+
+/**
+ * A tile's `TEXCOORD_0` and `COLOR_0` accessors, where the soup has UVs and colours: every primitive of the tile
+ * takes both (a material without a texture ignores the UVs; a vertex without a colour is white, which changes
+ * nothing).
+ */
+export function surfaceAttributes(
+  document: Document,
+  buffer: Buffer,
+  soup: TriangleSoup,
+  geometry: TileGeometry,
+): [string, Accessor][] {
+  const attributes: [string, Accessor][] = [];
+  const uvs = tileUvs(soup, geometry);
+  if (uvs) attributes.push(['TEXCOORD_0', attribute(document, buffer, 'VEC2', uvs)]);
+  const colors = tileColors(soup, geometry);
+  if (colors) attributes.push(['COLOR_0', attribute(document, buffer, 'VEC4', colors).setNormalized(true)]);
+  return attributes;
 }
 
 /** The tile's triangles grouped by the material of their first vertex (a primitive has one material). */
@@ -103,14 +133,49 @@ function trianglesByMaterial(
   return groups;
 }
 
-/** A glTF material with the factors the soup kept for material `id`. */
-export function soupMaterial(document: Document, soup: TriangleSoup, id: number): Material {
-  const look = soup.materials[id];
-  return document
-    .createMaterial()
-    .setBaseColorFactor(look.baseColor)
-    .setMetallicFactor(look.metallic)
-    .setRoughnessFactor(look.roughness)
-    .setDoubleSided(look.doubleSided)
-    .setAlphaMode(look.blend ? 'BLEND' : 'OPAQUE');
+/**
+ * The glTF material of the soup's material `id` in `document`, made once: the factors the soup kept, and its
+ * base-colour texture from `images` (one texture per image in the document, however many materials use it).
+ */
+export function soupMaterials(
+  document: Document,
+  soup: TriangleSoup,
+  images: readonly TileImage[],
+): (id: number) => Material {
+  const materials = new Map<number, Material>();
+  const textures = new Map<number, Texture>();
+  const texture = (index: number): Texture => {
+    let made = textures.get(index);
+    if (!made) {
+      const { image, mimeType } = images[index];
+      made = document.createTexture(soup.textures[index].name).setImage(image).setMimeType(mimeType);
+      if (mimeType === 'image/webp' && !document.getRoot().listExtensionsUsed().some(isWebp))
+        document.createExtension(EXTTextureWebP).setRequired(true);
+      textures.set(index, made);
+    }
+    return made;
+  };
+  return (id) => {
+    let material = materials.get(id);
+    if (material) return material;
+    const look = soup.materials[id];
+    material = document
+      .createMaterial()
+      .setBaseColorFactor(look.baseColor)
+      .setMetallicFactor(look.metallic)
+      .setRoughnessFactor(look.roughness)
+      .setDoubleSided(look.doubleSided)
+      .setAlphaMode(look.blend ? 'BLEND' : 'OPAQUE');
+    if (look.baseColorTexture) {
+      const { texture: index, wrapS, wrapT } = look.baseColorTexture;
+      material.setBaseColorTexture(texture(index)).getBaseColorTextureInfo()!.setWrapS(wrapS).setWrapT(wrapT);
+    }
+    materials.set(id, material);
+    return material;
+  };
+}
+
+/** Whether an extension is `EXT_texture_webp`. */
+function isWebp(extension: { extensionName: string }): boolean {
+  return extension.extensionName === EXTTextureWebP.EXTENSION_NAME;
 }

@@ -79,14 +79,27 @@ export function tileNormals(soup: TriangleSoup, geometry: TileGeometry): Float32
   return gather(soup.normals, geometry.vertices);
 }
 
-/** Three floats per listed vertex, from a soup array of three floats per vertex. */
-function gather(source: Float32Array, vertices: Uint32Array): Float32Array {
-  const packed = new Float32Array(vertices.length * 3);
+/** The UVs of a tile's vertices, packed; null when the soup has none. */
+export function tileUvs(soup: TriangleSoup, geometry: TileGeometry): Float32Array | null {
+  return soup.uvs && gather(soup.uvs, geometry.vertices, 2);
+}
+
+/** The colours of a tile's vertices (normalized 16-bit RGBA), packed; null when the soup has none. */
+export function tileColors(soup: TriangleSoup, geometry: TileGeometry): Uint16Array | null {
+  if (!soup.colors) return null;
+  const { vertices } = geometry;
+  const packed = new Uint16Array(vertices.length * 4);
+  for (let i = 0; i < vertices.length; i++)
+    packed.set(soup.colors.subarray(vertices[i] * 4, vertices[i] * 4 + 4), i * 4);
+  return packed;
+}
+
+/** `size` floats per listed vertex, from a soup array of `size` floats per vertex. */
+function gather(source: Float32Array, vertices: Uint32Array, size = 3): Float32Array {
+  const packed = new Float32Array(vertices.length * size);
   for (let i = 0; i < vertices.length; i++) {
-    const from = vertices[i] * 3;
-    packed[i * 3] = source[from];
-    packed[i * 3 + 1] = source[from + 1];
-    packed[i * 3 + 2] = source[from + 2];
+    const from = vertices[i] * size;
+    for (let k = 0; k < size; k++) packed[i * size + k] = source[from + k];
   }
   return packed;
 }

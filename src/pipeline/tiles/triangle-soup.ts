@@ -1,9 +1,9 @@
 import { Primitive } from '@gltf-transform/core';
-import type { Document, Material, mat4 } from '@gltf-transform/core';
+import type { Document, Material, Texture, TextureInfo, mat4 } from '@gltf-transform/core';
 import { faceNormal } from '../../gltf/face-normal.ts';
 import { listMeshNodes } from '../../gltf/measure-geometry.ts';
 import { partName } from '../extract-parts.ts';
-import { floatNormals, floatPositions, uint32Indices } from '../lods/primitive-arrays.ts';
+import { floatArray, floatNormals, floatPositions, uint32Indices } from '../lods/primitive-arrays.ts';
 import type { StepContext } from '../types.ts';
 
 /** Step name used in logs. */
@@ -15,9 +15,29 @@ export interface TilePart {
   name: string;
 }
 
-/** The look of a material the tiles keep: its factors, not its textures. */
+/** A texture image as the source had it, shared by the materials that use it. */
+export interface TileTexture {
+  image: Uint8Array;
+  mimeType: string;
+  name: string;
+}
+
+/** How a texture wraps along one axis (glTF's sampler modes). */
+type WrapMode = ReturnType<TextureInfo['getWrapS']>;
+
+/** A material's base-colour texture: which of the soup's textures, and how it wraps. */
+export interface TileTextureRef {
+  /** Index into the soup's `textures`. */
+  texture: number;
+  wrapS: WrapMode;
+  wrapT: WrapMode;
+}
+
+/** The look of a material the tiles keep: its factors and its base-colour texture. */
 export interface TileMaterial {
   baseColor: [number, number, number, number];
+  /** Read through the soup's `uvs`, which hold the UV set this texture uses; null without one. */
+  baseColorTexture: TileTextureRef | null;
   metallic: number;
   roughness: number;
   doubleSided: boolean;
@@ -26,7 +46,8 @@ export interface TileMaterial {
 
 /**
  * Every triangle of a model in a few flat arrays, in world space (metres, +Y up), each vertex tagged with its part
- * and material: about 30 bytes a triangle, so the tiler holds the model once, compactly, and builds each tile's
+ * and material, with its UVs and colour where the model has any: about 30 bytes a triangle (8 more a vertex for
+ * each of UVs and colours), so the tiler holds the model once, compactly, and builds each tile's
  * glTF document from it alone.
  */
 export interface TriangleSoup {
@@ -38,10 +59,21 @@ export interface TriangleSoup {
   vertexPart: Uint32Array;
   /** Index into `materials` per vertex. */
   vertexMaterial: Uint16Array;
+  /**
+   * Two floats per vertex: the UV set its material's base-colour texture reads (0 where it has none). Only when
+   * some material has such a texture: 8 bytes a vertex then, none otherwise.
+   */
+  uvs: Float32Array | null;
+  /**
+   * Four normalized 16-bit values per vertex: its linear RGBA `COLOR_0` (white where it has none). Only when some
+   * primitive has vertex colours: 8 bytes a vertex then, none otherwise.
+   */
+  colors: Uint16Array | null;
   /** Three vertex indices per triangle, counter-clockwise. */
   indices: Uint32Array;
   parts: TilePart[];
   materials: TileMaterial[];
+  textures: TileTexture[];
 }
 
 /** The number of triangles in a soup. */
@@ -59,6 +91,8 @@ export function collectTriangles(document: Document, context: StepContext): Tria
   let vertexCount = 0;
   let indexCount = 0;
   let skipped = 0;
+  let textured = false;
+  let colored = false;
   for (const { mesh } of nodes) {
     for (const primitive of mesh.listPrimitives()) {
       const position = primitive.getAttribute('POSITION');
@@ -67,6 +101,8 @@ export function collectTriangles(document: Document, context: StepContext): Tria
         skipped++;
         continue;
       }
+      textured ||= textureSet(primitive.getMaterial()) !== null;
+      colored ||= primitive.getAttribute('COLOR_0') !== null;
       vertexCount += position.getCount();
       indexCount += Math.floor((primitive.getIndices()?.getCount() ?? position.getCount()) / 3) * 3;
     }
@@ -78,11 +114,15 @@ export function collectTriangles(document: Document, context: StepContext): Tria
     normals: new Float32Array(vertexCount * 3),
     vertexPart: new Uint32Array(vertexCount),
     vertexMaterial: new Uint16Array(vertexCount),
+    uvs: textured ? new Float32Array(vertexCount * 2) : null,
+    colors: colored ? new Uint16Array(vertexCount * 4).fill(0xffff) : null,
     indices: new Uint32Array(indexCount),
     parts: [],
     materials: [],
+    textures: [],
   };
   const materialIndex = new Map<Material | null, number>();
+  const textureIndex = new Map<Texture, number>();
   let vertexBase = 0;
   let indexBase = 0;
   nodes.forEach(({ node, mesh }, partIndex) => {
@@ -100,9 +140,10 @@ export function collectTriangles(document: Document, context: StepContext): Tria
       if (materialId === undefined) {
         materialId = soup.materials.length;
         materialIndex.set(material, materialId);
-        soup.materials.push(tileMaterial(material));
+        soup.materials.push(tileMaterial(material, soup.textures, textureIndex));
       }
       const count = position.getCount();
+      placeSurface(soup, vertexBase, primitive);
       placeVertices(soup, vertexBase, floatPositions(position), floatNormals(primitive), matrix);
       soup.vertexPart.fill(partIndex, vertexBase, vertexBase + count);
       soup.vertexMaterial.fill(materialId, vertexBase, vertexBase + count);
@@ -126,17 +167,71 @@ export function collectTriangles(document: Document, context: StepContext): Tria
   return soup;
 }
 
-/** A material's factors; a primitive without one is the glTF default, white and rough. */
-function tileMaterial(material: Material | null): TileMaterial {
+/**
+ * A material's factors and base-colour texture (added to `textures` once, however many materials use it); a
+ * primitive without one is the glTF default, white and rough.
+ */
+function tileMaterial(
+  material: Material | null,
+  textures: TileTexture[],
+  textureIndex: Map<Texture, number>,
+): TileMaterial {
   if (!material)
-    return { baseColor: [1, 1, 1, 1], metallic: 1, roughness: 1, doubleSided: false, blend: false };
+    return {
+      baseColor: [1, 1, 1, 1],
+      baseColorTexture: null,
+      metallic: 1,
+      roughness: 1,
+      doubleSided: false,
+      blend: false,
+    };
+  const texture = material.getBaseColorTexture();
+  let baseColorTexture: TileTextureRef | null = null;
+  if (texture && textureSet(material) !== null) {
+    let index = textureIndex.get(texture);
+    if (index === undefined) {
+      index =
+        textures.push({
+          image: texture.getImage()!,
+          mimeType: texture.getMimeType(),
+          name: texture.getName(),
+        }) - 1;
+      textureIndex.set(texture, index);
+    }
+    const info = material.getBaseColorTextureInfo()!;
+    baseColorTexture = { texture: index, wrapS: info.getWrapS(), wrapT: info.getWrapT() };
+  }
   return {
     baseColor: material.getBaseColorFactor() as [number, number, number, number],
+    baseColorTexture,
     metallic: material.getMetallicFactor(),
     roughness: material.getRoughnessFactor(),
     doubleSided: material.getDoubleSided(),
     blend: material.getAlphaMode() === 'BLEND',
   };
+}
+
+/** The UV set a material's base-colour texture reads, or null when it has no texture with an image. */
+function textureSet(material: Material | null): number | null {
+  const texture = material?.getBaseColorTexture();
+  if (!texture?.getImage()) return null;
+  return material!.getBaseColorTextureInfo()!.getTexCoord();
+}
+
+/** Copies a primitive's texture coordinates (the set its material's texture reads) and colours into the soup. */
+function placeSurface(soup: TriangleSoup, base: number, primitive: Primitive): void {
+  const set = textureSet(primitive.getMaterial());
+  const uv = set === null ? null : primitive.getAttribute(`TEXCOORD_${set}`);
+  if (soup.uvs && uv) soup.uvs.set(floatArray(uv.getArray()!, uv.getNormalized()), base * 2);
+  const color = primitive.getAttribute('COLOR_0');
+  if (!soup.colors || !color) return;
+  const values = floatArray(color.getArray()!, color.getNormalized());
+  const size = color.getElementSize();
+  for (let i = 0; i < color.getCount(); i++) {
+    for (let k = 0; k < size; k++) {
+      soup.colors[(base + i) * 4 + k] = Math.round(Math.min(1, Math.max(0, values[i * size + k])) * 0xffff);
+    }
+  }
 }
 
 /**
