@@ -2,6 +2,7 @@
 // finished conversion (parts and levels), the sweep of stranded models, and its thumbnail with the render lease.
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
 import {
@@ -93,8 +94,12 @@ export function modelStateAccess(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
-        // Chunked: each row binds 8 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
-        const rows = record.parts.map((part, index) => ({ model_id: id, ...partColumns(part, index) }));
+        // Chunked: each row binds 10 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+        const rows = record.parts.map((part, index) => ({
+          model_id: id,
+          ...partColumns(part, index),
+          name_folded: searchFold(part.name),
+        }));
         for (let start = 0; start < rows.length; start += 2_000) {
           await trx
             .insertInto('model_parts')
