@@ -147,7 +147,7 @@ export function thumbnailStateAccess(db: Db) {
       key: string,
       source: ThumbnailSource,
       options: { keepUploaded?: boolean } = {},
-    ): Promise<{ previous: string | null; row: ModelRow; kept: boolean } | undefined> {
+    ): Promise<{ unused: string[]; row: ModelRow; kept: boolean } | undefined> {
       return inTransaction(db, async (trx) => {
         const before = await trx
           .selectFrom('models')
@@ -165,15 +165,21 @@ export function thumbnailStateAccess(db: Db) {
             eb.or([eb('thumbnail_source', 'is', null), eb('thumbnail_source', '!=', 'uploaded')]),
           );
         const row = await update.returningAll().executeTakeFirst();
-        // A version's own picture the model was showing stays for that version (version-thumbnail.ts).
-        const previous =
-          before.thumbnail_key !== null &&
-          !(await createVersionRepository(trx).keepsThumbnail(id, before.thumbnail_key))
-            ? before.thumbnail_key
-            : null;
-        if (row) return { previous, row, kept: false };
-        const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
-        return current ? { previous: current.thumbnail_key, row: current, kept: true } : undefined;
+        if (!row) {
+          const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+          return current ? { unused: [], row: current, kept: true } : undefined;
+        }
+        const versions = createVersionRepository(trx);
+        // A render draws the files of the version the model serves: it is that version's picture too, so a restore
+        // of another version and back shows it rather than the one it replaced.
+        const replacedOfVersion =
+          source === 'rendered' ? await versions.takeThumbnail(id, row.current_version, key) : null;
+        // A picture another version keeps stays for it (version-thumbnail.ts); one nothing names goes.
+        const unused: string[] = [];
+        for (const old of new Set([before.thumbnail_key, replacedOfVersion])) {
+          if (old !== null && old !== key && !(await versions.keepsThumbnail(id, old))) unused.push(old);
+        }
+        return { unused, row, kept: false };
       });
     },
 

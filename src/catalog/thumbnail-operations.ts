@@ -51,10 +51,10 @@ export function createThumbnailOperations({ models, blobs, queue, events }: Thum
       }
       const replaced = await models.setThumbnail(id, key, options.source, options);
       if (!replaced || replaced.kept) {
-        if (replaced?.previous !== key) await blobs.delete(key);
+        if (replaced?.row.thumbnail_key !== key) await blobs.delete(key);
         return replaced?.row;
       }
-      if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
+      for (const unused of replaced.unused) await blobs.delete(unused);
       await events.publish('thumbnail.updated', { model_id: id });
       return replaced.row;
     },
