@@ -54,6 +54,12 @@ export async function convertVersion(
         ),
       }),
     );
+    // Deleted while it converted (a delete cannot stop the conversion thread): storing would only write files for
+    // the completion below to find unrecorded and remove. A delete after this check is caught there.
+    if (!(await versions.get(modelId, number))) {
+      if (number > 1) await blobs.deletePrefix(folder);
+      return;
+    }
     const lods = await storeLods(blobs, modelId, result, folder);
     const tilesetKey = result.tileset
       ? await storeTileset(blobs, modelId, result.tileset, null, folder)

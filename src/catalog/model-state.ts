@@ -2,6 +2,7 @@
 // finished conversion (parts and levels), the sweep of stranded models, and its thumbnail with the render lease.
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { createVersionRepository } from '../model-versions/repository.ts';
 import {
@@ -93,8 +94,12 @@ export function modelStateAccess(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
-        // Chunked: each row binds 8 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
-        const rows = record.parts.map((part, index) => ({ model_id: id, ...partColumns(part, index) }));
+        // Chunked: each row binds 10 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+        const rows = record.parts.map((part, index) => ({
+          model_id: id,
+          ...partColumns(part, index),
+          name_folded: searchFold(part.name),
+        }));
         for (let start = 0; start < rows.length; start += 2_000) {
           await trx
             .insertInto('model_parts')
@@ -142,7 +147,7 @@ export function thumbnailStateAccess(db: Db) {
       key: string,
       source: ThumbnailSource,
       options: { keepUploaded?: boolean } = {},
-    ): Promise<{ previous: string | null; row: ModelRow; kept: boolean } | undefined> {
+    ): Promise<{ unused: string[]; row: ModelRow; kept: boolean } | undefined> {
       return inTransaction(db, async (trx) => {
         const before = await trx
           .selectFrom('models')
@@ -160,15 +165,21 @@ export function thumbnailStateAccess(db: Db) {
             eb.or([eb('thumbnail_source', 'is', null), eb('thumbnail_source', '!=', 'uploaded')]),
           );
         const row = await update.returningAll().executeTakeFirst();
-        // A version's own picture the model was showing stays for that version (version-thumbnail.ts).
-        const previous =
-          before.thumbnail_key !== null &&
-          !(await createVersionRepository(trx).keepsThumbnail(id, before.thumbnail_key))
-            ? before.thumbnail_key
-            : null;
-        if (row) return { previous, row, kept: false };
-        const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
-        return current ? { previous: current.thumbnail_key, row: current, kept: true } : undefined;
+        if (!row) {
+          const current = await trx.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+          return current ? { unused: [], row: current, kept: true } : undefined;
+        }
+        const versions = createVersionRepository(trx);
+        // A render draws the files of the version the model serves: it is that version's picture too, so a restore
+        // of another version and back shows it rather than the one it replaced.
+        const replacedOfVersion =
+          source === 'rendered' ? await versions.takeThumbnail(id, row.current_version, key) : null;
+        // A picture another version keeps stays for it (version-thumbnail.ts); one nothing names goes.
+        const unused: string[] = [];
+        for (const old of new Set([before.thumbnail_key, replacedOfVersion])) {
+          if (old !== null && old !== key && !(await versions.keepsThumbnail(id, old))) unused.push(old);
+        }
+        return { unused, row, kept: false };
       });
     },
 

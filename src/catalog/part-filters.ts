@@ -1,3 +1,4 @@
+import { searchFold } from '../db/search-fold.ts';
 import { ApiError } from '../http/api-error.ts';
 import { canonicalValue } from '../pipeline/part-properties.ts';
 import type { FlatProperty } from '../pipeline/part-properties.ts';
@@ -8,7 +9,7 @@ export type PropertyCondition = FlatProperty;
 /** What `GET …/parts` narrows its list by: every condition (AND), and a text that must occur somewhere. */
 export interface PartFilter {
   where: PropertyCondition[];
-  /** Lower-case text to find in a part's name or in one of its property values. */
+  /** Text to find in a part's name or in one of its property values, folded as search folds it (any case). */
   q?: string;
 }
 
@@ -55,7 +56,7 @@ function typedValue(raw: string): Pick<FlatProperty, 'value_type' | 'value'> {
 /** The filter of a parts request, or undefined when it has none (the list is then the plain list). */
 export function partFilter(query: { where?: string | string[]; q?: string }): PartFilter | undefined {
   const where = query.where === undefined ? [] : ([] as string[]).concat(query.where);
-  const q = query.q?.trim().toLowerCase();
+  const q = query.q === undefined ? undefined : searchFold(query.q.trim());
   if (where.length === 0 && !q) return undefined;
   return { where: parseWhere(where), ...(q ? { q } : {}) };
 }

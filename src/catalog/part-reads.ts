@@ -1,6 +1,7 @@
 /** Reads of a model's parts: in scene order, one by group id, or those meeting a property filter. */
 import { sql } from 'kysely';
 import type { Db, ModelPartRow } from '../db/database.ts';
+import { foldedContains } from '../db/search-fold.ts';
 import type { PartFilter } from './part-filters.ts';
 
 /** The part reads of the model repository, over an open database or a transaction. */
@@ -25,11 +26,12 @@ export function partReadAccess(db: Db) {
         );
       }
       if (filter.q) {
-        const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+        // Folded columns, written beside the text, since neither database's lower() folds every script alike.
+        const pattern = foldedContains(filter.q);
+        const like = (column: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
         query = query.where((eb) =>
           eb.or([
-            like('name'),
+            like('name_folded'),
             eb(
               'part_index',
               'in',
@@ -37,7 +39,7 @@ export function partReadAccess(db: Db) {
                 .selectFrom('model_part_properties')
                 .select('part_index')
                 .where('model_id', '=', id)
-                .where(like('value')),
+                .where(like('value_folded')),
             ),
           ]),
         );

@@ -249,7 +249,7 @@ export function partColumns(part: ConversionRecord['parts'][number], index: numb
 
 /**
  * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
- * 5,000 rows a statement: six values a row stay under both databases' parameter limits.
+ * 5,000 rows a statement: seven values a row stay under both databases' parameter limits.
  */
 export async function replacePartPropertyRows(
   trx: Db,
@@ -262,6 +262,7 @@ export async function replacePartPropertyRows(
       model_id: modelId,
       part_index: part.part_index,
       ...row,
+      value_folded: searchFold(row.value),
     })),
   );
   for (let start = 0; start < flat.length; start += 5_000) {

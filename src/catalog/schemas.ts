@@ -191,7 +191,8 @@ export const PartsQuery = Type.Object({
   q: Type.Optional(
     Type.String({
       maxLength: 200,
-      description: 'Text (ASCII case ignored) found in the part name or in any of its property values.',
+      description:
+        'Text found in the part name or in any of its property values, case ignored in every script (STRASSE finds Straße).',
     }),
   ),
 });
@@ -324,14 +325,14 @@ export function toModel(row: ModelRow, urlFor: UrlFor): Model {
 
 /** A part row with its material and its stored properties. */
 export function toPartWithProperties(
-  row: ModelPartRow,
+  row: Omit<ModelPartRow, 'name_folded'>,
   material: Material | undefined,
 ): Static<typeof PartWithPropertiesSchema> {
   return { ...toPart(row, material), properties: JSON.parse(row.properties) };
 }
 
 /** A part row with the material bound to its group, if any. */
-export function toPart(row: ModelPartRow, material: Material | undefined): Part {
+export function toPart(row: Omit<ModelPartRow, 'name_folded'>, material: Material | undefined): Part {
   return {
     group_id: row.group_id,
     name: row.name,

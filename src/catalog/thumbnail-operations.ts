@@ -51,19 +51,19 @@ export function createThumbnailOperations({ models, blobs, queue, events }: Thum
       }
       const replaced = await models.setThumbnail(id, key, options.source, options);
       if (!replaced || replaced.kept) {
-        if (replaced?.previous !== key) await blobs.delete(key);
+        if (replaced?.row.thumbnail_key !== key) await blobs.delete(key);
         return replaced?.row;
       }
-      if (replaced.previous && replaced.previous !== key) await blobs.delete(replaced.previous);
+      for (const unused of replaced.unused) await blobs.delete(unused);
       await events.publish('thumbnail.updated', { model_id: id });
       return replaced.row;
     },
 
     /** Queues a render of the model's thumbnail with its current materials; one queued render per model. */
-    async queueThumbnailRender(id: string, modelUrl: string): Promise<void> {
+    async queueThumbnailRender(id: string): Promise<void> {
       await queue.enqueue(
         JobName.RenderThumbnail,
-        { model_id: id, model_url: modelUrl },
+        { model_id: id },
         { subject: id, dedupeKey: renderKey(id, false) },
       );
     },
@@ -86,17 +86,13 @@ export function createThumbnailOperations({ models, blobs, queue, events }: Thum
      * One such render waits per model (the first change of a burst sets the time; the rest join it), and it reads
      * the bindings when it runs, so it shows every change made before then. Uploaded thumbnails are kept.
      */
-    async queueThumbnailRefresh(
-      modelIds: readonly string[],
-      options: { delayMs: number; baseUrl: string },
-    ): Promise<void> {
+    async queueThumbnailRefresh(modelIds: readonly string[], options: { delayMs: number }): Promise<void> {
       for (const id of modelIds) {
         const row = await models.get(id);
-        const lod0 = row?.status === 'completed' ? storedLods(row).find((lod) => lod.level === 0) : undefined;
-        if (!lod0) continue;
+        if (row?.status !== 'completed' || storedLods(row).length === 0) continue;
         await queue.enqueue(
           JobName.RenderThumbnail,
-          { model_id: id, model_url: blobs.publicUrl(lod0.key, options.baseUrl), after_bindings: true },
+          { model_id: id, after_bindings: true },
           { subject: id, dedupeKey: renderKey(id, true), delayMs: options.delayMs },
         );
       }

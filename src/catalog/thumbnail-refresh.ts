@@ -9,17 +9,13 @@ import type { ModelsRepainted } from './model-events.ts';
  */
 export function thumbnailRefresher(
   catalog: CatalogService,
-  config: { thumbnailRefreshDelayMs: number; publicBaseUrl: string | undefined },
+  config: { thumbnailRefreshDelayMs: number },
   logger: AppLogger,
 ): ModelsRepainted {
   return async (modelIds) => {
     if (modelIds.length === 0) return;
     await catalog
-      .queueThumbnailRefresh(modelIds, {
-        delayMs: config.thumbnailRefreshDelayMs,
-        // The job reads the model's files by key; the URL it carries is for people reading the queue.
-        baseUrl: config.publicBaseUrl ?? '',
-      })
+      .queueThumbnailRefresh(modelIds, { delayMs: config.thumbnailRefreshDelayMs })
       .catch((error: unknown) =>
         logger.error({ err: error, model_ids: modelIds.slice(0, 20) }, 'thumbnail refresh not queued'),
       );

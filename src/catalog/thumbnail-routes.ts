@@ -66,7 +66,7 @@ export function registerThumbnailRoutes(app: CatalogApp, context: CatalogRouteCo
       const row = await existing(request.params.id);
       const model = toModel(row, urlFor(request));
       if (!model.model_url) throw new ApiError(400, 'Model not ready for thumbnail generation');
-      await catalog.queueThumbnailRender(row.id, model.model_url);
+      await catalog.queueThumbnailRender(row.id);
       return { success: true as const, message: 'Thumbnail regeneration job queued' };
     },
   );

@@ -10,6 +10,8 @@ export type Timestamp = ColumnType<Date | string, string, string>;
 export interface MaterialsTable {
   id: Generated<number>;
   name: string;
+  /** `name` as search folds it (src/db/search-fold.ts), what the list's name search compares. */
+  name_folded: string;
   diffuse_r: number;
   diffuse_g: number;
   diffuse_b: number;
@@ -114,6 +116,8 @@ export interface ModelPartsTable {
   part_index: number;
   group_id: string;
   name: string;
+  /** `name` as search folds it (src/db/search-fold.ts), what the parts' `q` filter compares. */
+  name_folded: string;
   path: string;
   triangle_count: number;
   vertex_count: number;
@@ -133,6 +137,8 @@ export interface ModelPartPropertiesTable {
   value_type: string;
   /** The value as canonical text: `true`/`false`, `String(number)`, or the string itself. */
   value: string;
+  /** `value` as search folds it (src/db/search-fold.ts), what the parts' `q` filter compares. */
+  value_folded: string;
 }
 
 /** The `jobs` table behind the embedded queue. */

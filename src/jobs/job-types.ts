@@ -52,9 +52,11 @@ export interface JobPayloads {
   [JobName.ConvertModel]: { model_id: string; version?: number };
   /**
    * `after_bindings`: queued by a material binding change rather than asked for, so a thumbnail a person uploaded
-   * stays (an explicit regeneration replaces it).
+   * stays (an explicit regeneration replaces it). The render reads the model's stored files by key when it runs
+   * (its tileset, or a level of detail), so the payload names no file. `model_url`: written by earlier releases
+   * (LOD 0's address, never read); a job queued with it still runs.
    */
-  [JobName.RenderThumbnail]: { model_id: string; model_url: string; after_bindings?: true };
+  [JobName.RenderThumbnail]: { model_id: string; after_bindings?: true; model_url?: string };
   [JobName.ExportModel]: ExportKey;
   [JobName.DeliverWebhook]: { delivery_id: number };
 }

@@ -5,6 +5,7 @@ import { readChangesSince, type ChangesSince } from '../db/material-generation.t
 import { readLookupSnapshot } from './lookup-reads.ts';
 import { createLookupWrites } from './lookup-writes.ts';
 import { createSqliteReads, type LookupSnapshot } from './sqlite-reads.ts';
+import { foldedContains, searchFold } from '../db/search-fold.ts';
 import { nowIso, toIso } from '../db/timestamps.ts';
 import { MATERIAL_DEFAULTS } from './material-defaults.ts';
 import { MATERIAL_NUMBER_FIELDS, type Material } from './schemas.ts';
@@ -12,10 +13,12 @@ import { MATERIAL_NUMBER_FIELDS, type Material } from './schemas.ts';
 /** Fields a create or update may set. */
 export type MaterialInput = Partial<Omit<Material, 'id' | 'created_at' | 'updated_at'>>;
 
-// Request bodies may carry fields the API ignores; only columns of the table may reach the SQL.
-function materialColumns(input: MaterialInput): MaterialInput {
-  const columns: MaterialInput = {};
-  if (input.name !== undefined) columns.name = input.name;
+// Request bodies may carry fields the API ignores; only columns of the table may reach the SQL. A name goes with
+// its folded copy, which the name search compares.
+function materialColumns(input: MaterialInput): MaterialInput & { name_folded?: string } {
+  const columns: MaterialInput & { name_folded?: string } = {};
+  if (input.name !== undefined)
+    Object.assign(columns, { name: input.name, name_folded: searchFold(input.name) });
   for (const field of MATERIAL_NUMBER_FIELDS) if (input[field] !== undefined) columns[field] = input[field];
   return columns;
 }
@@ -43,7 +46,14 @@ export interface MaterialRepositoryOptions {
 }
 
 function toMaterial(row: MaterialRow): Material {
-  return { ...row, id: Number(row.id), created_at: toIso(row.created_at), updated_at: toIso(row.updated_at) };
+  // The folded name is the search's, not part of a material; a row read by `select *` carries it.
+  const { name_folded: _folded, ...material } = row;
+  return {
+    ...material,
+    id: Number(row.id),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  };
 }
 
 /** A lookup's answer from the rows of its snapshot. */
@@ -75,12 +85,11 @@ export function createMaterialRepository(
   const writes = createLookupWrites(handle, onDeadlockRetry);
 
   return {
-    /** Materials whose name contains `name` (case-insensitive, `%`/`_` literal), by id ascending. */
+    /** Materials whose name contains `name` (in any case, folded as search folds it; `%`/`_` literal), by id. */
     async list(options: { offset: number; limit: number; name?: string }): Promise<Page<Material>> {
       let query = db.selectFrom('materials');
       if (options.name) {
-        const pattern = `%${options.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+        query = query.where(sql<boolean>`name_folded like ${foldedContains(options.name)} escape '\\'`);
       }
       const [rows, count] = await Promise.all([
         query.selectAll().orderBy('id').limit(options.limit).offset(options.offset).execute(),
@@ -96,6 +105,7 @@ export function createMaterialRepository(
         ...MATERIAL_DEFAULTS,
         ...materialColumns(input),
         name: input.name,
+        name_folded: searchFold(input.name),
         created_at: now,
         updated_at: now,
       };

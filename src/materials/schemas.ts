@@ -105,7 +105,8 @@ export const ListMaterialsQuery = Type.Object({
   name: Type.Optional(
     Type.String({
       maxLength: 1000,
-      description: 'Case-insensitive substring of the name; % and _ are literal.',
+      description:
+        'Substring of the name, case ignored in every script (STRASSE finds Straße); % and _ are literal.',
     }),
   ),
 });

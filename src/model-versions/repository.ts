@@ -7,7 +7,7 @@ import { nowIso } from '../db/timestamps.ts';
 import { currentVersionAccess } from './current-version.ts';
 import { versionPartReadAccess } from './version-part-reads.ts';
 import { strandedVersionAccess } from './version-sweep.ts';
-import { versionKeepsThumbnail } from './version-thumbnail.ts';
+import { takeVersionThumbnail, versionKeepsThumbnail } from './version-thumbnail.ts';
 import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
 
 /** A version's part as the diff and the next conversion read it (the pipeline's record of a previous part). */
@@ -41,6 +41,9 @@ export function createVersionRepository(db: Db) {
     ...strandedVersionAccess(db),
     /** Whether a version of the model keeps `key` as its own picture (version-thumbnail.ts). */
     keepsThumbnail: (modelId: string, key: string) => versionKeepsThumbnail(db, modelId, key),
+    /** Makes `key` the version's own picture; the key it kept before, or null (version-thumbnail.ts). */
+    takeThumbnail: (modelId: string, number: number, key: string) =>
+      takeVersionThumbnail(db, modelId, number, key),
     /** Version 1 of a model just made by an upload, in the upload's transaction. */
     async createFirst(model: ModelRow): Promise<void> {
       const now = nowIso();

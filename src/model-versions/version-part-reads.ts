@@ -2,6 +2,7 @@
 // that version's parts, not the current one's). `model_part_properties` indexes only the current version's
 // properties, so a filter over another version is applied here to the properties each part row carries.
 import type { Db, ModelVersionPartRow } from '../db/database.ts';
+import { searchFold } from '../db/search-fold.ts';
 import type { PartFilter } from '../catalog/schemas.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 
@@ -34,7 +35,7 @@ export function versionPartReadAccess(db: Db) {
 
 /**
  * Whether a part meets a filter, with the catalog's SQL rules: every `where` condition matches one of its
- * properties by set, name, type and value; `q` (lower case) occurs in its name or in one of its property values.
+ * properties by set, name, type and value; `q` (folded) occurs in its folded name or one of its folded values.
  */
 export function meetsFilter(
   row: Pick<ModelVersionPartRow, 'name' | 'properties'>,
@@ -53,7 +54,6 @@ export function meetsFilter(
   if (!all || !filter.q) return all;
   const q = filter.q;
   return (
-    row.name.toLowerCase().includes(q) ||
-    properties.some((property) => property.value.toLowerCase().includes(q))
+    searchFold(row.name).includes(q) || properties.some((property) => searchFold(property.value).includes(q))
   );
 }

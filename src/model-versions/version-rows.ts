@@ -117,6 +117,7 @@ export async function makeCurrentIn(
       part_index: part.part_index,
       group_id: part.group_id,
       name: part.name,
+      name_folded: searchFold(part.name),
       path: part.path,
       triangle_count: part.triangle_count,
       vertex_count: part.vertex_count,

@@ -23,6 +23,32 @@ export async function versionKeepsThumbnail(db: Db, modelId: string, key: string
 }
 
 /**
+ * Makes `key` version `number`'s own picture (a render of it, as the model serves it); the key it kept before,
+ * or null. The caller removes that file when no version keeps it any more.
+ */
+export async function takeVersionThumbnail(
+  trx: Db,
+  modelId: string,
+  number: number,
+  key: string,
+): Promise<string | null> {
+  const version = await trx
+    .selectFrom('model_versions')
+    .select('thumbnail_key')
+    .where('model_id', '=', modelId)
+    .where('number', '=', number)
+    .executeTakeFirst();
+  if (!version) return null;
+  await trx
+    .updateTable('model_versions')
+    .set({ thumbnail_key: key })
+    .where('model_id', '=', modelId)
+    .where('number', '=', number)
+    .execute();
+  return version.thumbnail_key;
+}
+
+/**
  * In the transaction that makes version `number` current (before `models.current_version` moves): the model
  * shows that version's own picture, or none when its render failed, unless its thumbnail was uploaded. A version
  * going out of service without a picture of its own (a version 1 whose picture the model's own conversion

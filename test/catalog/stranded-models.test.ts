@@ -2,54 +2,27 @@
 // away past its retries, a job lost with its queue) used to stay `processing` for good, refusing a reprocess with
 // 409. The sweep in every job-running process now fails such a model with a message, so a reprocess can start it.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { STRANDED_FAILURE, startStrandedModelSweep } from '../../src/catalog/sweep-stranded-models.ts';
-import { createModelRepository } from '../../src/catalog/repository.ts';
-import { createVersionRepository } from '../../src/model-versions/repository.ts';
-import { createLogger } from '../../src/logger.ts';
-import { catalogApi } from '../helpers/catalog-api.ts';
-import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { before, describe, it } from 'node:test';
+import { STRANDED_FAILURE } from '../../src/catalog/sweep-stranded-models.ts';
+import type { catalogApi } from '../helpers/catalog-api.ts';
+import { queueSetups, useQueuedApp } from '../helpers/queued-app.ts';
+import { skipWithoutRedis } from '../helpers/redis.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
-const SWEEP_MS = 1_000;
 const LONG_AGO = '2026-01-01T00:00:00.000Z';
 
-type QueueKind = 'embedded' | 'redis';
-
-const setups: { dialect: ReturnType<typeof testDialects>[number]; queue: QueueKind }[] =
-  testDialects().flatMap((dialect) => [
-    { dialect, queue: 'embedded' as const },
-    { dialect, queue: 'redis' as const },
-  ]);
-
-for (const { dialect, queue } of setups) {
+for (const setup of queueSetups()) {
+  const { dialect, queue } = setup;
   void describe(
     `models left converting without a job (${dialect}, ${queue} queue)`,
     { skip: queue === 'redis' && skipWithoutRedis },
     () => {
+      const queued = useQueuedApp(setup, 'stranded');
       let testApp: TestApp;
       let api: ReturnType<typeof catalogApi>;
-      let prefix: string | undefined;
-      const sweeps: { stop(): Promise<void> }[] = [];
-
-      before(async () => {
-        prefix = queue === 'redis' ? uniqueRedisPrefix('stranded') : undefined;
-        const redis: Record<string, string> = prefix
-          ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix }
-          : {};
-        testApp = await createTestApp(dialect, { STRANDED_MODEL_SWEEP_SECONDS: '1', ...redis });
-        api = catalogApi(testApp.app, testApp.auth);
-      });
-      afterEach(async () => {
-        await Promise.all(sweeps.splice(0).map((sweep) => sweep.stop()));
-      });
-      after(async () => {
-        await testApp.close();
-        if (prefix) await removeRedisKeys(testRedisUrl(), prefix);
-      });
+      before(() => ({ testApp, api } = queued));
 
       /** An uploaded model whose job is gone, left as a failure handler that could not write leaves it. */
       async function stranded(name: string, updatedAt = LONG_AGO): Promise<string> {
@@ -63,18 +36,7 @@ for (const { dialect, queue } of setups) {
         return model.id;
       }
 
-      function sweeper() {
-        const sweep = startStrandedModelSweep({
-          models: createModelRepository(testApp.database),
-          versions: createVersionRepository(testApp.database.db),
-          queue: testApp.queue,
-          events: testApp.services.events,
-          logger: createLogger('silent'),
-          intervalMs: SWEEP_MS,
-        });
-        sweeps.push(sweep);
-        return sweep;
-      }
+      const sweeper = () => queued.sweeper();
 
       const failedEvents = async (id: string) =>
         (

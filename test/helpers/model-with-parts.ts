@@ -34,6 +34,7 @@ export async function addModelWithParts(
         part_index: part,
         group_id: groupId,
         name: `part ${part}`,
+        name_folded: `part ${part}`,
         path: '',
         triangle_count: 1,
         vertex_count: 3,

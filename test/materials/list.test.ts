@@ -95,6 +95,23 @@ for (const dialect of testDialects()) {
       assert.equal((await list('?name=nothing-like-this')).total, 0);
     });
 
+    void it('folds case in every script: ß is SS, É is é, on both databases', async () => {
+      const street = await api.create({ name: 'Straße grey' });
+      const nut = await api.create({ name: 'ÉCROU zinc' });
+      try {
+        assert.deepEqual(names((await list('?name=STRASSE')).items), ['Straße grey']);
+        assert.deepEqual(names((await list(`?name=${encodeURIComponent('straße')}`)).items), ['Straße grey']);
+        assert.deepEqual(names((await list(`?name=${encodeURIComponent('écrou')}`)).items), ['ÉCROU zinc']);
+        // A rename folds the new name.
+        await api.call('PUT', `/materials/${nut.id}`, { name: 'Größe' });
+        assert.deepEqual(names((await list(`?name=${encodeURIComponent('GRÖSSE')}`)).items), ['Größe']);
+        assert.equal((await list(`?name=${encodeURIComponent('écrou')}`)).total, 0);
+      } finally {
+        await api.call('DELETE', `/materials/${street.id}`);
+        await api.call('DELETE', `/materials/${nut.id}`);
+      }
+    });
+
     void it('treats % _ and \\ in the filter as literal characters', async () => {
       assert.deepEqual(names((await list('?name=100%25')).items), ['100% wool']);
       assert.deepEqual(names((await list('?name=%25')).items), ['100% wool']);

@@ -2,54 +2,29 @@
 // model's, another version's), deleting the model cancels its versions' jobs, and a version left converting
 // without a job (a worker that died, a job lost with its queue) is failed by the stranded sweep like a model.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { createModelRepository } from '../../src/catalog/repository.ts';
-import {
-  STRANDED_VERSION_FAILURE,
-  startStrandedModelSweep,
-} from '../../src/catalog/sweep-stranded-models.ts';
+import { before, describe, it } from 'node:test';
+import { STRANDED_VERSION_FAILURE } from '../../src/catalog/sweep-stranded-models.ts';
 import { JobName } from '../../src/jobs/job-types.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createVersionRepository } from '../../src/model-versions/repository.ts';
 import { versionJobSubject } from '../../src/model-versions/schemas.ts';
-import { catalogApi } from '../helpers/catalog-api.ts';
-import { testDialects } from '../helpers/databases.ts';
-import { removeRedisKeys, skipWithoutRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { catalogApi } from '../helpers/catalog-api.ts';
+import { queueSetups, useQueuedApp } from '../helpers/queued-app.ts';
+import { skipWithoutRedis } from '../helpers/redis.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 const LONG_AGO = '2026-01-01T00:00:00.000Z';
 
-const setups = testDialects().flatMap((dialect) => [
-  { dialect, queue: 'embedded' as const },
-  { dialect, queue: 'redis' as const },
-]);
-
-for (const { dialect, queue } of setups) {
+for (const setup of queueSetups()) {
+  const { dialect, queue } = setup;
   void describe(
     `version jobs (${dialect}, ${queue} queue)`,
     { skip: queue === 'redis' && skipWithoutRedis },
     () => {
+      // No job runner (useQueuedApp starts none): every job stays queued, so the tests see which ones a delete removes.
+      const queued = useQueuedApp(setup, 'version-jobs');
       let testApp: TestApp;
       let api: ReturnType<typeof catalogApi>;
-      let prefix: string | undefined;
-      const sweeps: { stop(): Promise<void> }[] = [];
-      // No job runner: every job stays queued, so the tests see which ones a delete removes.
-      before(async () => {
-        prefix = queue === 'redis' ? uniqueRedisPrefix('version-jobs') : undefined;
-        const redis: Record<string, string> = prefix
-          ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix }
-          : {};
-        testApp = await createTestApp(dialect, { STRANDED_MODEL_SWEEP_SECONDS: '1', ...redis });
-        api = catalogApi(testApp.app, testApp.auth);
-      });
-      afterEach(async () => {
-        await Promise.all(sweeps.splice(0).map((sweep) => sweep.stop()));
-      });
-      after(async () => {
-        await testApp.close();
-        if (prefix) await removeRedisKeys(testRedisUrl(), prefix);
-      });
+      before(() => ({ testApp, api } = queued));
 
       /** A model with versions 2 and 3 posted, each with its conversion queued. */
       async function modelWithVersions(): Promise<string> {
@@ -103,18 +78,7 @@ for (const { dialect, queue } of setups) {
           .where('number', 'in', [2, 3])
           .execute();
 
-        const sweepers = [0, 1].map(() => {
-          const sweep = startStrandedModelSweep({
-            models: createModelRepository(testApp.database),
-            versions: createVersionRepository(testApp.database.db),
-            queue: testApp.queue,
-            events: testApp.services.events,
-            logger: createLogger('silent'),
-            intervalMs: 1_000,
-          });
-          sweeps.push(sweep);
-          return sweep;
-        });
+        const sweepers = [queued.sweeper(), queued.sweeper()];
         await Promise.all(sweepers.map((sweep) => sweep.sweep()));
 
         const stranded = (await api.call('GET', `/${id}/versions/2`)).json.data;

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
+import { materialApi } from '../helpers/material-api.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus } from '../helpers/wait-for-status.ts';
 
@@ -122,6 +123,31 @@ for (const dialect of testDialects()) {
       assert.equal((await api.call('DELETE', `/${id}/versions/2`)).status, 204);
       assert.ok((await modelPicture(id)).equals(first));
       assert.equal(pictureFiles(id).length, 1);
+    });
+
+    void it('keeps a regenerated picture as the current version’s own, through a restore and back', async () => {
+      const { id, second } = await twoVersions();
+      // A bound colour makes the regenerated picture differ from the one the conversion rendered.
+      const [part] = (await api.call('GET', `/${id}/parts`)).json.data as { group_id: string }[];
+      const materials = materialApi(testApp.app, testApp.auth);
+      const red = await materials.create({ name: 'Red', diffuse_r: 255, diffuse_g: 0, diffuse_b: 0 });
+      await materials.bind(red.id, [part!.group_id]);
+      assert.equal((await api.call('POST', `/${id}/regenerate-thumbnail`)).status, 200);
+      let regenerated = await modelPicture(id);
+      for (let tries = 0; regenerated.equals(second); tries++) {
+        assert.ok(tries < 1_200, 'no regenerated picture');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        regenerated = await modelPicture(id);
+      }
+      assert.ok(
+        (await bytesOf((await versionOf(id, 2)).thumbnail_url)).equals(regenerated),
+        'version 2 names the regenerated picture',
+      );
+      await restore(id, 1);
+      await restore(id, 2);
+      assert.ok((await modelPicture(id)).equals(regenerated), 'back on version 2, its regenerated picture');
+      // Version 1's picture and version 2's new one; the one it replaced is gone.
+      assert.equal(pictureFiles(id).length, 2, pictureFiles(id).join(', '));
     });
 
     void it('keeps a picture a person uploaded through every restore', async () => {
