@@ -1,14 +1,5 @@
 /** Physically based lighting of the view: an image-based room environment, one soft key light and a filmic tone map. */
-import {
-  ACESFilmicToneMapping,
-  DirectionalLight,
-  HalfFloatType,
-  LinearMipmapLinearFilter,
-  LinearSRGBColorSpace,
-  PMREMGenerator,
-  SRGBColorSpace,
-  WebGLCubeRenderTarget,
-} from 'three';
+import { ACESFilmicToneMapping, DirectionalLight, PMREMGenerator, SRGBColorSpace } from 'three';
 import type { PerspectiveCamera, Scene, Texture, WebGLRenderer } from 'three';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 
@@ -20,42 +11,17 @@ import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 const EXPOSURE = 0.8;
 /** The key light rides on the camera, so the side a person looks at always has some modelling. */
 const KEY_INTENSITY = 1.2;
-/** Edge of the prefiltered room's cube, PMREMGenerator's default: the placeholder must match it texel for texel. */
-const ENVIRONMENT_SIZE = 256;
-/** PMREMGenerator's smallest prefiltered level is 2^3 texels across. */
-const SMALLEST_LOD_LOG2 = 3;
 
-/**
- * A black stand-in for the prefiltered room, shaped as PMREMGenerator shapes it (size, mip levels, texel type), so
- * that every program compiled before the room is ready already samples an environment and the room's arrival only
- * swaps a texture: without it, each material recompiles its program then, seconds of frozen frames on a software
- * renderer. Sampling it adds nothing, so it lights exactly as no environment does.
- */
-function placeholderEnvironment(): WebGLCubeRenderTarget {
-  const target = new WebGLCubeRenderTarget(ENVIRONMENT_SIZE, {
-    minFilter: LinearMipmapLinearFilter,
-    generateMipmaps: false,
-    type: HalfFloatType,
-    colorSpace: LinearSRGBColorSpace,
-    depthBuffer: false,
-  });
-  for (let lod = 0; lod <= Math.log2(ENVIRONMENT_SIZE) - SMALLEST_LOD_LOG2; lod++) {
-    const edge = ENVIRONMENT_SIZE >> lod;
-    // Only the levels' sizes are read (to allocate them); three's types want whole images here.
-    (target.texture.mipmaps as { width: number; height: number }[]).push({ width: edge, height: edge });
-  }
-  target.texture.isPMREMTexture = true;
-  return target;
-}
-
-/** The view's lights; the room environment comes once asked for (see {@link ViewLighting.addEnvironment}). */
+/** The view's lights; the room environment comes once asked for (see {@link ViewLighting.addEnvironmentSoon}). */
 export interface ViewLighting {
   /**
-   * Lights the scene from the prefiltered room, once. Prefiltering is a few milliseconds on a graphics card but
-   * seconds on a software renderer, during which the page draws no frame: the view asks for it after its first
-   * frame of a model, so that frame is never held back by it. True when it was made by this call.
+   * Lights the scene from the prefiltered room, once, in a task of its own after this one, then calls `added`.
+   * Prefiltering is a few milliseconds on a graphics card but seconds on a software renderer, during which the page
+   * draws no frame: the view asks for it from its first frame of a model, and the task after that frame's lets the
+   * frame reach the screen first (a frame shows only once its task ends). The materials' programs are compiled again
+   * for the environment when next drawn.
    */
-  addEnvironment(): boolean;
+  addEnvironmentSoon(added: () => void): void;
   /** Removes the lights and frees the environment. */
   dispose(): void;
 }
@@ -77,30 +43,27 @@ export function installLighting(
   camera.add(key, key.target);
 
   let environment: Texture | null = null;
-  let placeholder: WebGLCubeRenderTarget | null = placeholderEnvironment();
-  // Allocated now, every mip level, as a prefiltered room is: sampled before any render to it, it reads black.
-  renderer.initRenderTarget(placeholder);
-  scene.environment = placeholder.texture;
-  scene.environmentIntensity = 0.8;
+  let queued: ReturnType<typeof setTimeout> | undefined;
   return {
-    addEnvironment() {
-      if (environment) return false;
-      const pmrem = new PMREMGenerator(renderer);
-      const room = new RoomEnvironment();
-      environment = pmrem.fromScene(room, 0.04, 0.1, 100, { size: ENVIRONMENT_SIZE }).texture;
-      room.dispose();
-      pmrem.dispose();
-      scene.environment = environment;
-      placeholder?.dispose();
-      placeholder = null;
-      return true;
+    addEnvironmentSoon(added) {
+      if (environment || queued !== undefined) return;
+      queued = setTimeout(() => {
+        const pmrem = new PMREMGenerator(renderer);
+        const room = new RoomEnvironment();
+        environment = pmrem.fromScene(room, 0.04).texture;
+        room.dispose();
+        pmrem.dispose();
+        scene.environment = environment;
+        scene.environmentIntensity = 0.8;
+        added();
+      });
     },
     dispose() {
+      clearTimeout(queued);
       camera.remove(key, key.target);
       key.dispose();
       scene.environment = null;
       environment?.dispose();
-      placeholder?.dispose();
     },
   };
 }
