@@ -103,8 +103,8 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
   };
 }
 
-/** How long a tiled opening may go without a drawn frame before the panels are built anyway. */
-const TILES_WAIT_MS = 5000;
+/** How long the panels may wait for a drawn frame (or an idle moment) before they are built anyway. */
+const PANELS_WAIT_MS = 10_000;
 
 /**
  * Runs `then` once, when the main thread can spare the time: right after the view's first frame with geometry
@@ -130,8 +130,8 @@ export function whenViewFree(
   const stopFrames = view.onFrame(() => {
     if (view.canvas.dataset.drawn) setTimeout(run);
   });
-  const timer = setTimeout(run, TILES_WAIT_MS);
-  const idle = tiles ? undefined : requestIdleCallback(run, { timeout: TILES_WAIT_MS });
+  const timer = setTimeout(run, PANELS_WAIT_MS);
+  const idle = tiles ? undefined : requestIdleCallback(run, { timeout: PANELS_WAIT_MS });
   return {
     cancel: () => {
       done = true;
