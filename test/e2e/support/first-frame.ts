@@ -51,3 +51,18 @@ export async function pageTimeline(page: Page): Promise<string[]> {
     return [...marks, ...requests].sort((a, b) => a.at - b.at).map((entry) => entry.line);
   });
 }
+
+/**
+ * Lets the page's view finish the drawing it has queued before the page is left: waits `idleMs` (the view's work
+ * after its first frame, such as prefiltering its lighting, is scheduled from it), then reads a pixel back, which
+ * waits until the browser's graphics process has drawn everything asked of it so far. Otherwise the next page's
+ * view would wait for that leftover work when it creates its WebGL context, and its time would count it.
+ */
+export async function settleView(page: Page, idleMs = 3000): Promise<void> {
+  await page.waitForTimeout(idleMs);
+  await page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.viewer canvas');
+    const gl = canvas?.getContext('webgl2');
+    gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  });
+}

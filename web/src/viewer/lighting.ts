@@ -12,14 +12,16 @@ const EXPOSURE = 0.8;
 /** The key light rides on the camera, so the side a person looks at always has some modelling. */
 const KEY_INTENSITY = 1.2;
 
-/** The view's lights; the room environment comes once asked for (see {@link ViewLighting.addEnvironment}). */
+/** The view's lights; the room environment comes once asked for (see {@link ViewLighting.addEnvironmentSoon}). */
 export interface ViewLighting {
   /**
-   * Lights the scene from the prefiltered room, once. Prefiltering is a few milliseconds on a graphics card but
-   * seconds on a software renderer, during which the page draws no frame: the view asks for it after its first
-   * frame of a model, so that frame is never held back by it. True when it was made by this call.
+   * Lights the scene from the prefiltered room, once, in a task of its own after this one, then calls `added`.
+   * Prefiltering is a few milliseconds on a graphics card but seconds on a software renderer, during which the page
+   * draws no frame: the view asks for it from its first frame of a model, and the task after that frame's lets the
+   * frame reach the screen first (a frame shows only once its task ends). The materials' programs are compiled again
+   * for the environment when next drawn.
    */
-  addEnvironment(): boolean;
+  addEnvironmentSoon(added: () => void): void;
   /** Removes the lights and frees the environment. */
   dispose(): void;
 }
@@ -41,19 +43,23 @@ export function installLighting(
   camera.add(key, key.target);
 
   let environment: Texture | null = null;
+  let queued: ReturnType<typeof setTimeout> | undefined;
   return {
-    addEnvironment() {
-      if (environment) return false;
-      const pmrem = new PMREMGenerator(renderer);
-      const room = new RoomEnvironment();
-      environment = pmrem.fromScene(room, 0.04).texture;
-      room.dispose();
-      pmrem.dispose();
-      scene.environment = environment;
-      scene.environmentIntensity = 0.8;
-      return true;
+    addEnvironmentSoon(added) {
+      if (environment || queued !== undefined) return;
+      queued = setTimeout(() => {
+        const pmrem = new PMREMGenerator(renderer);
+        const room = new RoomEnvironment();
+        environment = pmrem.fromScene(room, 0.04).texture;
+        room.dispose();
+        pmrem.dispose();
+        scene.environment = environment;
+        scene.environmentIntensity = 0.8;
+        added();
+      });
     },
     dispose() {
+      clearTimeout(queued);
       camera.remove(key, key.target);
       key.dispose();
       scene.environment = null;

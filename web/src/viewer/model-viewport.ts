@@ -169,7 +169,7 @@ export class ModelViewport {
   private drewGeometry(triangles: number): void {
     if (!this.canvas.dataset.drawn) performance.mark('vitrine:first-frame');
     this.canvas.dataset.drawn = 'true';
-    if (this.lighting.addEnvironment()) this.requestRender();
+    this.lighting.addEnvironmentSoon(() => this.requestRender());
     this.firstTiles?.({ triangles, points: 0, bytes: this.tiled?.fetchedBytes ?? 0 });
     this.firstTiles = null;
   }

@@ -4,12 +4,12 @@
  * `EXT_structural_metadata` table) so that painting, hiding, isolating, x-ray and picking treat a tiled model's
  * parts exactly as a plain one's.
  */
-import { BufferGeometry, Mesh } from 'three';
-import type { Box3, BufferAttribute, Camera, Object3D, WebGLRenderer } from 'three';
+import type { Box3, Camera, Mesh, Object3D, WebGLRenderer } from 'three';
 import { TilesRenderer } from '3d-tiles-renderer';
 import { GLTFExtensionsPlugin } from '3d-tiles-renderer/plugins';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { DrawnCounts } from './part-meshes.ts';
+import { splitByPart } from './tile-parts.ts';
 import { prefetchTileset, takePrefetched } from './tileset-prefetch.ts';
 
 /** What the first frame of a tileset drew, and the bytes of tileset and tiles fetched for it. */
@@ -27,8 +27,6 @@ export interface TiledModelOptions {
   onChange: () => void;
 }
 
-/** What GLTFLoader names the first feature id attribute (glTF `_FEATURE_ID_0`, lower-cased). */
-const FEATURE_ATTRIBUTE = '_feature_id_0';
 /** Screen-space error (pixels) a tile may show before its children replace it. */
 const ERROR_TARGET_PX = 12;
 
@@ -139,67 +137,4 @@ interface ScheduledQueue {
 interface TileStats {
   downloading: number;
   parsing: number;
-}
-
-/** Metadata the structural-metadata plugin attaches to a primitive's mesh. */
-interface PartTable {
-  getPropertyTableData(table: number, id: number): { group_id?: unknown; name?: unknown };
-}
-/** Feature id sets the mesh-features plugin attaches to a primitive's mesh. */
-interface FeatureIds {
-  getFeatureInfo(): { propertyTable: number | null }[];
-}
-
-/**
- * Replaces each primitive of a tile by one mesh per part it draws (sharing the primitive's vertex buffers, each
- * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
- */
-function splitByPart(scene: Object3D): Map<string, Mesh[]> {
-  const parts = new Map<string, Mesh[]>();
-  const primitives: Mesh[] = [];
-  scene.traverse((object) => {
-    if ((object as Mesh).isMesh) primitives.push(object as Mesh);
-  });
-  for (const mesh of primitives) {
-    const features = mesh.geometry.getAttribute(FEATURE_ATTRIBUTE) as BufferAttribute | undefined;
-    const table = mesh.userData.structuralMetadata as PartTable | undefined;
-    const tableIndex = (mesh.userData.meshFeatures as FeatureIds | undefined)?.getFeatureInfo()[0]
-      ?.propertyTable;
-    const index = mesh.geometry.index;
-    if (!features || !table || tableIndex == null || !index || !mesh.parent) continue;
-    for (const [feature, triangles] of trianglesByFeature(index, features)) {
-      const row = table.getPropertyTableData(tableIndex, feature);
-      if (typeof row.group_id !== 'string') continue;
-      const geometry = new BufferGeometry();
-      for (const [name, attribute] of Object.entries(mesh.geometry.attributes)) {
-        geometry.setAttribute(name, attribute);
-      }
-      geometry.setIndex(triangles);
-      const part = new Mesh(geometry, mesh.material);
-      part.name = typeof row.name === 'string' ? row.name : row.group_id;
-      part.userData.group_id = row.group_id;
-      part.matrix.copy(mesh.matrix);
-      part.matrix.decompose(part.position, part.quaternion, part.scale);
-      mesh.parent.add(part);
-      parts.set(row.group_id, [...(parts.get(row.group_id) ?? []), part]);
-    }
-    mesh.parent.remove(mesh);
-    // The split meshes hold its attributes; only its own index goes.
-    mesh.geometry.setIndex(null);
-    mesh.geometry.dispose();
-  }
-  return parts;
-}
-
-/** The triangles (vertex indices, three each) of each feature id, by the id of a triangle's first vertex. */
-function trianglesByFeature(index: BufferAttribute, features: BufferAttribute): Map<number, number[]> {
-  const byFeature = new Map<number, number[]>();
-  for (let at = 0; at + 2 < index.count; at += 3) {
-    const a = index.getX(at);
-    const feature = Math.round(features.getX(a));
-    let list = byFeature.get(feature);
-    if (!list) byFeature.set(feature, (list = []));
-    list.push(a, index.getX(at + 1), index.getX(at + 2));
-  }
-  return byFeature;
 }
