@@ -48,7 +48,21 @@ for (const dialect of testDialects()) {
       const now = new Date().toISOString();
       await db
         .insertInto('materials')
-        .values({ name: 'Größe Ω', created_at: now, updated_at: now })
+        .values({
+          name: 'Größe Ω',
+          ...Object.fromEntries(
+            ['diffuse', 'specular', 'ambient'].flatMap((colour) =>
+              ['r', 'g', 'b'].map((channel) => [`${colour}_${channel}`, 0.5]),
+            ),
+          ),
+          alpha: 1,
+          shininess: 32,
+          metallic: 0,
+          roughness: 0.5,
+          reflectance: 0.5,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await searchText.up(handle.db);
 
