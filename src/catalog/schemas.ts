@@ -192,7 +192,7 @@ export const PartsQuery = Type.Object({
     Type.String({
       maxLength: 200,
       description:
-        'Text found in the part name or in any of its property values, case ignored in every script (STRASSE finds Straße).',
+        'Text found in the part name or in any of its property values, case and accents ignored in every script (STRASSE finds Straße, ecrou finds Écrou).',
     }),
   ),
 });
@@ -219,8 +219,9 @@ export const ListModelsQuery = Type.Object({
     Type.String({
       maxLength: 1000,
       description:
-        'Case-insensitive substring of name, description or file name, in any script: compared after NFKC ' +
-        'normalization and full Unicode case folding, so `ÉCOLE` finds `école` and `STRASSE` finds `Straße`.',
+        'Case- and accent-insensitive substring of name, description or file name, in any script: compared after ' +
+        'NFKC normalization, full Unicode case folding and without accents, so `ÉCOLE` and `ecole` find `école` ' +
+        'and `STRASSE` finds `Straße`.',
     }),
   ),
   // An enum rather than a union of literals, so a bad value is told the allowed ones, not "must be a string".

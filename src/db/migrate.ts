@@ -20,6 +20,7 @@ import * as modelVersions from './migrations/2026-11-29-01-model-versions.ts';
 import * as shareVersion from './migrations/2026-11-29-02-share-version.ts';
 import * as modelSearchText from './migrations/2026-11-30-02-model-search-text.ts';
 import * as partAndMaterialSearchText from './migrations/2026-12-01-02-part-and-material-search-text.ts';
+import * as accentBlindSearch from './migrations/2026-12-02-01-accent-blind-search.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-29-02-share-version': shareVersion,
   '2026-11-30-02-model-search-text': modelSearchText,
   '2026-12-01-02-part-and-material-search-text': partAndMaterialSearchText,
+  '2026-12-02-01-accent-blind-search': accentBlindSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

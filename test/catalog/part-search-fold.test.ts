@@ -75,6 +75,11 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await namesFor('e\u0301crou'), ['ÉCROU M8']);
     });
 
+    void it('finds an accented name without its accents', async () => {
+      assert.deepEqual(await namesFor('ecrou'), ['ÉCROU M8']);
+      assert.deepEqual(await namesFor('ECROU M8'), ['ÉCROU M8']);
+    });
+
     void it('still finds plain ASCII text in any case and nothing for text no part holds', async () => {
       assert.deepEqual(await namesFor('WASHER'), ['Washer']);
       assert.deepEqual(await namesFor('écrous'), []);
