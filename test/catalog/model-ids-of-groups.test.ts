@@ -1,29 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createModelRepository } from '../../src/catalog/repository.ts';
-import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import { ID_CHUNK_SIZE } from '../../src/db/id-set.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
 
 // A bind announces the models whose parts it touched; a bulk bind asks for 100,000 groups at once.
 for (const dialect of testDialects()) {
   void describe(`models of groups (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
+    const database = useTestDatabase(dialect);
     let models: ReturnType<typeof createModelRepository>;
 
     before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
+      const handle = database();
       models = createModelRepository(handle);
       await addModelWithParts(handle, 'model-b', ['b:0', 'shared']);
       await addModelWithParts(handle, 'model-a', ['a:0', 'a:1', 'shared']);
       await addModelWithParts(handle, 'model-c', ['c:0']);
-    });
-    after(async () => {
-      await handle.close();
-      await database.dispose();
     });
 
     void it('finds every model of a request larger than a statement carries, sorted, each once', async () => {

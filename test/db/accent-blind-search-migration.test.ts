@@ -1,11 +1,10 @@
 // The migration that makes searches accent-insensitive folds again every folded copy already stored, and its down
 // folds them back as they were.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import * as accentBlind from '../../src/db/migrations/2026-12-02-01-accent-blind-search.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
 
 /** Every folded column, read back row by row. */
@@ -29,22 +28,13 @@ async function foldedColumns(db: Kysely<any>): Promise<Record<string, string[]>>
 
 for (const dialect of testDialects()) {
   void describe(`accent-blind search migration (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
-    });
-    after(async () => {
-      await handle.db.destroy();
-      await database.dispose();
-    });
+    const database = useTestDatabase(dialect);
 
     void it('folds stored names, values and file names without accents, and back', async () => {
       const modelId = '00000000-0000-4000-8000-0000000000ac';
-      await addModelWithParts(handle, modelId, ['g0', 'g1']);
+      await addModelWithParts(database(), modelId, ['g0', 'g1']);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- every table, as the migration sees them
-      const db = handle.db as unknown as Kysely<any>;
+      const db = database().db as unknown as Kysely<any>;
       await db
         .updateTable('models')
         .set({ name: 'Écrou Ørsted', description: 'Cafe\u0301 STRAẞE', original_filename: 'ÉCROU.STEP' })
@@ -86,14 +76,14 @@ for (const dialect of testDialects()) {
         })
         .execute();
 
-      await accentBlind.down(handle.db);
+      await accentBlind.down(database().db);
       assert.deepEqual(await foldedColumns(db), {
         model: ['écrou ørsted', 'café strasse', 'écrou.step'],
         parts: ['łódź', 'ελληνικά'],
         values: ['æble', 'हिंदी'],
         materials: ['grösse ω'],
       });
-      await accentBlind.up(handle.db);
+      await accentBlind.up(database().db);
       assert.deepEqual(await foldedColumns(db), {
         model: ['ecrou orsted', 'cafe strasse', 'ecrou.step'],
         parts: ['lodz', 'ελληνικα'],

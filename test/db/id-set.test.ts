@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
-import { after, before, describe, it } from 'node:test';
-import type { DatabaseHandle } from '../../src/db/create-db.ts';
+import { describe, it } from 'node:test';
 import { inStringSet, postgresTextArray, stringSet } from '../../src/db/id-set.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 
 // Group ids are any strings but U+0000: the ones an array literal or a JSON text must escape or quote.
 const AWKWARD = [
@@ -39,21 +38,12 @@ void describe('postgresTextArray', () => {
 
 for (const dialect of testDialects()) {
   void describe(`id sets (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
-    });
-    after(async () => {
-      await handle.close();
-      await database.dispose();
-    });
+    const database = useTestDatabase(dialect);
 
     void it('reads every string back as it was sent', async () => {
       const { rows } = await sql<{
         value: string;
-      }>`select value from (${stringSet(dialect, AWKWARD)}) as ids`.execute(handle.db);
+      }>`select value from (${stringSet(dialect, AWKWARD)}) as ids`.execute(database().db);
       assert.deepEqual(rows.map((row) => row.value).sort(), [...AWKWARD].sort());
     });
 
@@ -61,7 +51,7 @@ for (const dialect of testDialects()) {
       const wanted = AWKWARD.filter((_, i) => i % 2 === 0);
       const { rows } = await sql<{ value: string }>`
         select value from (${stringSet(dialect, AWKWARD)}) as ids
-        where ${inStringSet('value', dialect, wanted)}`.execute(handle.db);
+        where ${inStringSet('value', dialect, wanted)}`.execute(database().db);
       assert.deepEqual(rows.map((row) => row.value).sort(), [...wanted].sort());
     });
   });

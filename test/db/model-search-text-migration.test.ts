@@ -1,29 +1,19 @@
 // The migration that adds the models' folded search columns fills them for the models already stored.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { DatabaseHandle } from '../../src/db/create-db.ts';
+import { describe, it } from 'node:test';
 import * as searchText from '../../src/db/migrations/2026-11-30-02-model-search-text.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 
 for (const dialect of testDialects()) {
   void describe(`model search text migration (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
-    });
-    after(async () => {
-      await handle.db.destroy();
-      await database.dispose();
-    });
+    const database = useTestDatabase(dialect);
 
     void it('folds the name, description and file name of every existing model', async () => {
       // Back to the schema before the migration, with a model stored as it was then.
-      await searchText.down(handle.db);
+      await searchText.down(database().db);
       const now = new Date().toISOString();
-      await handle.db
-        .insertInto('models')
+      await database()
+        .db.insertInto('models')
         .values({
           id: '00000000-0000-4000-8000-0000000000aa',
           name: 'ÉCOLE Hauptstraße',
@@ -40,9 +30,9 @@ for (const dialect of testDialects()) {
           updated_at: now,
         } as never)
         .execute();
-      await searchText.up(handle.db);
-      const row = await handle.db
-        .selectFrom('models')
+      await searchText.up(database().db);
+      const row = await database()
+        .db.selectFrom('models')
         .select(['name_folded', 'description_folded', 'original_filename_folded'])
         .executeTakeFirstOrThrow();
       assert.deepEqual(row, {

@@ -1,33 +1,23 @@
 // The migration that adds the parts' and materials' folded search columns fills them for the rows already stored.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import * as searchText from '../../src/db/migrations/2026-12-01-02-part-and-material-search-text.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
 
 for (const dialect of testDialects()) {
   void describe(`part and material search text migration (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
-    });
-    after(async () => {
-      await handle.db.destroy();
-      await database.dispose();
-    });
+    const database = useTestDatabase(dialect);
 
     void it('folds every part name, property value and material name, over more texts than one batch', async () => {
       const groups = Array.from({ length: 1_203 }, (_, index) => `g${index}`);
       const modelId = '00000000-0000-4000-8000-0000000000ab';
-      await addModelWithParts(handle, modelId, groups);
+      await addModelWithParts(database(), modelId, groups);
       // Back to the schema before the migration, with rows stored as they were then.
-      await searchText.down(handle.db);
+      await searchText.down(database().db);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables as they were before the migration
-      const db = handle.db as unknown as Kysely<any>;
+      const db = database().db as unknown as Kysely<any>;
       await db
         .updateTable('model_parts')
         .set({ name: sql<string>`'Straße ' || cast(part_index as text)` })
@@ -64,7 +54,7 @@ for (const dialect of testDialects()) {
           updated_at: now,
         })
         .execute();
-      await searchText.up(handle.db);
+      await searchText.up(database().db);
 
       const parts = await db
         .selectFrom('model_parts')

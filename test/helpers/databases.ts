@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { createDb, type DatabaseHandle, type DialectName } from '../../src/db/create-db.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -29,6 +30,27 @@ export function testPostgresUrl(): string {
 /** The dialects every database test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function testDialects(): DialectName[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * Gives the suite it is called in a fresh migrated database of `dialect`, opened before its tests (hooks the
+ * suite adds afterwards run after this one) and closed and dropped after them; returns its handle's getter.
+ */
+export function useTestDatabase(dialect: DialectName): () => DatabaseHandle {
+  let database: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  before(async () => {
+    database = await createTestDatabase(dialect);
+    handle = await database.open();
+  });
+  after(async () => {
+    await handle?.close();
+    await database?.dispose();
+  });
+  return () => {
+    if (!handle) throw new Error('the test database is opened before the suite’s tests');
+    return handle;
+  };
 }
 
 /**

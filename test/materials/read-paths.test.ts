@@ -2,10 +2,10 @@
 // its query builder, PostgreSQL's named statement and its query builder. Each scenario is written once and read
 // through every path; all must give the same answers.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
 import { createMaterialRepository, type MaterialRepository } from '../../src/materials/repository.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 
 /** The repository over each read path of a dialect, by name. */
 function readPaths(handle: DatabaseHandle): Map<string, MaterialRepository> {
@@ -32,19 +32,13 @@ function boundNames(result: Awaited<ReturnType<MaterialRepository['lookup']>>): 
 
 for (const dialect of testDialects()) {
   void describe(`material read paths (${dialect})`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
+    const database = useTestDatabase(dialect);
     let writer: MaterialRepository;
     let paths: Map<string, MaterialRepository>;
     before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = await database.open();
+      const handle = database();
       writer = createMaterialRepository(handle);
       paths = readPaths(handle);
-    });
-    after(async () => {
-      await handle.close();
-      await database.dispose();
     });
 
     /** Runs `read` through every path and asserts they agree; returns the common answer. */
