@@ -11,7 +11,7 @@ import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts'
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
-import { emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
 import { torus } from './torus.ts';
 
 /** Four tori of 500,000 triangles each, placed apart (one turned and scaled), each its own part and material. */
@@ -136,6 +136,13 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     assert.deepEqual(await validationErrors(glb), [], `${tile.content.uri} validates`);
     const content = await readGlb(glb);
     const measured = measureTile(content);
+    assert.ok(
+      content
+        .getRoot()
+        .listMeshes()
+        .every((mesh) => mesh.listPrimitives().every((primitive) => !primitive.getAttribute('NORMAL'))),
+      `${tile.content.uri}: the tori have no normals, so the tile has none either (drawn flat, as the levels are)`,
+    );
     const volume = volumeBox(tile.boundingVolume.box);
     for (let axis = 0; axis < 3; axis++) {
       assert.ok(volume.min[axis] - tolerance <= measured.min[axis], `${tile.content.uri} holds its content`);
@@ -176,4 +183,50 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     parts.map((part) => part.group_id).sort(),
     'every part is in the leaves',
   );
+});
+
+void test('tiles carry normals where the model has them, smoothed for its primitives without', async () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0];
+  scene.addChild(document.createNode('Ball').setMesh(addSphere(document, 64, 32)));
+  const ring = torus(40, 20);
+  const buffer = document.getRoot().listBuffers()[0];
+  const primitive = document
+    .createPrimitive()
+    .setAttribute(
+      'POSITION',
+      document.createAccessor().setType('VEC3').setArray(ring.positions).setBuffer(buffer),
+    )
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(ring.indices).setBuffer(buffer));
+  scene.addChild(
+    document
+      .createNode('Ring')
+      .setMesh(document.createMesh('Ring').addPrimitive(primitive))
+      .setTranslation([3, 0, 0]),
+  );
+  const soup = collectTriangles(document, { logger: quietLogger });
+  assert.ok(soup.normals, 'the soup keeps normals');
+  for (let vertex = 0; vertex < soup.normals.length / 3; vertex++) {
+    const length = Math.hypot(...soup.normals.subarray(vertex * 3, vertex * 3 + 3));
+    assert.ok(Math.abs(length - 1) < 1e-5, `vertex ${vertex} has a unit normal`);
+  }
+  const files = new Map<string, Uint8Array>();
+  await makeTiles(
+    soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io: await createNodeIO(),
+      maxLeafTriangles: 1024,
+      onFile: async (file, bytes) => void files.set(file, bytes),
+    },
+    { logger: quietLogger },
+  );
+  assert.ok(files.size > 3, `${files.size} files`);
+  for (const [file, glb] of files) {
+    if (file === TILESET_FILE) continue;
+    const content = await readGlb(glb);
+    for (const mesh of content.getRoot().listMeshes())
+      for (const tilePrimitive of mesh.listPrimitives())
+        assert.ok(tilePrimitive.getAttribute('NORMAL'), `${file} carries normals`);
+  }
 });

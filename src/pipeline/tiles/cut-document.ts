@@ -30,11 +30,13 @@ export function cutDocument(
     .setType('VEC3')
     .setArray(positions as Float32Array<ArrayBuffer>)
     .setBuffer(buffer);
-  const normal = document
-    .createAccessor()
-    .setType('VEC3')
-    .setArray(normals as Float32Array<ArrayBuffer>)
-    .setBuffer(buffer);
+  const normal =
+    normals &&
+    document
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(normals as Float32Array<ArrayBuffer>)
+      .setBuffer(buffer);
 
   // Triangles by part, then by material: a key of both per triangle, from its first vertex.
   const byKey = new Map<string, number[]>();

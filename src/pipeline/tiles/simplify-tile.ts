@@ -67,7 +67,9 @@ function packAttributes(
   weights: AttributeWeights,
 ): { attributes: Float32Array; weights: number[] } {
   const parts: [ArrayLike<number>, number, number, number][] = [];
-  if (weights.normal > 0) parts.push([tileNormals(soup, geometry), 3, 3, weights.normal]);
+  // A model without normals is drawn flat, as its levels are simplified: by positions alone.
+  const normals = weights.normal > 0 ? tileNormals(soup, geometry) : null;
+  if (normals) parts.push([normals, 3, 3, weights.normal]);
   const uvs = weights.uv > 0 ? tileUvs(soup, geometry) : null;
   if (uvs) parts.push([uvs, 2, 2, weights.uv]);
   const colors = weights.color > 0 ? tileColors(soup, geometry) : null;

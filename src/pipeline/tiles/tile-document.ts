@@ -44,7 +44,7 @@ export function tileDocument(
   if (partIds.length > 0xffff) throw new Error(`a tile holds ${partIds.length} parts, more than 65,535`);
 
   const position = attribute(document, buffer, 'VEC3', positions);
-  const normal = attribute(document, buffer, 'VEC3', normals);
+  const normal = normals && attribute(document, buffer, 'VEC3', normals);
   const featureId = attribute(document, buffer, 'SCALAR', features);
   const mesh = document.createMesh();
   const primitives: Primitive[] = [];
@@ -52,10 +52,10 @@ export function tileDocument(
     const primitive = document
       .createPrimitive()
       .setAttribute('POSITION', position)
-      .setAttribute('NORMAL', normal)
       .setAttribute('_FEATURE_ID_0', featureId)
       .setIndices(attribute(document, buffer, 'SCALAR', indices))
       .setMaterial(material(materialId));
+    if (normal) primitive.setAttribute('NORMAL', normal);
     for (const [semantic, accessor] of surface) primitive.setAttribute(semantic, accessor);
     mesh.addPrimitive(primitive);
     primitives.push(primitive);

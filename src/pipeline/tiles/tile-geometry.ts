@@ -74,9 +74,9 @@ export function tilePositions(soup: TriangleSoup, geometry: TileGeometry): Float
   return gather(soup.positions, geometry.vertices);
 }
 
-/** The normals of a tile's vertices, packed. */
-export function tileNormals(soup: TriangleSoup, geometry: TileGeometry): Float32Array {
-  return gather(soup.normals, geometry.vertices);
+/** The normals of a tile's vertices, packed; null when the soup has none. */
+export function tileNormals(soup: TriangleSoup, geometry: TileGeometry): Float32Array | null {
+  return soup.normals && gather(soup.normals, geometry.vertices);
 }
 
 /** The UVs of a tile's vertices, packed; null when the soup has none. */

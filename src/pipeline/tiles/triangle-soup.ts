@@ -53,8 +53,12 @@ export interface TileMaterial {
 export interface TriangleSoup {
   /** Three floats per vertex. */
   positions: Float32Array;
-  /** Three floats per vertex, unit length. */
-  normals: Float32Array;
+  /**
+   * Three floats per vertex, unit length; null when no primitive of the model has normals. Such a model is drawn
+   * flat from its positions, by its levels as by its tiles (glTF's rule for a primitive without normals), so the
+   * tiles carry none either: an STL's welded vertices would otherwise be smoothed across its hard edges.
+   */
+  normals: Float32Array | null;
   /** Index into `parts` per vertex. */
   vertexPart: Uint32Array;
   /** Index into `materials` per vertex. */
@@ -93,6 +97,7 @@ export function collectTriangles(document: Document, context: StepContext): Tria
   let skipped = 0;
   let textured = false;
   let colored = false;
+  let normaled = false;
   for (const { mesh } of nodes) {
     for (const primitive of mesh.listPrimitives()) {
       const position = primitive.getAttribute('POSITION');
@@ -103,6 +108,7 @@ export function collectTriangles(document: Document, context: StepContext): Tria
       }
       textured ||= textureSet(primitive.getMaterial()) !== null;
       colored ||= primitive.getAttribute('COLOR_0') !== null;
+      normaled ||= primitive.getAttribute('NORMAL') !== null;
       vertexCount += position.getCount();
       indexCount += Math.floor((primitive.getIndices()?.getCount() ?? position.getCount()) / 3) * 3;
     }
@@ -111,7 +117,7 @@ export function collectTriangles(document: Document, context: StepContext): Tria
 
   const soup: TriangleSoup = {
     positions: new Float32Array(vertexCount * 3),
-    normals: new Float32Array(vertexCount * 3),
+    normals: normaled ? new Float32Array(vertexCount * 3) : null,
     vertexPart: new Uint32Array(vertexCount),
     vertexMaterial: new Uint16Array(vertexCount),
     uvs: textured ? new Float32Array(vertexCount * 2) : null,
@@ -157,8 +163,9 @@ export function collectTriangles(document: Document, context: StepContext): Tria
         soup.indices[at + 1] = vertexBase + indices[t * 3 + (mirrored ? 2 : 1)];
         soup.indices[at + 2] = vertexBase + indices[t * 3 + (mirrored ? 1 : 2)];
       }
-      if (!primitive.getAttribute('NORMAL')) {
-        smoothNormals(soup, indexBase, indexBase + triangles * 3, vertexBase, count);
+      // Only where other primitives of the model have normals: the tile shares its NORMAL attribute among them.
+      if (soup.normals && !primitive.getAttribute('NORMAL')) {
+        smoothNormals(soup.normals, soup, indexBase, indexBase + triangles * 3, vertexBase, count);
       }
       vertexBase += count;
       indexBase += triangles * 3;
@@ -264,7 +271,7 @@ function placeVertices(
     soup.positions[at] = m[0] * x + m[4] * y + m[8] * z + m[12];
     soup.positions[at + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
     soup.positions[at + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
-    if (!normals) continue;
+    if (!normals || !soup.normals) continue;
     const [u, v, w] = [normals[i * 3], normals[i * 3 + 1], normals[i * 3 + 2]];
     const nx = n0[0] * u + n1[0] * v + n2[0] * w;
     const ny = n0[1] * u + n1[1] * v + n2[1] * w;
@@ -277,8 +284,15 @@ function placeVertices(
 }
 
 /** Area-weighted vertex normals for a primitive that came without any. */
-function smoothNormals(soup: TriangleSoup, from: number, to: number, base: number, count: number): void {
-  const { positions, normals, indices } = soup;
+function smoothNormals(
+  normals: Float32Array,
+  soup: TriangleSoup,
+  from: number,
+  to: number,
+  base: number,
+  count: number,
+): void {
+  const { positions, indices } = soup;
   const normal = new Float64Array(3);
   for (let at = from; at < to; at += 3) {
     const [i, j, k] = [indices[at] * 3, indices[at + 1] * 3, indices[at + 2] * 3];
