@@ -1,5 +1,6 @@
 /** The parts of a model as a tree following their node paths, selectable like the view. */
 import type { Material, Part } from '../api/types.ts';
+import { searchFold } from '../../../src/db/search-fold.ts';
 import { toHex } from '../ui/color.ts';
 import { h, uid } from '../ui/dom.ts';
 import { formatCount, isPointCloud } from '../ui/format.ts';
@@ -165,7 +166,8 @@ function revealInside(box: HTMLElement, item: HTMLElement): void {
 }
 
 /**
- * Shows only the parts whose name or folder path contains `text` (case-insensitive) and, when a property filter
+ * Shows only the parts whose name or folder path contains `text` (case- and accent-insensitive, as the parts'
+ * `q=` compares) and, when a property filter
  * is on, that it found; the folders leading to them are opened. An empty text and no filter show everything again.
  */
 function filterTree(
@@ -175,7 +177,7 @@ function filterTree(
   propertyMatches: ReadonlySet<string> | null,
   matches: HTMLElement,
 ): void {
-  const wanted = text.trim().toLowerCase();
+  const wanted = searchFold(text.trim());
   const items = Array.from(box.querySelectorAll<HTMLElement>('li:has(> .part-button)'));
   const changing = items.some(
     (item) => !keeps(item.querySelector<HTMLElement>('.part-button')?.dataset.groupId ?? ''),
@@ -188,7 +190,7 @@ function filterTree(
     const path = folderPath(item, box);
     const name = button?.querySelector('.part-name')?.textContent ?? '';
     const hit =
-      (!wanted || `${path}/${name}`.toLowerCase().includes(wanted)) &&
+      (!wanted || searchFold(`${path}/${name}`).includes(wanted)) &&
       (propertyMatches === null || propertyMatches.has(groupId)) &&
       keeps(groupId);
     item.hidden = !hit;
