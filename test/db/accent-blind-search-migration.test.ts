@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import * as accentBlind from '../../src/db/migrations/2026-12-02-01-accent-blind-search.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
+import { insertRawMaterial } from '../helpers/raw-material.ts';
 
 /** Every folded column, read back row by row. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- every table, as the migration sees them
@@ -56,25 +57,7 @@ for (const dialect of testDialects()) {
           })),
         )
         .execute();
-      const now = new Date().toISOString();
-      await db
-        .insertInto('materials')
-        .values({
-          name: 'Größe Ω',
-          ...Object.fromEntries(
-            ['diffuse', 'specular', 'ambient'].flatMap((colour) =>
-              ['r', 'g', 'b'].map((channel) => [`${colour}_${channel}`, 0.5]),
-            ),
-          ),
-          alpha: 1,
-          shininess: 32,
-          metallic: 0,
-          roughness: 0.5,
-          reflectance: 0.5,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertRawMaterial(db, 'Größe Ω');
 
       await accentBlind.down(database().db);
       assert.deepEqual(await foldedColumns(db), {

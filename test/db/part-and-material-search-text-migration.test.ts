@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import * as searchText from '../../src/db/migrations/2026-12-01-02-part-and-material-search-text.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
+import { insertRawMaterial } from '../helpers/raw-material.ts';
 
 for (const dialect of testDialects()) {
   void describe(`part and material search text migration (${dialect})`, () => {
@@ -35,25 +36,7 @@ for (const dialect of testDialects()) {
           })),
         )
         .execute();
-      const now = new Date().toISOString();
-      await db
-        .insertInto('materials')
-        .values({
-          name: 'Größe Ω',
-          ...Object.fromEntries(
-            ['diffuse', 'specular', 'ambient'].flatMap((colour) =>
-              ['r', 'g', 'b'].map((channel) => [`${colour}_${channel}`, 0.5]),
-            ),
-          ),
-          alpha: 1,
-          shininess: 32,
-          metallic: 0,
-          roughness: 0.5,
-          reflectance: 0.5,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertRawMaterial(db, 'Größe Ω');
       await searchText.up(database().db);
 
       const parts = await db
