@@ -92,15 +92,17 @@ function packAttributes(
 /** Keeps only the vertices the new triangles use. */
 function compact(geometry: TileGeometry, indices: Uint32Array): TileGeometry {
   const remap = new Int32Array(geometry.vertices.length).fill(-1);
-  const vertices: number[] = [];
+  // No more vertices than before: a typed array that size, cut to what is used, rather than a growing list.
+  const vertices = new Uint32Array(Math.min(geometry.vertices.length, indices.length));
+  let used = 0;
   const local = new Uint32Array(indices.length);
   for (let i = 0; i < indices.length; i++) {
     const index = indices[i];
     if (remap[index] < 0) {
-      remap[index] = vertices.length;
-      vertices.push(geometry.vertices[index]);
+      remap[index] = used;
+      vertices[used++] = geometry.vertices[index];
     }
     local[i] = remap[index];
   }
-  return { vertices: Uint32Array.from(vertices), indices: local };
+  return { vertices: used === vertices.length ? vertices : vertices.slice(0, used), indices: local };
 }

@@ -280,14 +280,15 @@ function placeVertices(
 function smoothNormals(soup: TriangleSoup, from: number, to: number, base: number, count: number): void {
   const { positions, normals, indices } = soup;
   const normal = new Float64Array(3);
+  // Indexed and written out per corner, allocating nothing: this runs once a triangle of a big STL.
   for (let at = from; at < to; at += 3) {
-    const [i, j, k] = [indices[at] * 3, indices[at + 1] * 3, indices[at + 2] * 3];
-    const [nx, ny, nz] = faceNormal(positions, i, j, k, normal);
-    for (const vertex of [i, j, k]) {
-      normals[vertex] += nx;
-      normals[vertex + 1] += ny;
-      normals[vertex + 2] += nz;
-    }
+    const i = indices[at] * 3;
+    const j = indices[at + 1] * 3;
+    const k = indices[at + 2] * 3;
+    faceNormal(positions, i, j, k, normal);
+    addTo(normals, i, normal);
+    addTo(normals, j, normal);
+    addTo(normals, k, normal);
   }
   for (let v = base * 3; v < (base + count) * 3; v += 3) {
     const length = Math.hypot(normals[v], normals[v + 1], normals[v + 2]);
@@ -297,6 +298,13 @@ function smoothNormals(soup: TriangleSoup, from: number, to: number, base: numbe
       normals[v + 2] /= length;
     } else normals[v + 1] = 1;
   }
+}
+
+/** Adds a vector to the one at offset `at` of `target`. */
+function addTo(target: Float32Array, at: number, vector: Float64Array): void {
+  target[at] += vector[0];
+  target[at + 1] += vector[1];
+  target[at + 2] += vector[2];
 }
 
 /** Determinant of a matrix's linear part. */
