@@ -1,4 +1,5 @@
 import type { PlatformIO } from '@gltf-transform/core';
+import { MeshoptEncoder } from 'meshoptimizer';
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
@@ -21,7 +22,7 @@ import {
 import type { TileBox, TileGeometry } from './tile-geometry.ts';
 import { boxVolume, tilesetJson } from './tileset-json.ts';
 import type { TileJson, TilesetJson } from './tileset-json.ts';
-import { quantizationError, tileGlb } from './write-tile.ts';
+import { quantizationError, reorderLeaf, tileGlb } from './write-tile.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 import type { StepContext } from '../types.ts';
 
@@ -117,6 +118,7 @@ export async function makeTiles(
 ): Promise<TilesetSummary> {
   const settings: MakeTilesOptions = { ...MAKE_TILES_DEFAULTS, ...options };
   await settings.simplifier.ready;
+  await MeshoptEncoder.ready;
   const total = soup.indices.length / 3;
   if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
   const tree = splitTriangles(soup, settings);
@@ -160,14 +162,17 @@ export async function makeTiles(
   const build = async (node: SplitNode, id: string, siblings: number): Promise<BuiltTile> => {
     const uri = `tiles/${id}.glb`;
     if (node.children.length === 0) {
-      const geometry = leafGeometry(soup, node.triangles, slots);
+      // With one material a tile is one primitive: ordered for the codec here, once, rather than by the writer.
+      const reordered = soup.materials.length === 1;
+      const gathered = leafGeometry(soup, node.triangles, slots);
+      const geometry = reordered ? reorderLeaf(gathered) : gathered;
       const box = positionsBox(tilePositions(soup, geometry));
       await write(
         uri,
         await tileGlb(
           settings.io,
           tileDocument(soup, geometry, await textures(0), context.logger),
-          true,
+          { leaf: true, reordered },
           context,
         ),
       );
@@ -215,7 +220,7 @@ export async function makeTiles(
       await tileGlb(
         settings.io,
         tileDocument(soup, simplified.geometry, await textures(height), context.logger),
-        false,
+        { leaf: false },
         context,
       ),
     );
