@@ -16,10 +16,10 @@ import {
   leafGeometry,
   mergeGeometries,
   positionsBox,
-  tilePositions,
+  tileVertexData,
   unionBoxes,
 } from './tile-geometry.ts';
-import type { TileBox, TileGeometry } from './tile-geometry.ts';
+import type { TileBox, TileGeometry, TileVertexData } from './tile-geometry.ts';
 import { boxVolume, tilesetJson } from './tileset-json.ts';
 import type { TileJson, TilesetJson } from './tileset-json.ts';
 import { quantizationError, reorderLeaf, tileGlb } from './write-tile.ts';
@@ -150,12 +150,13 @@ export async function makeTiles(
     height: number,
     geometry: TileGeometry,
     siblings: number,
+    vertexData?: TileVertexData,
   ): BuiltTile => {
     const triangles = geometry.indices.length / 3;
     if (siblings < 2 || !(settings.handUpShare > 0))
       return { json, box, height, triangles, geometry, handedError: 0 };
     const ratio = Math.min(1, settings.handUpShare / siblings);
-    const handed = simplifyTile(soup, geometry, { ...simplifying, ratio });
+    const handed = simplifyTile(soup, geometry, { ...simplifying, ratio, vertexData });
     return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
 
@@ -166,12 +167,14 @@ export async function makeTiles(
       const reordered = soup.materials.length === 1;
       const gathered = leafGeometry(soup, node.triangles, slots);
       const geometry = reordered ? reorderLeaf(gathered) : gathered;
-      const box = positionsBox(tilePositions(soup, geometry));
+      // Gathered once: for its box, its document and its hand-up simplification.
+      const vertexData = tileVertexData(soup, geometry);
+      const box = positionsBox(vertexData.positions);
       await write(
         uri,
         await tileGlb(
           settings.io,
-          tileDocument(soup, geometry, await textures(0), context.logger),
+          tileDocument(soup, geometry, await textures(0), context.logger, vertexData),
           { leaf: true, reordered },
           context,
         ),
@@ -181,7 +184,7 @@ export async function makeTiles(
       done += node.triangles.length;
       context.onProgress?.(Math.min(1, done / (2 * total)));
       const json = { boundingVolume: { box: boxVolume(box) }, geometricError: 0, content: { uri } };
-      return handUp(json, box, 0, geometry, siblings);
+      return handUp(json, box, 0, geometry, siblings, vertexData);
     }
     const children: BuiltTile[] = [];
     for (const [index, child] of node.children.entries())

@@ -3,7 +3,8 @@ import type { Buffer, ILogger, Material, Primitive, Accessor, Texture } from '@g
 import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { addPartFeatures } from './part-features.ts';
 import type { TileGeometry } from './tile-geometry.ts';
-import { tileColors, tileNormals, tilePositions, tileUvs } from './tile-geometry.ts';
+import type { TileVertexData } from './tile-geometry.ts';
+import { tileColors, tileUvs, tileVertexData } from './tile-geometry.ts';
 import type { TileImage } from './tile-textures.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
@@ -12,18 +13,18 @@ import type { TriangleSoup } from './triangle-soup.ts';
  * frame (metres, +Y up), UVs and colours where the soup has them, base-colour textures from `images` (the soup's
  * textures at this tile's size), and each vertex's part as an `EXT_mesh_features` feature id resolved by the tile's
  * `EXT_structural_metadata` table of parts. Built from the soup and this tile's ids only, so a tile costs the
- * memory of its own triangles.
+ * memory of its own triangles; its positions and normals are taken as given when they are (never altered).
  */
 export function tileDocument(
   soup: TriangleSoup,
   geometry: TileGeometry,
   images: readonly TileImage[],
   logger: ILogger,
+  vertexData: TileVertexData = tileVertexData(soup, geometry),
 ): Document {
   const document = new Document().setLogger(logger);
   const buffer = document.createBuffer();
-  const positions = tilePositions(soup, geometry);
-  const normals = tileNormals(soup, geometry);
+  const { positions, normals } = vertexData;
   const surface = surfaceAttributes(document, buffer, soup, geometry);
   const material = soupMaterials(document, soup, images);
 

@@ -78,6 +78,17 @@ function releaseSlots(slots: VertexSlots, vertices: Uint32Array, used: number): 
   return used === vertices.length ? vertices : vertices.slice(0, used);
 }
 
+/** A tile's positions and normals, packed, gathered once for all that read them. */
+export interface TileVertexData {
+  positions: Float32Array;
+  normals: Float32Array;
+}
+
+/** {@link TileVertexData} of a tile. */
+export function tileVertexData(soup: TriangleSoup, geometry: TileGeometry): TileVertexData {
+  return { positions: tilePositions(soup, geometry), normals: tileNormals(soup, geometry) };
+}
+
 /** The positions of a tile's vertices, packed, as the simplifier and the writer want them. */
 export function tilePositions(soup: TriangleSoup, geometry: TileGeometry): Float32Array {
   return gather(soup.positions, geometry.vertices);
