@@ -110,6 +110,15 @@ function trianglesByMaterial(
 ): Map<number, Uint16Array | Uint32Array> {
   const { indices, vertices } = geometry;
   const triangles = indices.length / 3;
+  // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
+  const indexArray = (length: number) =>
+    vertices.length <= 0xffff ? new Uint16Array(length) : new Uint32Array(length);
+  if (soup.materials.length === 1) {
+    // One material, one group: the indices as they are (most models, and every STL).
+    const group = indexArray(indices.length);
+    group.set(indices);
+    return new Map([[0, group]]);
+  }
   const materials = new Uint16Array(triangles);
   const counts = new Uint32Array(soup.materials.length);
   for (let t = 0; t < triangles; t++) {
@@ -117,14 +126,14 @@ function trianglesByMaterial(
     counts[materials[t]]++;
   }
   const groups = new Map<number, Uint16Array | Uint32Array>();
-  const filled = new Uint32Array(soup.materials.length);
+  // By material id, for the loop below: a Map lookup a triangle costs more than the copy.
+  const byId: (Uint16Array | Uint32Array)[] = [];
   counts.forEach((count, id) => {
-    // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
-    if (count > 0)
-      groups.set(id, vertices.length <= 0xffff ? new Uint16Array(count * 3) : new Uint32Array(count * 3));
+    if (count > 0) groups.set(id, (byId[id] = indexArray(count * 3)));
   });
+  const filled = new Uint32Array(soup.materials.length);
   for (let t = 0; t < triangles; t++) {
-    const group = groups.get(materials[t])!;
+    const group = byId[materials[t]];
     const at = filled[materials[t]];
     group[at] = indices[t * 3];
     group[at + 1] = indices[t * 3 + 1];

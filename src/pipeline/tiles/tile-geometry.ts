@@ -137,14 +137,21 @@ function gather(source: Float32Array, vertices: Uint32Array, size: 2 | 3 = 3): F
 
 /** The box of packed positions (of the vertices drawn: a tile holds no others). */
 export function positionsBox(positions: Float32Array): TileBox {
-  const box: TileBox = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let axis = 0; axis < 3; axis++) {
-      box.min[axis] = Math.min(box.min[axis], positions[i + axis]);
-      box.max[axis] = Math.max(box.max[axis], positions[i + axis]);
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  // One axis at a time, in locals: the box's arrays are written once an axis, not once a vertex.
+  for (let axis = 0; axis < 3; axis++) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = axis; i < positions.length; i += 3) {
+      const value = positions[i];
+      if (value < low) low = value;
+      if (value > high) high = value;
     }
+    min[axis] = low;
+    max[axis] = high;
   }
-  return box;
+  return { min: min as TileBox['min'], max: max as TileBox['max'] };
 }
 
 /** The smallest box holding all the given boxes. */

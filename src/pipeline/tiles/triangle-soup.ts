@@ -150,12 +150,13 @@ export function collectTriangles(document: Document, context: StepContext): Tria
       const indices = uint32Indices(primitive);
       const triangles = Math.floor(indices.length / 3);
       // A mirroring matrix turns faces inside out: their winding is swapped back.
-      const mirrored = determinant(matrix) < 0;
+      const [second, third] = determinant(matrix) < 0 ? [2, 1] : [1, 2];
+      const soupIndices = soup.indices;
       for (let t = 0; t < triangles; t++) {
         const at = indexBase + t * 3;
-        soup.indices[at] = vertexBase + indices[t * 3];
-        soup.indices[at + 1] = vertexBase + indices[t * 3 + (mirrored ? 2 : 1)];
-        soup.indices[at + 2] = vertexBase + indices[t * 3 + (mirrored ? 1 : 2)];
+        soupIndices[at] = vertexBase + indices[t * 3];
+        soupIndices[at + 1] = vertexBase + indices[t * 3 + second];
+        soupIndices[at + 2] = vertexBase + indices[t * 3 + third];
       }
       if (!primitive.getAttribute('NORMAL')) {
         smoothNormals(soup, indexBase, indexBase + triangles * 3, vertexBase, count);
