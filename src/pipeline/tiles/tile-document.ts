@@ -32,16 +32,24 @@ export function tileDocument(
   const featureOf = new Map<number, number>();
   const features = new Uint16Array(geometry.vertices.length);
   const partIds: number[] = [];
-  geometry.vertices.forEach((vertex, index) => {
-    const part = soup.vertexPart[vertex];
-    let feature = featureOf.get(part);
-    if (feature === undefined) {
-      feature = partIds.length;
-      featureOf.set(part, feature);
-      partIds.push(part);
+  const { vertices } = geometry;
+  // A part's vertices mostly follow one another: the last part's feature is kept rather than looked up again.
+  let lastPart = -1;
+  let lastFeature = 0;
+  for (let index = 0; index < vertices.length; index++) {
+    const part = soup.vertexPart[vertices[index]];
+    if (part !== lastPart) {
+      let feature = featureOf.get(part);
+      if (feature === undefined) {
+        feature = partIds.length;
+        featureOf.set(part, feature);
+        partIds.push(part);
+      }
+      lastPart = part;
+      lastFeature = feature;
     }
-    features[index] = feature;
-  });
+    features[index] = lastFeature;
+  }
   if (partIds.length > 0xffff) throw new Error(`a tile holds ${partIds.length} parts, more than 65,535`);
 
   const position = attribute(document, buffer, 'VEC3', positions);
