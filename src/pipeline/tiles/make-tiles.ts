@@ -1,4 +1,5 @@
 import type { PlatformIO } from '@gltf-transform/core';
+import { MeshoptEncoder } from 'meshoptimizer';
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
@@ -15,13 +16,13 @@ import {
   leafGeometry,
   mergeGeometries,
   positionsBox,
-  tilePositions,
+  tileVertexData,
   unionBoxes,
 } from './tile-geometry.ts';
-import type { TileBox, TileGeometry } from './tile-geometry.ts';
+import type { TileBox, TileGeometry, TileVertexData } from './tile-geometry.ts';
 import { boxVolume, tilesetJson } from './tileset-json.ts';
 import type { TileJson, TilesetJson } from './tileset-json.ts';
-import { quantizationError, tileGlb } from './write-tile.ts';
+import { quantizationError, reorderLeaf, tileGlb } from './write-tile.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 import type { StepContext } from '../types.ts';
 
@@ -117,6 +118,7 @@ export async function makeTiles(
 ): Promise<TilesetSummary> {
   const settings: MakeTilesOptions = { ...MAKE_TILES_DEFAULTS, ...options };
   await settings.simplifier.ready;
+  await MeshoptEncoder.ready;
   const total = soup.indices.length / 3;
   if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
   const tree = splitTriangles(soup, settings);
@@ -148,26 +150,32 @@ export async function makeTiles(
     height: number,
     geometry: TileGeometry,
     siblings: number,
+    vertexData?: TileVertexData,
   ): BuiltTile => {
     const triangles = geometry.indices.length / 3;
     if (siblings < 2 || !(settings.handUpShare > 0))
       return { json, box, height, triangles, geometry, handedError: 0 };
     const ratio = Math.min(1, settings.handUpShare / siblings);
-    const handed = simplifyTile(soup, geometry, { ...simplifying, ratio });
+    const handed = simplifyTile(soup, geometry, { ...simplifying, ratio, vertexData });
     return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
 
   const build = async (node: SplitNode, id: string, siblings: number): Promise<BuiltTile> => {
     const uri = `tiles/${id}.glb`;
     if (node.children.length === 0) {
-      const geometry = leafGeometry(soup, node.triangles, slots);
-      const box = positionsBox(tilePositions(soup, geometry));
+      // With one material a tile is one primitive: ordered for the codec here, once, rather than by the writer.
+      const reordered = soup.materials.length === 1;
+      const gathered = leafGeometry(soup, node.triangles, slots);
+      const geometry = reordered ? reorderLeaf(gathered) : gathered;
+      // Gathered once: for its box, its document and its hand-up simplification.
+      const vertexData = tileVertexData(soup, geometry);
+      const box = positionsBox(vertexData.positions);
       await write(
         uri,
         await tileGlb(
           settings.io,
-          tileDocument(soup, geometry, await textures(0), context.logger),
-          true,
+          tileDocument(soup, geometry, await textures(0), context.logger, vertexData),
+          { leaf: true, reordered },
           context,
         ),
       );
@@ -176,7 +184,7 @@ export async function makeTiles(
       done += node.triangles.length;
       context.onProgress?.(Math.min(1, done / (2 * total)));
       const json = { boundingVolume: { box: boxVolume(box) }, geometricError: 0, content: { uri } };
-      return handUp(json, box, 0, geometry, siblings);
+      return handUp(json, box, 0, geometry, siblings, vertexData);
     }
     const children: BuiltTile[] = [];
     for (const [index, child] of node.children.entries())
@@ -215,7 +223,7 @@ export async function makeTiles(
       await tileGlb(
         settings.io,
         tileDocument(soup, simplified.geometry, await textures(height), context.logger),
-        false,
+        { leaf: false },
         context,
       ),
     );

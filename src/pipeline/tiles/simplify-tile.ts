@@ -1,6 +1,7 @@
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
 import type { TileGeometry } from './tile-geometry.ts';
+import type { TileVertexData } from './tile-geometry.ts';
 import { tileColors, tileNormals, tilePositions, tileUvs } from './tile-geometry.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
@@ -14,6 +15,8 @@ export interface SimplifyTileOptions {
   maxError: number;
   /** Weight of normals, UVs and colours in the error besides positions, as for the levels of detail. */
   attributeWeights: AttributeWeights;
+  /** The tile's positions and normals where already gathered (for writing it): read, never altered. */
+  vertexData?: TileVertexData;
 }
 
 /** A simplified tile and how far it strays from what it was made from. */
@@ -37,8 +40,13 @@ export function simplifyTile(
 ): SimplifiedTile {
   const target = Math.max(3, Math.floor((geometry.indices.length / 3) * options.ratio) * 3);
   if (geometry.indices.length <= target) return { geometry, error: 0 };
-  const positions = tilePositions(soup, geometry);
-  const { attributes, weights } = packAttributes(soup, geometry, options.attributeWeights);
+  const positions = options.vertexData?.positions ?? tilePositions(soup, geometry);
+  const { attributes, weights } = packAttributes(
+    soup,
+    geometry,
+    options.attributeWeights,
+    options.vertexData?.normals,
+  );
   const [indices, error] =
     weights.length > 0
       ? options.simplifier.simplifyWithAttributes(
@@ -65,11 +73,11 @@ function packAttributes(
   soup: TriangleSoup,
   geometry: TileGeometry,
   weights: AttributeWeights,
+  normals = weights.normal > 0 ? tileNormals(soup, geometry) : undefined,
 ): { attributes: Float32Array; weights: number[] } {
   const parts: [ArrayLike<number>, number, number, number][] = [];
   // A model without normals is drawn flat, as its levels are simplified: by positions alone.
-  const normals = weights.normal > 0 ? tileNormals(soup, geometry) : null;
-  if (normals) parts.push([normals, 3, 3, weights.normal]);
+  if (normals && weights.normal > 0) parts.push([normals, 3, 3, weights.normal]);
   const uvs = weights.uv > 0 ? tileUvs(soup, geometry) : null;
   if (uvs) parts.push([uvs, 2, 2, weights.uv]);
   const colors = weights.color > 0 ? tileColors(soup, geometry) : null;
@@ -94,15 +102,17 @@ function packAttributes(
 /** Keeps only the vertices the new triangles use. */
 function compact(geometry: TileGeometry, indices: Uint32Array): TileGeometry {
   const remap = new Int32Array(geometry.vertices.length).fill(-1);
-  const vertices: number[] = [];
+  // No more vertices than before: a typed array that size, cut to what is used, rather than a growing list.
+  const vertices = new Uint32Array(Math.min(geometry.vertices.length, indices.length));
+  let used = 0;
   const local = new Uint32Array(indices.length);
   for (let i = 0; i < indices.length; i++) {
     const index = indices[i];
     if (remap[index] < 0) {
-      remap[index] = vertices.length;
-      vertices.push(geometry.vertices[index]);
+      remap[index] = used;
+      vertices[used++] = geometry.vertices[index];
     }
     local[i] = remap[index];
   }
-  return { vertices: Uint32Array.from(vertices), indices: local };
+  return { vertices: used === vertices.length ? vertices : vertices.slice(0, used), indices: local };
 }

@@ -34,14 +34,14 @@ export function splitTriangles(soup: TriangleSoup, options: SplitTrianglesOption
   const areas = new Float32Array(count);
   const { positions, indices } = soup;
   const normal = new Float64Array(3);
-  // Indexed rather than destructured: this runs once a triangle, tens of millions of times.
+  // Indexed rather than destructured, each axis written out: this runs once a triangle, tens of millions of times.
   for (let t = 0; t < count; t++) {
     const i = indices[t * 3] * 3;
     const j = indices[t * 3 + 1] * 3;
     const k = indices[t * 3 + 2] * 3;
-    for (let axis = 0; axis < 3; axis++) {
-      centres[t * 3 + axis] = (positions[i + axis] + positions[j + axis] + positions[k + axis]) / 3;
-    }
+    centres[t * 3] = (positions[i] + positions[j] + positions[k]) / 3;
+    centres[t * 3 + 1] = (positions[i + 1] + positions[j + 1] + positions[k + 1]) / 3;
+    centres[t * 3 + 2] = (positions[i + 2] + positions[j + 2] + positions[k + 2]) / 3;
     faceNormal(positions, i, j, k, normal);
     areas[t] = Math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) / 2;
   }
@@ -83,27 +83,39 @@ function splitPoint(
   centres: Float32Array,
   areas: Float32Array,
 ): number {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
+  let minX = Infinity;
+  let minY = Infinity;
+  let minZ = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  let maxZ = -Infinity;
+  // Plain locals rather than arrays indexed by axis: this reads every triangle of the node.
   for (let at = start; at < end; at++) {
     const t = order[at] * 3;
-    for (let axis = 0; axis < 3; axis++) {
-      min[axis] = Math.min(min[axis], centres[t + axis]);
-      max[axis] = Math.max(max[axis], centres[t + axis]);
-    }
+    const x = centres[t];
+    const y = centres[t + 1];
+    const z = centres[t + 2];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
   }
-  const extents = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+  const extents = [maxX - minX, maxY - minY, maxZ - minZ];
   const axis = extents.indexOf(Math.max(...extents));
   const half = start + Math.floor((end - start) / 2);
   if (!(extents[axis] > 0)) return half;
+  const low0 = [minX, minY, minZ][axis];
 
   const scale = BINS / extents[axis];
-  const low0 = min[axis];
   const histogram = new Float64Array(BINS);
   let total = 0;
   for (let at = start; at < end; at++) {
     const t = order[at];
-    const bin = Math.min(BINS - 1, Math.floor((centres[t * 3 + axis] - low0) * scale));
+    // Never negative, so truncating is flooring.
+    const scaled = ((centres[t * 3 + axis] - low0) * scale) | 0;
+    const bin = scaled < BINS ? scaled : BINS - 1;
     bins[at] = bin;
     // A zero-area sliver still counts a little, so a region of slivers is split too.
     const weight = areas[t] + 1e-30;
@@ -115,17 +127,19 @@ function splitPoint(
     sum += histogram[cut];
     if (sum >= total / 2) break;
   }
-  // Triangles in bins up to `cut` go low: partition in place.
+  // Triangles in bins up to `cut` go low: partition in place, swapping only the pairs on the wrong sides.
   let low = start;
   let high = end - 1;
-  while (low <= high) {
-    if (bins[low] <= cut) low++;
-    else {
-      const swap = order[low];
-      order[low] = order[high];
-      order[high] = swap;
-      bins[low] = bins[high--];
-    }
+  for (;;) {
+    while (low <= high && bins[low] <= cut) low++;
+    while (low < high && bins[high] > cut) high--;
+    if (low >= high) break;
+    const swap = order[low];
+    order[low] = order[high];
+    order[high] = swap;
+    bins[high] = bins[low];
+    low++;
+    high--;
   }
   return low === start || low === end ? half : low;
 }

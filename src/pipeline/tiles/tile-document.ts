@@ -3,7 +3,8 @@ import type { Buffer, ILogger, Material, Primitive, Accessor, Texture } from '@g
 import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { addPartFeatures } from './part-features.ts';
 import type { TileGeometry } from './tile-geometry.ts';
-import { tileColors, tileNormals, tilePositions, tileUvs } from './tile-geometry.ts';
+import type { TileVertexData } from './tile-geometry.ts';
+import { tileColors, tileUvs, tileVertexData } from './tile-geometry.ts';
 import type { TileImage } from './tile-textures.ts';
 import type { TriangleSoup } from './triangle-soup.ts';
 
@@ -12,18 +13,18 @@ import type { TriangleSoup } from './triangle-soup.ts';
  * frame (metres, +Y up), UVs and colours where the soup has them, base-colour textures from `images` (the soup's
  * textures at this tile's size), and each vertex's part as an `EXT_mesh_features` feature id resolved by the tile's
  * `EXT_structural_metadata` table of parts. Built from the soup and this tile's ids only, so a tile costs the
- * memory of its own triangles.
+ * memory of its own triangles; its positions and normals are taken as given when they are (never altered).
  */
 export function tileDocument(
   soup: TriangleSoup,
   geometry: TileGeometry,
   images: readonly TileImage[],
   logger: ILogger,
+  vertexData: TileVertexData = tileVertexData(soup, geometry),
 ): Document {
   const document = new Document().setLogger(logger);
   const buffer = document.createBuffer();
-  const positions = tilePositions(soup, geometry);
-  const normals = tileNormals(soup, geometry);
+  const { positions, normals } = vertexData;
   const surface = surfaceAttributes(document, buffer, soup, geometry);
   const material = soupMaterials(document, soup, images);
 
@@ -31,16 +32,24 @@ export function tileDocument(
   const featureOf = new Map<number, number>();
   const features = new Uint16Array(geometry.vertices.length);
   const partIds: number[] = [];
-  geometry.vertices.forEach((vertex, index) => {
-    const part = soup.vertexPart[vertex];
-    let feature = featureOf.get(part);
-    if (feature === undefined) {
-      feature = partIds.length;
-      featureOf.set(part, feature);
-      partIds.push(part);
+  const { vertices } = geometry;
+  // A part's vertices mostly follow one another: the last part's feature is kept rather than looked up again.
+  let lastPart = -1;
+  let lastFeature = 0;
+  for (let index = 0; index < vertices.length; index++) {
+    const part = soup.vertexPart[vertices[index]];
+    if (part !== lastPart) {
+      let feature = featureOf.get(part);
+      if (feature === undefined) {
+        feature = partIds.length;
+        featureOf.set(part, feature);
+        partIds.push(part);
+      }
+      lastPart = part;
+      lastFeature = feature;
     }
-    features[index] = feature;
-  });
+    features[index] = lastFeature;
+  }
   if (partIds.length > 0xffff) throw new Error(`a tile holds ${partIds.length} parts, more than 65,535`);
 
   const position = attribute(document, buffer, 'VEC3', positions);
@@ -109,6 +118,15 @@ function trianglesByMaterial(
 ): Map<number, Uint16Array | Uint32Array> {
   const { indices, vertices } = geometry;
   const triangles = indices.length / 3;
+  // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
+  const indexArray = (length: number) =>
+    vertices.length <= 0xffff ? new Uint16Array(length) : new Uint32Array(length);
+  if (soup.materials.length === 1) {
+    // One material, one group: the indices as they are (most models, and every STL).
+    const group = indexArray(indices.length);
+    group.set(indices);
+    return new Map([[0, group]]);
+  }
   const materials = new Uint16Array(triangles);
   const counts = new Uint32Array(soup.materials.length);
   for (let t = 0; t < triangles; t++) {
@@ -116,14 +134,14 @@ function trianglesByMaterial(
     counts[materials[t]]++;
   }
   const groups = new Map<number, Uint16Array | Uint32Array>();
-  const filled = new Uint32Array(soup.materials.length);
+  // By material id, for the loop below: a Map lookup a triangle costs more than the copy.
+  const byId: (Uint16Array | Uint32Array)[] = [];
   counts.forEach((count, id) => {
-    // 16-bit indices where the tile's vertices allow: half the index bytes before compression.
-    if (count > 0)
-      groups.set(id, vertices.length <= 0xffff ? new Uint16Array(count * 3) : new Uint32Array(count * 3));
+    if (count > 0) groups.set(id, (byId[id] = indexArray(count * 3)));
   });
+  const filled = new Uint32Array(soup.materials.length);
   for (let t = 0; t < triangles; t++) {
-    const group = groups.get(materials[t])!;
+    const group = byId[materials[t]];
     const at = filled[materials[t]];
     group[at] = indices[t * 3];
     group[at + 1] = indices[t * 3 + 1];

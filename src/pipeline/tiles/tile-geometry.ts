@@ -32,19 +32,21 @@ export function createVertexSlots(soup: TriangleSoup): VertexSlots {
 /** The geometry of a leaf: the listed soup triangles over the vertices they use. */
 export function leafGeometry(soup: TriangleSoup, triangles: Uint32Array, slots: VertexSlots): TileGeometry {
   const indices = new Uint32Array(triangles.length * 3);
-  const vertices: number[] = [];
+  // At most three vertices a triangle: a typed array that size, cut to what is used, rather than a growing list.
+  const vertices = new Uint32Array(indices.length);
+  let used = 0;
+  const soupIndices = soup.indices;
   for (let t = 0; t < triangles.length; t++) {
     for (let corner = 0; corner < 3; corner++) {
-      const vertex = soup.indices[triangles[t] * 3 + corner];
+      const vertex = soupIndices[triangles[t] * 3 + corner];
       if (slots[vertex] < 0) {
-        slots[vertex] = vertices.length;
-        vertices.push(vertex);
+        slots[vertex] = used;
+        vertices[used++] = vertex;
       }
       indices[t * 3 + corner] = slots[vertex];
     }
   }
-  for (const vertex of vertices) slots[vertex] = -1;
-  return { vertices: Uint32Array.from(vertices), indices };
+  return { vertices: releaseSlots(slots, vertices, used), indices };
 }
 
 /**
@@ -53,20 +55,39 @@ export function leafGeometry(soup: TriangleSoup, triangles: Uint32Array, slots: 
  */
 export function mergeGeometries(children: TileGeometry[], slots: VertexSlots): TileGeometry {
   const indices = new Uint32Array(children.reduce((sum, child) => sum + child.indices.length, 0));
-  const vertices: number[] = [];
+  const vertices = new Uint32Array(children.reduce((sum, child) => sum + child.vertices.length, 0));
+  let used = 0;
   let at = 0;
   for (const child of children) {
-    for (const index of child.indices) {
-      const vertex = child.vertices[index];
+    const { indices: childIndices, vertices: childVertices } = child;
+    for (let i = 0; i < childIndices.length; i++) {
+      const vertex = childVertices[childIndices[i]];
       if (slots[vertex] < 0) {
-        slots[vertex] = vertices.length;
-        vertices.push(vertex);
+        slots[vertex] = used;
+        vertices[used++] = vertex;
       }
       indices[at++] = slots[vertex];
     }
   }
-  for (const vertex of vertices) slots[vertex] = -1;
-  return { vertices: Uint32Array.from(vertices), indices };
+  return { vertices: releaseSlots(slots, vertices, used), indices };
+}
+
+/** Sets the slots of the first `used` of `vertices` back to -1, and returns those vertices in an array their size. */
+function releaseSlots(slots: VertexSlots, vertices: Uint32Array, used: number): Uint32Array {
+  for (let i = 0; i < used; i++) slots[vertices[i]] = -1;
+  return used === vertices.length ? vertices : vertices.slice(0, used);
+}
+
+/** A tile's positions and normals, packed, gathered once for all that read them. */
+export interface TileVertexData {
+  positions: Float32Array;
+  /** Null when the soup has none. */
+  normals: Float32Array | null;
+}
+
+/** {@link TileVertexData} of a tile. */
+export function tileVertexData(soup: TriangleSoup, geometry: TileGeometry): TileVertexData {
+  return { positions: tilePositions(soup, geometry), normals: tileNormals(soup, geometry) };
 }
 
 /** The positions of a tile's vertices, packed, as the simplifier and the writer want them. */
@@ -95,25 +116,43 @@ export function tileColors(soup: TriangleSoup, geometry: TileGeometry): Uint16Ar
 }
 
 /** `size` floats per listed vertex, from a soup array of `size` floats per vertex. */
-function gather(source: Float32Array, vertices: Uint32Array, size = 3): Float32Array {
+function gather(source: Float32Array, vertices: Uint32Array, size: 2 | 3 = 3): Float32Array {
   const packed = new Float32Array(vertices.length * size);
-  for (let i = 0; i < vertices.length; i++) {
-    const from = vertices[i] * size;
-    for (let k = 0; k < size; k++) packed[i * size + k] = source[from + k];
+  // Written out per size: a loop over the components costs several times as much, on every tile's every vertex.
+  if (size === 3) {
+    for (let i = 0, to = 0; i < vertices.length; i++, to += 3) {
+      const from = vertices[i] * 3;
+      packed[to] = source[from];
+      packed[to + 1] = source[from + 1];
+      packed[to + 2] = source[from + 2];
+    }
+  } else {
+    for (let i = 0, to = 0; i < vertices.length; i++, to += 2) {
+      const from = vertices[i] * 2;
+      packed[to] = source[from];
+      packed[to + 1] = source[from + 1];
+    }
   }
   return packed;
 }
 
 /** The box of packed positions (of the vertices drawn: a tile holds no others). */
 export function positionsBox(positions: Float32Array): TileBox {
-  const box: TileBox = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let axis = 0; axis < 3; axis++) {
-      box.min[axis] = Math.min(box.min[axis], positions[i + axis]);
-      box.max[axis] = Math.max(box.max[axis], positions[i + axis]);
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  // One axis at a time, in locals: the box's arrays are written once an axis, not once a vertex.
+  for (let axis = 0; axis < 3; axis++) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = axis; i < positions.length; i += 3) {
+      const value = positions[i];
+      if (value < low) low = value;
+      if (value > high) high = value;
     }
+    min[axis] = low;
+    max[axis] = high;
   }
-  return box;
+  return { min: min as TileBox['min'], max: max as TileBox['max'] };
 }
 
 /** The smallest box holding all the given boxes. */

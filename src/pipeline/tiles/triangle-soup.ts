@@ -156,12 +156,13 @@ export function collectTriangles(document: Document, context: StepContext): Tria
       const indices = uint32Indices(primitive);
       const triangles = Math.floor(indices.length / 3);
       // A mirroring matrix turns faces inside out: their winding is swapped back.
-      const mirrored = determinant(matrix) < 0;
+      const [second, third] = determinant(matrix) < 0 ? [2, 1] : [1, 2];
+      const soupIndices = soup.indices;
       for (let t = 0; t < triangles; t++) {
         const at = indexBase + t * 3;
-        soup.indices[at] = vertexBase + indices[t * 3];
-        soup.indices[at + 1] = vertexBase + indices[t * 3 + (mirrored ? 2 : 1)];
-        soup.indices[at + 2] = vertexBase + indices[t * 3 + (mirrored ? 1 : 2)];
+        soupIndices[at] = vertexBase + indices[t * 3];
+        soupIndices[at + 1] = vertexBase + indices[t * 3 + second];
+        soupIndices[at + 2] = vertexBase + indices[t * 3 + third];
       }
       // Only where other primitives of the model have normals: the tile shares its NORMAL attribute among them.
       if (soup.normals && !primitive.getAttribute('NORMAL')) {
@@ -294,14 +295,15 @@ function smoothNormals(
 ): void {
   const { positions, indices } = soup;
   const normal = new Float64Array(3);
+  // Indexed and written out per corner, allocating nothing: this runs once a triangle of a big STL.
   for (let at = from; at < to; at += 3) {
-    const [i, j, k] = [indices[at] * 3, indices[at + 1] * 3, indices[at + 2] * 3];
-    const [nx, ny, nz] = faceNormal(positions, i, j, k, normal);
-    for (const vertex of [i, j, k]) {
-      normals[vertex] += nx;
-      normals[vertex + 1] += ny;
-      normals[vertex + 2] += nz;
-    }
+    const i = indices[at] * 3;
+    const j = indices[at + 1] * 3;
+    const k = indices[at + 2] * 3;
+    faceNormal(positions, i, j, k, normal);
+    addTo(normals, i, normal);
+    addTo(normals, j, normal);
+    addTo(normals, k, normal);
   }
   for (let v = base * 3; v < (base + count) * 3; v += 3) {
     const length = Math.hypot(normals[v], normals[v + 1], normals[v + 2]);
@@ -311,6 +313,13 @@ function smoothNormals(
       normals[v + 2] /= length;
     } else normals[v + 1] = 1;
   }
+}
+
+/** Adds a vector to the one at offset `at` of `target`. */
+function addTo(target: Float32Array, at: number, vector: Float64Array): void {
+  target[at] += vector[0];
+  target[at + 1] += vector[1];
+  target[at + 2] += vector[2];
 }
 
 /** Determinant of a matrix's linear part. */

@@ -1,7 +1,8 @@
 import type { Document, PlatformIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { MeshoptEncoder } from 'meshoptimizer';
 import { compressLod } from '../lods/compress-lod.ts';
-import type { TileBox } from './tile-geometry.ts';
+import type { TileBox, TileGeometry } from './tile-geometry.ts';
 import type { StepContext } from '../types.ts';
 
 /** Bits of the grid inner tiles' positions are quantized to, as the levels of detail are. */
@@ -10,20 +11,44 @@ const POSITION_BITS = 14;
 /**
  * Writes a tile's document as GLB bytes with `EXT_meshopt_compression`, as the levels of detail are: a leaf
  * losslessly (the full-resolution geometry, every float kept), an inner tile quantized, which moves its vertices
- * by up to {@link quantizationError}. The document is consumed.
+ * by up to {@link quantizationError}. A leaf built from {@link reorderLeaf}'s geometry (`reordered`) is already in
+ * the order the codec wants and is only marked for it. The document is consumed.
  */
 export async function tileGlb(
   io: PlatformIO,
   document: Document,
-  leaf: boolean,
+  tile: { leaf: boolean; reordered?: boolean },
   context: StepContext,
 ): Promise<Uint8Array> {
+  if (tile.leaf && tile.reordered) {
+    document
+      .createExtension(EXTMeshoptCompression)
+      .setRequired(true)
+      .setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+    return io.writeBinary(document);
+  }
   const compressed = await compressLod(
     document,
-    { encoder: MeshoptEncoder, quantize: !leaf, consumeSource: true },
+    { encoder: MeshoptEncoder, quantize: !tile.leaf, consumeSource: true },
     context,
   );
   return io.writeBinary(compressed);
+}
+
+/**
+ * A leaf's geometry with its triangles and vertices in the order glTF-Transform's `reorder` (for size) would give
+ * its one primitive, done on the tile's ids before any vertex data is gathered: the document built from it needs
+ * no reorder pass, which would copy every attribute again. Only for a tile of one primitive (one material): a
+ * reorder of several would split their shared vertices. `MeshoptEncoder.ready` must have been awaited.
+ */
+export function reorderLeaf(geometry: TileGeometry): TileGeometry {
+  const indices = geometry.indices.slice();
+  const [remap, unique] = MeshoptEncoder.reorderMesh(indices, true, true);
+  const vertices = new Uint32Array(unique);
+  for (let i = 0; i < remap.length; i++) {
+    if (remap[i] !== 0xffffffff) vertices[remap[i]] = geometry.vertices[i];
+  }
+  return { vertices, indices };
 }
 
 /**
