@@ -1,6 +1,6 @@
 /** One model: conversion state until ready, then the 3D view with LODs, parts, materials and details. */
 import { getLods, getModel, getParts } from '../api/catalog-api.ts';
-import type { Model } from '../api/types.ts';
+import type { Lod, Model, Part } from '../api/types.ts';
 import { navigate } from '../router.ts';
 import { createSharePanel } from '../share/share-panel.ts';
 import type { Page } from '../router.ts';
@@ -15,6 +15,7 @@ import { createDownloads } from './downloads-card.ts';
 import { createExportMenu } from './export-menu.ts';
 import { createModelDetails } from './model-details.ts';
 import { mountModelWorkspace } from './model-workspace.ts';
+import { createWorkspaceView } from './workspace-view.ts';
 
 /** Builds the page of model `id`. */
 export function modelPage(id: string): Page {
@@ -77,19 +78,44 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
     );
   };
 
-  const openViewer = async (model: Model): Promise<void> => {
-    const [parts, lods] = await Promise.all([getParts(model.id), getLods(model.id)]);
+  /** Opens the view of `model` once it is converted; `tilesetRead` settles when a prefetched tileset is read. */
+  const openViewer = async (model: Model, tilesetRead?: Promise<void>): Promise<void> => {
+    const asked = Promise.all([getParts(model.id), getLods(model.id)]);
+    // Its failure is taken up below; this only keeps it from being reported unhandled while the tileset is read.
+    asked.catch(() => undefined);
+    // The view (its WebGL renderer's start) is made while parts and levels are on their way; a streamed model's
+    // after its tileset is read, so the root tile's request does not wait for the renderer.
+    if (tilesetRead) await tilesetRead;
     if (left) return;
+    const workspaceView = createWorkspaceView(model);
+    let parts: Part[];
+    let lods: Lod[];
+    try {
+      [parts, lods] = await asked;
+    } catch (error) {
+      workspaceView.view.dispose();
+      throw error;
+    }
+    if (left) {
+      workspaceView.view.dispose();
+      return;
+    }
     showDownloads(model, lods);
     const exportMenu = createExportMenu({ ...model, lods });
     actions.append(exportMenu.element);
     cleanups.push(exportMenu.dispose);
     cleanups.push(
-      mountModelWorkspace(model, parts, lods, {
-        viewerColumn,
-        sidebar,
-        onCurrentVersionChanged: remount,
-      }),
+      mountModelWorkspace(
+        model,
+        parts,
+        lods,
+        {
+          viewerColumn,
+          sidebar,
+          onCurrentVersionChanged: remount,
+        },
+        workspaceView,
+      ),
     );
   };
 
@@ -101,11 +127,12 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
     .then((model) => {
       if (left) return;
       // The tiles' first frame waits on the tileset and its root tile: fetch them while the page is built.
-      if (model.status === 'completed' && model.tileset_url && askedLevel() === null) {
-        prefetchTileset(model.tileset_url);
-      }
+      const tilesetRead =
+        model.status === 'completed' && model.tileset_url && askedLevel() === null
+          ? prefetchTileset(model.tileset_url)
+          : undefined;
       // Parts and levels are asked for first, so they travel while the heading and details are built.
-      if (model.status === 'completed') attempt('Opening the model', () => openViewer(model));
+      if (model.status === 'completed') attempt('Opening the model', () => openViewer(model, tilesetRead));
       showHeading(model);
       const details = createModelDetails(model, {
         onUpdated: showHeading,

@@ -3,21 +3,17 @@ import { materialsForGroups } from '../api/materials-api.ts';
 import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
-import { ModelViewport } from '../viewer/model-viewport.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { opensTiles } from '../viewer/tiles-opening.ts';
 import { createAnimationSlot } from './animation-slot.ts';
 import { onEscape } from './escape-key.ts';
-import { createMaterialsPanel } from './materials-panel.ts';
 import { createMeasureControls } from './measure-controls.ts';
-import { createPropertiesPanel } from './part-properties-panel.ts';
-import { createPartsTree } from './parts-tree.ts';
-import { createPropertyFilter } from './property-filter.ts';
-import { mountReviewTools } from './review-tools.ts';
 import { createSectionControls } from './section-controls.ts';
-import { createVersionsPanel } from './versions-panel.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
+import type { WorkspaceView } from './workspace-view.ts';
+import { mountWorkspacePanels, whenViewStarted, type WorkspacePanels } from './workspace-panels.ts';
 
 /** The readout of the selection, from the names of the selected parts. */
 function selectionSummary(names: string[]): string {
@@ -34,14 +30,18 @@ export interface WorkspaceSlots {
 }
 
 /**
- * Fills the slots for `model` and loads its first level. The selection lives here, so a pick in the
- * view, a click in the tree and the bind buttons all see the same set. Returns the clean-up.
+ * Fills the slots for `model` around its view (made beforehand: {@link WorkspaceView}) and loads its first level.
+ * The selection lives here, so a pick in the view, a click in the tree and the bind buttons all see the same set.
+ * The view's column comes first and starts loading; the side panels follow once the view has started
+ * (`whenViewStarted`: a tiled model's first frame, a level's request), brought up to the selection, hidden parts
+ * and paint of that moment. Returns the clean-up.
  */
 export function mountModelWorkspace(
   model: Model,
   parts: Part[],
   lods: Lod[],
   slots: WorkspaceSlots,
+  workspaceView: WorkspaceView,
 ): () => void {
   const { viewerColumn, sidebar } = slots;
   let disposed = false;
@@ -49,18 +49,24 @@ export function mountModelWorkspace(
   let hidden = new Set<string>();
   let paint = new Map<string, Material>();
   let paintOverride: Map<string, Material> | null = null;
-  const viewport = h('div', { class: 'viewer', 'data-state': 'loading' });
+  const { view, viewport } = workspaceView;
   const triangleLabel = h('output', { class: 'triangle-count', 'aria-live': 'polite' }, 'Loading…');
   const selectionLabel = h('span', { class: 'selection-summary', 'aria-live': 'polite' });
   const partsByGroup = new Map(parts.map((part) => [part.group_id, part]));
 
+  /** The side panels, null until built. */
+  let panels: WorkspacePanels | null = null;
+  const showSelection = (shown: WorkspacePanels | null): void => {
+    shown?.tree.setSelection(selection);
+    shown?.properties.show(selection);
+    shown?.versions.selectionChanged(selection);
+    shown?.materials.selectionChanged();
+  };
+
   const select = (groupId: string | null, additive: boolean): void => {
     selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
-    tree.setSelection(selection);
-    properties.show(selection);
-    versions.selectionChanged(selection);
-    materials.selectionChanged();
+    showSelection(panels);
     visibility.update(selection.size, hidden.size);
     viewport.dataset.selected = String(selection.size);
     const names = [...selection].map((id) => partsByGroup.get(id)?.name || id);
@@ -72,26 +78,19 @@ export function mountModelWorkspace(
     if (disposed) return;
     paint = new Map(entries.map((entry) => [entry.group_id, entry.material]));
     view.setPaint(paintOverride ?? paint);
-    tree.setMaterials(paint);
+    panels?.tree.setMaterials(paint);
     viewport.dataset.paint = String(paint.size);
   };
 
   const setHidden = (next: Set<string>): void => {
     hidden = next;
     view.setHidden(hidden);
-    tree.setHidden(hidden);
+    panels?.tree.setHidden(hidden);
     visibility.update(selection.size, hidden.size);
     viewport.dataset.hidden = String(hidden.size);
   };
   const animation = createAnimationSlot(() => view);
-  const view = new ModelViewport(
-    viewport,
-    select,
-    `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,
-  );
-  const tree = createPartsTree(parts, select);
-  const properties = createPropertiesPanel(model.id);
-  const propertyFilter = createPropertyFilter(model.id, (matches) => tree.setPropertyMatches(matches));
+  workspaceView.onPick(select);
   /** True while the camera frames an isolated selection rather than the whole model. */
   let framedIsolation = false;
   const visibility = createVisibilityTools({
@@ -113,10 +112,6 @@ export function mountModelWorkspace(
     },
   });
   const measure = createMeasureControls(view);
-  const materials = createMaterialsPanel({
-    binding: { selected: () => [...selection], boundMaterialId: (groupId) => paint.get(groupId)?.id },
-    onChanged: () => attempt('Repainting the parts', refreshPaint),
-  });
   const stopEscape = onEscape(() => {
     if (!measure.cancel()) select(null, false);
   });
@@ -128,19 +123,6 @@ export function mountModelWorkspace(
     isDisposed: () => disposed,
     onShown: animation.show,
   });
-  const versions = createVersionsPanel({
-    model,
-    view,
-    viewport,
-    triangleLabel,
-    tree,
-    current,
-    setPaintOverride: (override) => {
-      paintOverride = override;
-      view.setPaint(override ?? paint);
-    },
-    onCurrentChanged: slots.onCurrentVersionChanged,
-  });
   layOutViewerColumn(viewerColumn, {
     lodSwitcher,
     viewTools: [visibility.element, measure.element],
@@ -150,39 +132,45 @@ export function mountModelWorkspace(
     resetView: () => view.resetView(),
     clearSelection: () => select(null, false),
   });
-  sidebar.prepend(
-    h(
-      'section',
-      { class: 'card parts-section' },
-      h('h2', {}, `Parts (${parts.length})`),
-      propertyFilter,
-      tree.element,
-    ),
-    h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
-    // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
-    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
-    versions.element,
-  );
-  const stopReview = mountReviewTools({
-    model,
-    parts,
-    view,
-    viewport,
-    viewerColumn,
-    sidebar,
-    select,
-    hidden: () => hidden,
-    setHidden,
-  });
+  const buildPanels = (): void => {
+    if (disposed) return;
+    panels = mountWorkspacePanels({
+      model,
+      parts,
+      view,
+      viewport,
+      viewerColumn,
+      sidebar,
+      triangleLabel,
+      current,
+      select,
+      hidden: () => hidden,
+      setHidden,
+      selected: () => [...selection],
+      boundMaterialId: (groupId) => paint.get(groupId)?.id,
+      onMaterialsChanged: () => attempt('Repainting the parts', refreshPaint),
+      setPaintOverride: (override) => {
+        paintOverride = override;
+        view.setPaint(override ?? paint);
+      },
+      onCurrentVersionChanged: slots.onCurrentVersionChanged,
+    });
+    showSelection(panels);
+    panels.tree.setHidden(hidden);
+    panels.tree.setMaterials(paint);
+    performance.mark('vitrine:panels-built');
+  };
+  const panelsWait = whenViewStarted(view, opensTiles(lods, model.tileset_url), buildPanels);
   select(null, false);
-  attempt('Loading the model', () => levels.open());
+  attempt('Loading the model', () => levels.open().finally(panelsWait.settled));
+  performance.mark('vitrine:view-opening');
   attempt('Loading bound materials', refreshPaint);
   return () => {
     disposed = true;
     stopEscape();
     animation.dispose();
-    stopReview();
-    versions.dispose();
+    panelsWait.cancel();
+    panels?.dispose();
     view.dispose();
   };
 }

@@ -32,7 +32,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     model = await getSharedModel(base);
     // The tiles' first frame waits on the tileset and its root tile: fetch them while the parts are read.
     if (model.status === 'completed' && model.tileset_url && askedLevel() === null) {
-      prefetchTileset(model.tileset_url);
+      void prefetchTileset(model.tileset_url);
     }
     parts = model.status === 'completed' ? await getSharedParts(base, model.id) : [];
   } catch (error) {

@@ -38,7 +38,7 @@ export class TiledModel {
 
   constructor(private readonly options: TiledModelOptions) {
     // Already under way when the page started it with the model's record; else from here, root tile included.
-    prefetchTileset(options.url);
+    void prefetchTileset(options.url);
     this.tiles = new TilesRenderer(options.url);
     this.tiles.errorTarget = ERROR_TARGET_PX;
     // Tile content is meshopt-compressed; the decoder is bundled, not fetched.

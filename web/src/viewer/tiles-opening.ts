@@ -18,6 +18,12 @@ export function askedLevel(hash = location.hash): 0 | 1 | 2 | null {
   return level === '0' || level === '1' || level === '2' ? (Number(level) as 0 | 1 | 2) : null;
 }
 
+/** True when {@link openingWithTiles} opens the tileset: there is one and the address asks for no level listed. */
+export function opensTiles(lods: readonly Lod[], tilesetUrl: string | null | undefined): boolean {
+  const asked = askedLevel();
+  return Boolean(tilesetUrl) && !lods.some((lod) => lod.level === asked);
+}
+
 /** What the opening of tiles reports to its page. */
 export interface TilesOpeningOptions {
   view: ModelViewport;

@@ -20,13 +20,19 @@ function mark(name: string): void {
   performance.mark(`vitrine:${name}`);
 }
 
+/** Settles once each prefetched tileset's text has been read (and its root tile asked for), by absolute address. */
+const read = new Map<string, Promise<void>>();
+
 /**
  * Starts fetching `tilesetUrl` and then its root tile's content, unless already started. The root tile's address
  * is resolved as the tile renderer resolves it (against the tileset's folder), so that it asks for the same one.
+ * Returns a promise that settles (never rejects) once the tileset's reply has been read and the root tile asked
+ * for: a page can hold long main-thread work back until then, so the root tile's request is not held up by it.
  */
-export function prefetchTileset(tilesetUrl: string): void {
+export function prefetchTileset(tilesetUrl: string): Promise<void> {
   const key = absolute(tilesetUrl);
-  if (prefetched.has(key)) return;
+  const known = read.get(key);
+  if (known && prefetched.has(key)) return known;
   mark('tileset-requested');
   const tileset = fetch(tilesetUrl).then(async (response) => {
     const text = await response.text();
@@ -40,6 +46,12 @@ export function prefetchTileset(tilesetUrl: string): void {
     });
   });
   keep(key, tileset);
+  const settled = tileset.then(
+    () => undefined,
+    () => undefined,
+  );
+  read.set(key, settled);
+  return settled;
 }
 
 /** Starts fetching the root tile's content named in the tileset's text, when it names one. */

@@ -1,0 +1,140 @@
+/**
+ * The workspace's side panels (parts tree with its property filter, materials, properties, versions) and the
+ * review tools. They are built after the view has started drawing (see {@link whenViewFree}), so their build does
+ * not hold the main thread while the model's first content is on its way and read.
+ */
+import type { Material, Model, Part } from '../api/types.ts';
+import { h } from '../ui/dom.ts';
+import type { ModelViewport } from '../viewer/model-viewport.ts';
+import { createMaterialsPanel, type MaterialsPanel } from './materials-panel.ts';
+import { createPropertiesPanel, type PropertiesPanel } from './part-properties-panel.ts';
+import { createPartsTree, type PartsTree } from './parts-tree.ts';
+import { createPropertyFilter } from './property-filter.ts';
+import { mountReviewTools } from './review-tools.ts';
+import { createVersionsPanel, type VersionsPanel } from './versions-panel.ts';
+import type { CurrentLevels } from './workspace-levels.ts';
+
+/** What the panels act on and read from the workspace. */
+export interface WorkspacePanelsContext {
+  model: Model;
+  parts: Part[];
+  view: ModelViewport;
+  viewport: HTMLElement;
+  viewerColumn: HTMLElement;
+  sidebar: HTMLElement;
+  triangleLabel: HTMLElement;
+  current: CurrentLevels;
+  select: (groupId: string | null, additive: boolean) => void;
+  hidden: () => Set<string>;
+  setHidden: (next: Set<string>) => void;
+  /** The selected parts' group ids, for the bind buttons. */
+  selected: () => string[];
+  /** The material bound to a part, for the bind buttons. */
+  boundMaterialId: (groupId: string) => number | undefined;
+  /** A material was bound or unbound: the view's paint must be read again. */
+  onMaterialsChanged: () => void;
+  /** A version's paint to show instead of the current bindings (null gives them back). */
+  setPaintOverride: (override: Map<string, Material> | null) => void;
+  onCurrentVersionChanged: () => void;
+}
+
+/** The built panels the workspace keeps in step with its selection, hidden parts and paint. */
+export interface WorkspacePanels {
+  tree: PartsTree;
+  properties: PropertiesPanel;
+  materials: MaterialsPanel;
+  versions: VersionsPanel;
+  dispose: () => void;
+}
+
+/** Builds the panels into the sidebar (above what it holds) and the review tools around the view. */
+export function mountWorkspacePanels(context: WorkspacePanelsContext): WorkspacePanels {
+  const { model, parts, view, viewport, sidebar } = context;
+  const tree = createPartsTree(parts, context.select);
+  const properties = createPropertiesPanel(model.id);
+  const propertyFilter = createPropertyFilter(model.id, (matches) => tree.setPropertyMatches(matches));
+  const materials = createMaterialsPanel({
+    binding: { selected: context.selected, boundMaterialId: context.boundMaterialId },
+    onChanged: context.onMaterialsChanged,
+  });
+  const versions = createVersionsPanel({
+    model,
+    view,
+    viewport,
+    triangleLabel: context.triangleLabel,
+    tree,
+    current: context.current,
+    setPaintOverride: context.setPaintOverride,
+    onCurrentChanged: context.onCurrentVersionChanged,
+  });
+  sidebar.prepend(
+    h(
+      'section',
+      { class: 'card parts-section' },
+      h('h2', {}, `Parts (${parts.length})`),
+      propertyFilter,
+      tree.element,
+    ),
+    h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
+    // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
+    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
+    versions.element,
+  );
+  const stopReview = mountReviewTools({
+    model,
+    parts,
+    view,
+    viewport,
+    viewerColumn: context.viewerColumn,
+    sidebar,
+    select: context.select,
+    hidden: context.hidden,
+    setHidden: context.setHidden,
+  });
+  return {
+    tree,
+    properties,
+    materials,
+    versions,
+    dispose: () => {
+      stopReview();
+      versions.dispose();
+    },
+  };
+}
+
+/** How long the panels may wait for a drawn frame before they are built anyway. */
+const PANELS_WAIT_MS = 10_000;
+
+/**
+ * Runs `then` once the view has started: for a tiled opening (`tiles`) right after its first frame with geometry
+ * (a few seconds away at most), so that building the panels does not hold the main thread while the first tile
+ * is read and drawn, and at the latest after a while; for a level, in the next task, once the level's request is
+ * on its way (its download leaves the main thread idle for long). Either way at once when told the opening
+ * settled (`settled`). `cancel` stops it for a workspace left before.
+ */
+export function whenViewStarted(
+  view: ModelViewport,
+  tiles: boolean,
+  then: () => void,
+): { cancel: () => void; settled: () => void } {
+  let done = false;
+  const cancel = () => {
+    done = true;
+    stopFrames();
+    clearTimeout(timer);
+  };
+  const run = () => {
+    if (done) return;
+    cancel();
+    then();
+  };
+  // After the frame's own task, so the frame reaches the screen first.
+  const stopFrames = tiles
+    ? view.onFrame(() => {
+        if (view.canvas.dataset.drawn) setTimeout(run);
+      })
+    : () => {};
+  const timer = setTimeout(run, tiles ? PANELS_WAIT_MS : 0);
+  return { cancel, settled: run };
+}
