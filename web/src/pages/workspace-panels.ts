@@ -3,30 +3,21 @@
  * review tools. They are built after the view has started drawing (see {@link whenViewFree}), so their build does
  * not hold the main thread while the model's first content is on its way and read.
  */
-import type { Material, Model, Part } from '../api/types.ts';
+import type { Material } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { createMaterialsPanel, type MaterialsPanel } from './materials-panel.ts';
 import { createPropertiesPanel, type PropertiesPanel } from './part-properties-panel.ts';
 import { createPartsTree, type PartsTree } from './parts-tree.ts';
 import { createPropertyFilter } from './property-filter.ts';
-import { mountReviewTools } from './review-tools.ts';
+import { mountReviewTools, type ReviewContext } from './review-tools.ts';
 import { createVersionsPanel, type VersionsPanel } from './versions-panel.ts';
 import type { CurrentLevels } from './workspace-levels.ts';
 
-/** What the panels act on and read from the workspace. */
-export interface WorkspacePanelsContext {
-  model: Model;
-  parts: Part[];
-  view: ModelViewport;
-  viewport: HTMLElement;
-  viewerColumn: HTMLElement;
-  sidebar: HTMLElement;
+/** What the panels act on and read from the workspace: what the review tools take, and more. */
+export interface WorkspacePanelsContext extends ReviewContext {
   triangleLabel: HTMLElement;
   current: CurrentLevels;
-  select: (groupId: string | null, additive: boolean) => void;
-  hidden: () => Set<string>;
-  setHidden: (next: Set<string>) => void;
   /** The selected parts' group ids, for the bind buttons. */
   selected: () => string[];
   /** The material bound to a part, for the bind buttons. */
