@@ -241,6 +241,42 @@ void describe('file URL signer', () => {
     assert.equal(signer.check('models/a/source/vieux camion e.glb', query).valid, false);
   });
 
+  void it('refuses a signature altered where a decoder would not see it: spare bits or stray characters', () => {
+    const signer = createFileUrlSigner({ key, lifetimeMs: 600_000 });
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    /** The same text with its last character's lowest bit flipped: a bit past the signature's last byte. */
+    const spareBitFlipped = (text: string) =>
+      text.slice(0, -1) + alphabet[alphabet.indexOf(text.at(-1)!) ^ 1];
+    const query = Object.fromEntries(
+      new URL(signer.sign('models/a/lod0-x.glb', 'https://v.example')).searchParams,
+    );
+    const signature = query.signature!;
+    assert.ok(signature, `a signature in ${Object.keys(query).join(', ')}`);
+    assert.deepEqual(
+      Buffer.from(spareBitFlipped(signature), 'base64url'),
+      Buffer.from(signature, 'base64url'),
+      'the flipped bit decodes to the same bytes',
+    );
+    for (const altered of [
+      spareBitFlipped(signature),
+      `${signature}!`,
+      `${signature.slice(0, 10)}.${signature.slice(10)}`,
+    ])
+      assert.deepEqual(signer.check('models/a/lod0-x.glb', { ...query, signature: altered }), {
+        valid: false,
+        reason: 'altered',
+      });
+    assert.equal(signer.check('models/a/lod0-x.glb', query).valid, true);
+
+    const folderUrl = signer.signFolder('models/a/tiles/0.glb', 'models/a/', 'https://v.example');
+    const segment = new URL(folderUrl).pathname.split('/')[2]!;
+    assert.equal(signer.checkFolder(segment, 'models/a/tiles/0.glb').valid, true);
+    assert.deepEqual(signer.checkFolder(spareBitFlipped(segment), 'models/a/tiles/0.glb'), {
+      valid: false,
+      reason: 'altered',
+    });
+  });
+
   void it('derives different keys from different secrets, and never the token itself', () => {
     const fromToken = fileSigningKey(undefined, 'token-1234');
     assert.deepEqual(
