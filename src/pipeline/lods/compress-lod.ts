@@ -63,15 +63,23 @@ export async function compressLod(
   } else {
     // Reordering for locality is what makes the lossless codec pay (a 1.5 MB STL: 588 KB unordered, 388 KB ordered).
     await target.transform(reorder({ encoder, target: 'size' }));
-    target
-      .createExtension(EXTMeshoptCompression)
-      .setRequired(true)
-      .setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+    markLosslessMeshopt(target);
   }
   context.logger.debug(
     `${NAME}: meshopt, ${settings.quantize ? `quantized, level ${settings.level}` : 'lossless'}`,
   );
   return target;
+}
+
+/**
+ * Marks a document for `EXT_meshopt_compression` without filters or quantization: the writer then encodes its
+ * vertex data losslessly, every value kept bit for bit.
+ */
+export function markLosslessMeshopt(document: Document): void {
+  document
+    .createExtension(EXTMeshoptCompression)
+    .setRequired(true)
+    .setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
 }
 
 /** Removes the meshopt mark {@link compressLod} set, so the document writes plain again (its data is unchanged). */

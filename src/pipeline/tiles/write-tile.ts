@@ -1,7 +1,6 @@
 import type { Document, PlatformIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { MeshoptEncoder } from 'meshoptimizer';
-import { compressLod } from '../lods/compress-lod.ts';
+import { compressLod, markLosslessMeshopt } from '../lods/compress-lod.ts';
 import type { TileBox, TileGeometry } from './tile-geometry.ts';
 import type { StepContext } from '../types.ts';
 
@@ -21,10 +20,7 @@ export async function tileGlb(
   context: StepContext,
 ): Promise<Uint8Array> {
   if (tile.leaf && tile.reordered) {
-    document
-      .createExtension(EXTMeshoptCompression)
-      .setRequired(true)
-      .setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+    markLosslessMeshopt(document);
     return io.writeBinary(document);
   }
   const compressed = await compressLod(
