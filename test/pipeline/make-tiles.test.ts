@@ -230,3 +230,61 @@ void test('tiles carry normals where the model has them, smoothed for its primit
         assert.ok(tilePrimitive.getAttribute('NORMAL'), `${file} carries normals`);
   }
 });
+
+void test('a one-material model’s leaves, ordered for the codec, hold exactly its triangles, facing the same way', async () => {
+  const document = emptyDocument();
+  const ring = torus(120, 60);
+  const buffer = document.getRoot().listBuffers()[0];
+  const primitive = document
+    .createPrimitive()
+    .setAttribute(
+      'POSITION',
+      document.createAccessor().setType('VEC3').setArray(ring.positions).setBuffer(buffer),
+    )
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(ring.indices).setBuffer(buffer))
+    .setMaterial(document.createMaterial('Only'));
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Ring').setMesh(document.createMesh('Ring').addPrimitive(primitive)));
+  const soup = collectTriangles(document, { logger: quietLogger });
+  assert.equal(soup.materials.length, 1);
+  const files = new Map<string, Uint8Array>();
+  const summary = await makeTiles(
+    soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io: await createNodeIO(),
+      maxLeafTriangles: 2048,
+      onFile: async (file, bytes) => void files.set(file, bytes),
+    },
+    { logger: quietLogger },
+  );
+  /** A triangle as its corners' coordinates, turned to start at the smallest: the same whatever the numbering. */
+  const key = (positions: ArrayLike<number>, corners: number[]) => {
+    const points = corners.map((v) => `${positions[v * 3]},${positions[v * 3 + 1]},${positions[v * 3 + 2]}`);
+    const first = points.indexOf([...points].sort()[0]);
+    return [0, 1, 2].map((k) => points[(first + k) % 3]).join(' ');
+  };
+  const source = new Set<string>();
+  for (let t = 0; t < ring.indices.length; t += 3)
+    source.add(key(ring.positions, [ring.indices[t], ring.indices[t + 1], ring.indices[t + 2]]));
+  const leaves: string[] = [];
+  for (const { tile } of listTiles(summary.tileset.root)) {
+    if (tile.children) continue;
+    const glb = files.get(tile.content.uri)!;
+    assert.deepEqual(await validationErrors(glb), [], `${tile.content.uri} validates`);
+    const leaf = (await readGlb(glb)).getRoot().listMeshes()[0].listPrimitives()[0];
+    const positions = leaf.getAttribute('POSITION')!.getArray()!;
+    const indices = leaf.getIndices()!.getArray()!;
+    for (let t = 0; t < indices.length; t += 3)
+      leaves.push(key(positions, [indices[t], indices[t + 1], indices[t + 2]]));
+  }
+  assert.ok(summary.tileCount > 4, `${summary.tileCount} tiles`);
+  assert.equal(leaves.length, source.size, 'every triangle once');
+  assert.deepEqual(
+    new Set(leaves),
+    source,
+    'the leaves hold the source’s triangles, bit for bit and wound alike',
+  );
+});
