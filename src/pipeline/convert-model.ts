@@ -18,9 +18,9 @@ import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { writeLevel } from './lods/write-level.ts';
 import { cutDocument } from './tiles/cut-document.ts';
-import { makeTiles } from './tiles/make-tiles.ts';
-import { collectTriangles } from './tiles/triangle-soup.ts';
-import type { TriangleSoup } from './tiles/triangle-soup.ts';
+import { MAKE_TILES_DEFAULTS, makeTiles } from './tiles/make-tiles.ts';
+import { coarseLeaves, planTiling } from './tiles/tiling-plan.ts';
+import type { CoarseLeaves, TilingPlan } from './tiles/tiling-plan.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type {
   StepContext,
@@ -188,15 +188,17 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   lodShare = LOD0_SHARE;
   lodProgress(lodShare);
   logStage('LOD 0 written');
-  // Taken from LOD 0 before the levels are simplified in the document itself: ~30 bytes a triangle.
-  const soup =
+  // Taken from LOD 0 before the levels are simplified in the document itself: ~30 bytes a triangle. The levels are
+  // then simplified leaf by leaf of its tree, so the tiler can start each leaf's hand-up from LOD 2's.
+  const plan =
     options.tiles && stats.triangle_count > options.tiles.aboveTriangles
-      ? collectTriangles(document, { logger })
+      ? planTiling(document, MAKE_TILES_DEFAULTS, { logger })
       : undefined;
+  let coarse: CoarseLeaves | undefined;
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
-    { simplifier: MeshoptSimplifier, consumeSource: true, ...options.lods },
+    { simplifier: MeshoptSimplifier, consumeSource: true, pieces: plan?.pieces, ...options.lods },
     {
       logger,
       onProgress: (fraction) => {
@@ -206,6 +208,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     },
   )) {
     logStage(`LOD ${lod.level} made`);
+    if (plan && lod.level === 2) coarse = coarseLeaves(plan, lod.piecesInLod0());
     const triangles = computeStats(lod.document).triangle_count;
     const level = keepIfSmaller(
       {
@@ -229,9 +232,9 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     );
   }
   let tiled: { tileset: TilesetOutput; cutGlb: Uint8Array } | null = null;
-  if (soup && options.tiles) {
+  if (plan && options.tiles) {
     busy();
-    const source = { soup, io, textureCache };
+    const source = { plan, coarse, io, textureCache };
     tiled = await writeTileset(source, options.tiles.onFile, { logger, onProgress: progress('tiles') });
     logStage(`${tiled.tileset.tile_count} tiles written`);
   }
@@ -256,17 +259,20 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
  * for both.
  */
 async function writeTileset(
-  source: { soup: TriangleSoup; io: PlatformIO; textureCache: TextureLadderCache },
+  source: { plan: TilingPlan; coarse?: CoarseLeaves; io: PlatformIO; textureCache: TextureLadderCache },
   onFile: (path: string, bytes: Uint8Array) => Promise<void>,
   context: StepContext,
 ): Promise<{ tileset: TilesetOutput; cutGlb: Uint8Array }> {
-  const { soup, io } = source;
+  const { plan, io } = source;
+  const { soup } = plan;
   const made = await makeTiles(
     soup,
     {
       simplifier: MeshoptSimplifier,
       io,
       onFile,
+      tree: plan.tree,
+      coarseLeaves: source.coarse,
       textures: { cache: source.textureCache },
     },
     context,

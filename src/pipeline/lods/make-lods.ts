@@ -13,7 +13,10 @@ import { compactVertices } from './compact-vertices.ts';
 import { floatColors, floatNormals, floatPositions, indexCount, uint32Indices } from './primitive-arrays.ts';
 import { simplifierAttributes, weldKeys } from './simplifier-attributes.ts';
 import type { AttributeWeights } from './simplifier-attributes.ts';
-import { simplifyInChunks } from './simplify-in-chunks.ts';
+import { advancePieces, piecesInLod0, startPieces } from './pieced-lods.ts';
+import type { PiecedState, PiecedTriangles, TrianglePieces } from './pieced-lods.ts';
+import { simplifyInChunks, simplifyInPieces } from './simplify-in-chunks.ts';
+import type { PiecedSimplification } from './simplify-in-chunks.ts';
 import { simplifyWelded } from './simplify-welded.ts';
 import type { SharedAttributes } from './simplify-welded.ts';
 import { measureSurface } from './shading-deviation.ts';
@@ -62,6 +65,11 @@ export interface MakeLodsOptions {
    * spatial pieces whose shared vertices stay put, which bounds the simplifier's memory and lets progress move.
    */
   chunkTriangles: number;
+  /**
+   * Pieces chosen by the caller for some triangle primitives, simplified in those instead of pieces of their own,
+   * each piece's border kept (see {@link LodDocument.piecesInLod0}).
+   */
+  pieces?: ReadonlyMap<Primitive, TrianglePieces>;
 }
 
 /** Defaults for {@link MakeLodsOptions} (the simplifier must be given). */
@@ -83,6 +91,12 @@ export interface LodDocument {
   document: Document;
   /** Largest geometric error of this level against LOD 0, relative to the model's bounding-box diagonal. */
   error: number;
+  /**
+   * The primitives given `pieces` as they stand at this level, on LOD 0's vertices with their pieces (a primitive
+   * simplified otherwise at some level, where its pieces could not be kept, is left out); read it before asking
+   * for the next level.
+   */
+  piecesInLod0: () => Map<Primitive, PiecedTriangles>;
 }
 
 /** A primitive to simplify, with what it was at LOD 0. */
@@ -98,6 +112,8 @@ interface Work {
   spent: number;
   /** Share of its area LOD 0 shades with normals more than 45° from their faces. */
   shading: number;
+  /** Where its pieces stand, when it is simplified in pieces the caller chose and they could be kept so far. */
+  pieced?: PiecedState;
 }
 
 /**
@@ -140,7 +156,13 @@ export async function* makeLods(
     }
     await tidy(lod);
     context.onProgress?.(level / levels.length);
-    yield { level, document: lod, error };
+    yield {
+      level,
+      document: lod,
+      error,
+      piecesInLod0: () =>
+        piecesInLod0(new Map(work.map((item) => [item.primitive, item.pieced])), settings.pieces),
+    };
   }
 }
 
@@ -168,7 +190,9 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
         const positions = floatPositions(position);
         const indices = uint32Indices(primitive);
         const { area, deviatingShare: shading } = measureSurface(positions, floatNormals(primitive), indices);
-        work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0, shading });
+        const pieces = settings.pieces?.get(primitive);
+        const pieced = pieces && startPieces(pieces);
+        work.push({ primitive, elements, area, diagonal: diagonal / scale, spent: 0, shading, pieced });
       } else if (mode === Primitive.Mode.POINTS && position.getCount() >= settings.minTriangles) {
         work.push({
           primitive,
@@ -201,7 +225,7 @@ function placementScale(node: Node): number {
 }
 
 /** The largest axis scale of an affine matrix. */
-function matrixScale(m: mat4): number {
+export function matrixScale(m: mat4): number {
   return Math.max(Math.hypot(m[0], m[1], m[2]), Math.hypot(m[4], m[5], m[6]), Math.hypot(m[8], m[9], m[10]));
 }
 
@@ -269,19 +293,27 @@ function simplifyTriangles(
       chunkTriangles: settings.chunkTriangles,
       onChunk: (done: number) => onShare(done / triangles),
     };
-    let [best, error] = simplifyInChunks(indices, positions, {
+    const simplifying = {
       ...options,
       simplifier: settings.simplifier,
       attributes,
       attributeWeights: weights,
-    });
+    };
+    const { pieced } = item;
+    let inPieces: PiecedSimplification | undefined;
+    if (pieced)
+      inPieces = simplifyInPieces(indices, positions, pieced.pieceOf, pieced.pieceCount, simplifying);
+    let [best, error] = inPieces
+      ? [inPieces.indices, inPieces.error]
+      : simplifyInChunks(indices, positions, simplifying);
     if (weldable && best.length > targetIndexCount * 1.5) {
       shared ??= {
         ...weldKeys(primitive),
         ...simplifierAttributes(primitive, { ...settings.attributeWeights, normal: 0 }),
       };
       const welded = simplifyWelded(indices, positions, normals, settings.simplifier, options, shared);
-      if (welded[0].length < best.length) [best, error] = welded;
+      // Welded copies are not the caller's pieces: they are given up for the smaller result.
+      if (welded[0].length < best.length) [best, error, inPieces] = [...welded, undefined];
     }
     if (best.length === 0 || best.length >= indices.length) {
       // Nothing goes at the full budget: nothing will at less. A smaller budget that removes nothing: go on to
@@ -297,6 +329,7 @@ function simplifyTriangles(
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
     if (deviatingShare > maxShading) continue;
     replaceIndices(primitive, best, () => onShare(1));
+    item.pieced = pieced && inPieces && advancePieces(pieced, inPieces, primitive);
     item.spent += error;
     return item.spent;
   }

@@ -52,29 +52,90 @@ export function simplifyInChunks(
     return result;
   }
 
-  const vertexCount = positions.length / 3;
-  const stride = options.attributeWeights?.length ?? 0;
   options.onChunk?.(0);
   const order = spatialOrder(indices, positions, () => options.onChunk?.(0));
   options.onChunk?.(0);
   const pieces = Math.ceil(triangles / options.chunkTriangles);
   const perPiece = Math.ceil(triangles / pieces);
-  const seams = sharedVertices(indices, order, perPiece, vertexCount);
+  const starts = Array.from({ length: pieces + 1 }, (_, piece) => Math.min(triangles, piece * perPiece));
+  const { indices: output, error } = simplifyRuns(indices, positions, order, starts, options);
+  return [output, error];
+}
+
+/** What {@link simplifyInPieces} made: the new triangles piece by piece, each with its piece, and each piece's error. */
+export interface PiecedSimplification {
+  /** The new indices, the triangles of each piece together, pieces in increasing order. */
+  indices: Uint32Array;
+  /** The piece of each new triangle. */
+  pieceOf: Uint32Array;
+  /** Largest error of all pieces. */
+  error: number;
+  /** Each piece's own error, by piece id. */
+  pieceErrors: Float64Array;
+}
+
+/**
+ * Simplifies an indexed triangle list in the pieces a caller chose (`pieceOf`: a piece id per triangle, below
+ * `pieceCount`), like {@link simplifyInChunks} with pieces of its own: vertices shared by two pieces are locked, so
+ * every piece's border stays where it was and each piece of the result covers exactly what that piece did. The
+ * triangles of one piece come out together and keep their piece, so a caller can take any piece of the result
+ * alone (the tiler hands up a leaf of its tree this way). Each piece should be small enough for the simplifier
+ * at once: its memory grows with the largest piece.
+ */
+export function simplifyInPieces(
+  indices: Uint32Array,
+  positions: Float32Array,
+  pieceOf: Uint32Array,
+  pieceCount: number,
+  options: Omit<SimplifyInChunksOptions, 'chunkTriangles'>,
+): PiecedSimplification {
+  const triangles = indices.length / 3;
+  // A stable counting sort of the triangles by piece.
+  const starts = new Array<number>(pieceCount + 1).fill(0);
+  for (let t = 0; t < triangles; t++) starts[pieceOf[t] + 1]++;
+  for (let piece = 0; piece < pieceCount; piece++) starts[piece + 1] += starts[piece];
+  const next = starts.slice(0, pieceCount);
+  const order = new Uint32Array(triangles);
+  for (let t = 0; t < triangles; t++) order[next[pieceOf[t]]++] = t;
+  return simplifyRuns(indices, positions, order, starts, options);
+}
+
+/**
+ * Simplifies each run `order[starts[r], starts[r + 1])` of triangles on its own as piece r, the vertices used by
+ * two runs locked, and puts the results together in run order.
+ */
+function simplifyRuns(
+  indices: Uint32Array,
+  positions: Float32Array,
+  order: Uint32Array,
+  starts: number[],
+  options: Omit<SimplifyInChunksOptions, 'chunkTriangles'>,
+): PiecedSimplification {
+  const vertexCount = positions.length / 3;
+  const stride = options.attributeWeights?.length ?? 0;
+  options.onChunk?.(0);
+  const seams = sharedVertices(indices, order, starts, vertexCount);
   options.onChunk?.(0);
   const share = options.targetIndexCount / indices.length;
+  let largest = 0;
+  for (let run = 0; run + 1 < starts.length; run++)
+    largest = Math.max(largest, starts[run + 1] - starts[run]);
 
   const output = new Uint32Array(indices.length);
+  const outputPieces = new Uint32Array(indices.length / 3);
+  const pieceErrors = new Float64Array(starts.length - 1);
   let written = 0;
   let error = 0;
-  // Working arrays sized for one piece, reused: `local` maps a vertex of the whole list to its piece's index.
+  // Working arrays sized for the largest piece, reused: `local` maps a vertex of the whole list to its piece's index.
   const local = new Int32Array(vertexCount).fill(-1);
-  const globalOf = new Uint32Array(perPiece * 3);
-  const pieceIndices = new Uint32Array(perPiece * 3);
-  const piecePositions = new Float32Array(perPiece * 9);
-  const pieceAttributes = new Float32Array(perPiece * 3 * stride);
-  const pieceLocks = new Uint8Array(perPiece * 3);
-  for (let start = 0; start < triangles; start += perPiece) {
-    const end = Math.min(triangles, start + perPiece);
+  const globalOf = new Uint32Array(largest * 3);
+  const pieceIndices = new Uint32Array(largest * 3);
+  const piecePositions = new Float32Array(largest * 9);
+  const pieceAttributes = new Float32Array(largest * 3 * stride);
+  const pieceLocks = new Uint8Array(largest * 3);
+  for (let piece = 0; piece + 1 < starts.length; piece++) {
+    const [start, end] = [starts[piece], starts[piece + 1]];
+    if (start === end) continue;
     let vertices = 0;
     for (let k = start; k < end; k++) {
       const t = order[k] * 3;
@@ -106,12 +167,19 @@ export function simplifyInChunks(
       options,
     );
     for (let i = 0; i < result.length; i++) output[written + i] = globalOf[result[i]];
+    outputPieces.fill(piece, written / 3, (written + result.length) / 3);
     written += result.length;
     error = Math.max(error, pieceError);
+    pieceErrors[piece] = Math.max(pieceErrors[piece], pieceError);
     for (let i = 0; i < vertices; i++) local[globalOf[i]] = -1;
     options.onChunk?.(end);
   }
-  return [output.slice(0, written), error];
+  return {
+    indices: output.slice(0, written),
+    pieceOf: outputPieces.slice(0, written / 3),
+    error,
+    pieceErrors,
+  };
 }
 
 /**
@@ -124,7 +192,7 @@ function simplifyPiece(
   attributes: Float32Array,
   locks: Uint8Array | null,
   target: number,
-  options: SimplifyInChunksOptions,
+  options: Omit<SimplifyInChunksOptions, 'chunkTriangles'>,
 ): [Uint32Array, number] {
   const weights = options.attributeWeights ?? [];
   const [result, error] = options.simplifier.simplifyWithAttributes(
@@ -201,22 +269,23 @@ const SPREAD = Uint32Array.from({ length: 1 << GRID_BITS }, (_, value) => {
   return result;
 });
 
-/** 1 for each vertex used by triangles of more than one piece (runs of `perPiece` in `order`), else 0. */
+/** 1 for each vertex used by triangles of more than one run of `order` (runs from each of `starts`), else 0. */
 function sharedVertices(
   indices: Uint32Array,
   order: Uint32Array,
-  perPiece: number,
+  starts: number[],
   vertexCount: number,
 ): Uint8Array {
   const owner = new Int32Array(vertexCount).fill(-1);
   const shared = new Uint8Array(vertexCount);
-  for (let k = 0; k < order.length; k++) {
-    const piece = Math.floor(k / perPiece);
-    const t = order[k] * 3;
-    for (let corner = 0; corner < 3; corner++) {
-      const vertex = indices[t + corner];
-      if (owner[vertex] < 0) owner[vertex] = piece;
-      else if (owner[vertex] !== piece) shared[vertex] = 1;
+  for (let run = 0; run + 1 < starts.length; run++) {
+    for (let k = starts[run]; k < starts[run + 1]; k++) {
+      const t = order[k] * 3;
+      for (let corner = 0; corner < 3; corner++) {
+        const vertex = indices[t + corner];
+        if (owner[vertex] < 0) owner[vertex] = run;
+        else if (owner[vertex] !== run) shared[vertex] = 1;
+      }
     }
   }
   return shared;

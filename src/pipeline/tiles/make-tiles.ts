@@ -4,12 +4,15 @@ import type { MeshoptSimplifier } from 'meshoptimizer';
 import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
 import sharp from 'sharp';
-import { simplifyTile } from './simplify-tile.ts';
-import { splitTriangles } from './split-tree.ts';
+import { simplifyTile, simplifyTileTo } from './simplify-tile.ts';
+import type { SimplifiedTile } from './simplify-tile.ts';
+import { listLeaves, splitTriangles } from './split-tree.ts';
 import type { SplitNode } from './split-tree.ts';
 import { tileDocument } from './tile-document.ts';
 import { createTileTextures } from './tile-textures.ts';
 import type { TileImage, TileTexturesOptions } from './tile-textures.ts';
+import { coarseLeafGeometry } from './tiling-plan.ts';
+import type { CoarseLeaves } from './tiling-plan.ts';
 import {
   boxDiagonal,
   createVertexSlots,
@@ -61,6 +64,14 @@ export interface MakeTilesOptions {
    * `tileset.json` last): the tiles are written away one by one rather than held.
    */
   onFile: (path: string, bytes: Uint8Array) => Promise<void>;
+  /** The tree to build, split already (its leaves at most `maxLeafTriangles`); split here when left out. */
+  tree?: SplitNode;
+  /**
+   * The leaves of `tree` simplified on their own already, borders kept (by the levels of detail, leaf by leaf): a
+   * covered leaf hands up its coarse triangles, simplified further where still over its share, rather than its
+   * full ones simplified again.
+   */
+  coarseLeaves?: CoarseLeaves;
 }
 
 /** Defaults for {@link MakeTilesOptions} (the simplifier, writer and file sink must be given). */
@@ -121,7 +132,8 @@ export async function makeTiles(
   await MeshoptEncoder.ready;
   const total = soup.indices.length / 3;
   if (total === 0) throw new Error(`${NAME}: the model has no triangles to tile`);
-  const tree = splitTriangles(soup, settings);
+  const tree = settings.tree ?? splitTriangles(soup, settings);
+  const leafIndex = new Map(listLeaves(tree).map((leaf, index) => [leaf, index]));
   const textures = createTileTextures(
     soup,
     { sharp, ...(settings.textures ?? { cache: new Map() }) },
@@ -143,20 +155,26 @@ export async function makeTiles(
     maxError: modelDiagonal,
     attributeWeights: settings.attributeWeights,
   };
-  /** A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings. */
+  /**
+   * A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings, from
+   * `from.coarse` (the tile simplified already) when there is one.
+   */
   const handUp = (
     json: TileJson,
     box: TileBox,
     height: number,
     geometry: TileGeometry,
     siblings: number,
-    vertexData?: TileVertexData,
+    from: { vertexData?: TileVertexData; coarse?: SimplifiedTile } = {},
   ): BuiltTile => {
     const triangles = geometry.indices.length / 3;
     if (siblings < 2 || !(settings.handUpShare > 0))
       return { json, box, height, triangles, geometry, handedError: 0 };
-    const ratio = Math.min(1, settings.handUpShare / siblings);
-    const handed = simplifyTile(soup, geometry, { ...simplifying, ratio, vertexData });
+    const share = Math.min(1, settings.handUpShare / siblings) * triangles;
+    const handed = simplifyTileTo(soup, from.coarse ?? { geometry, error: 0 }, share, {
+      ...simplifying,
+      vertexData: from.coarse ? undefined : from.vertexData,
+    });
     return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
 
@@ -184,7 +202,8 @@ export async function makeTiles(
       done += node.triangles.length;
       context.onProgress?.(Math.min(1, done / (2 * total)));
       const json = { boundingVolume: { box: boxVolume(box) }, geometricError: 0, content: { uri } };
-      return handUp(json, box, 0, geometry, siblings, vertexData);
+      const coarse = coarseLeafGeometry(settings.coarseLeaves, leafIndex.get(node)!, slots);
+      return handUp(json, box, 0, geometry, siblings, { vertexData, coarse });
     }
     const children: BuiltTile[] = [];
     for (const [index, child] of node.children.entries())

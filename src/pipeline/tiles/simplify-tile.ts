@@ -68,6 +68,21 @@ export function simplifyTile(
   return { geometry: compact(geometry, indices), error };
 }
 
+/**
+ * Simplifies a tile already `tile.error` from what it stands for towards `triangles` triangles (as it is when it
+ * has no more), the errors added: what a tile hands its parent, from its own geometry or from a coarser version.
+ */
+export function simplifyTileTo(
+  soup: TriangleSoup,
+  tile: SimplifiedTile,
+  triangles: number,
+  options: Omit<SimplifyTileOptions, 'ratio'>,
+): SimplifiedTile {
+  const ratio = triangles / (tile.geometry.indices.length / 3);
+  const simplified = simplifyTile(soup, tile.geometry, { ...options, ratio });
+  return { geometry: simplified.geometry, error: tile.error + simplified.error };
+}
+
 /** A tile's normals, UVs and colour (RGB, linear 0–1) packed per vertex, each float with its weight; weight 0 left out. */
 function packAttributes(
   soup: TriangleSoup,

@@ -143,3 +143,14 @@ function splitPoint(
   }
   return low === start || low === end ? half : low;
 }
+
+/** The tree's leaves, depth first with children in order: the order the tiler builds them in. */
+export function listLeaves(tree: SplitNode): SplitNode[] {
+  const leaves: SplitNode[] = [];
+  const visit = (node: SplitNode): void => {
+    if (node.children.length === 0) leaves.push(node);
+    else node.children.forEach(visit);
+  };
+  visit(tree);
+  return leaves;
+}

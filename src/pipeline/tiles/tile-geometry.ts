@@ -49,6 +49,22 @@ export function leafGeometry(soup: TriangleSoup, triangles: Uint32Array, slots: 
   return { vertices: releaseSlots(slots, vertices, used), indices };
 }
 
+/** The geometry of triangles given by their soup vertices (three a triangle), over the vertices they use. */
+export function cornersGeometry(corners: Uint32Array, slots: VertexSlots): TileGeometry {
+  const indices = new Uint32Array(corners.length);
+  const vertices = new Uint32Array(corners.length);
+  let used = 0;
+  for (let i = 0; i < corners.length; i++) {
+    const vertex = corners[i];
+    if (slots[vertex] < 0) {
+      slots[vertex] = used;
+      vertices[used++] = vertex;
+    }
+    indices[i] = slots[vertex];
+  }
+  return { vertices: releaseSlots(slots, vertices, used), indices };
+}
+
 /**
  * The children's geometries as one: a vertex they share (along the cut between them) becomes one vertex again,
  * so the simplifier sees one surface there rather than a border it must keep.

@@ -1,5 +1,5 @@
 import { Primitive } from '@gltf-transform/core';
-import type { Document, Material, Texture, TextureInfo, mat4 } from '@gltf-transform/core';
+import type { Document, Material, Node, Texture, TextureInfo, mat4 } from '@gltf-transform/core';
 import { faceNormal } from '../../gltf/face-normal.ts';
 import { listMeshNodes } from '../../gltf/measure-geometry.ts';
 import { partName } from '../extract-parts.ts';
@@ -85,12 +85,30 @@ export function soupTriangleCount(soup: TriangleSoup): number {
   return soup.indices.length / 3;
 }
 
+/** Where one primitive, placed by one node, lies in a soup. */
+export interface SoupPlacement {
+  primitive: Primitive;
+  node: Node;
+  /** The soup triangle of its first triangle: its triangles follow in their own order. */
+  firstTriangle: number;
+  triangles: number;
+  /** The soup vertex of its vertex 0: its vertices follow in their own order. */
+  firstVertex: number;
+  /** Whether its node mirrors it, so each soup triangle has its second and third corners swapped. */
+  mirrored: boolean;
+}
+
 /**
  * Copies every triangle primitive of `document` (its default scene first, every mesh node in scene order) into a
  * {@link TriangleSoup}, placed by its node's world matrix. Parts are the mesh nodes, named and identified as
  * extract-parts lists them (`extras.group_id`). Points and lines are left to the levels of detail, with a warning.
+ * `onPlaced` hears where each primitive was put.
  */
-export function collectTriangles(document: Document, context: StepContext): TriangleSoup {
+export function collectTriangles(
+  document: Document,
+  context: StepContext,
+  onPlaced: (placement: SoupPlacement) => void = () => {},
+): TriangleSoup {
   const nodes = listMeshNodes(document);
   let vertexCount = 0;
   let indexCount = 0;
@@ -156,7 +174,16 @@ export function collectTriangles(document: Document, context: StepContext): Tria
       const indices = uint32Indices(primitive);
       const triangles = Math.floor(indices.length / 3);
       // A mirroring matrix turns faces inside out: their winding is swapped back.
-      const [second, third] = determinant(matrix) < 0 ? [2, 1] : [1, 2];
+      const mirrored = determinant(matrix) < 0;
+      const [second, third] = mirrored ? [2, 1] : [1, 2];
+      onPlaced({
+        primitive,
+        node,
+        firstTriangle: indexBase / 3,
+        triangles,
+        firstVertex: vertexBase,
+        mirrored,
+      });
       const soupIndices = soup.indices;
       for (let t = 0; t < triangles; t++) {
         const at = indexBase + t * 3;
