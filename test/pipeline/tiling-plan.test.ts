@@ -164,3 +164,38 @@ void test('a tileset handed up from coarse leaves is valid, keeps every triangle
   }
   assert.equal(leafTriangles, plan.soup.indices.length / 3);
 });
+
+/** The files of a tileset of a plan's soup, built with the given coarse leaves or none. */
+async function tileFiles(plan: TilingPlan, coarse?: CoarseLeaves): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  await makeTiles(
+    plan.soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io: await createNodeIO(),
+      onFile: async (file, bytes) => void files.set(file, bytes),
+      ...SPLIT,
+      tree: plan.tree,
+      coarseLeaves: coarse,
+    },
+    { logger: quietLogger },
+  );
+  return files;
+}
+
+void test('a leaf whose coarse version is below its share (one of two) hands up itself simplified instead', async () => {
+  const document = emptyDocument();
+  document
+    .getRoot()
+    .listScenes()[0]
+    .addChild(document.createNode('Ring').setMesh(torusMesh(document, 'Ring', 55)));
+  const { plan, coarse } = await planAndLevels(document);
+  const tileset = JSON.parse(
+    new TextDecoder().decode((await tileFiles(plan, coarse)).get(TILESET_FILE)),
+  ) as TilesetJson;
+  assert.equal(tileset.root.children?.length, 2, 'the root has two leaves');
+  assert.ok(coarse.covered.every((covered) => covered === 1));
+  // Each leaf's LOD 2 holds about 15 % of it, below the half each may hand up: the root is as without them.
+  const [withCoarse, without] = [await tileFiles(plan, coarse), await tileFiles(plan)];
+  assert.deepEqual(withCoarse.get('tiles/0.glb'), without.get('tiles/0.glb'));
+});

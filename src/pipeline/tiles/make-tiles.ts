@@ -157,7 +157,7 @@ export async function makeTiles(
   };
   /**
    * A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings, from
-   * `from.coarse` (the tile simplified already) when there is one.
+   * `from.coarse` (the tile simplified already) when that has at least as many triangles.
    */
   const handUp = (
     json: TileJson,
@@ -171,9 +171,12 @@ export async function makeTiles(
     if (siblings < 2 || !(settings.handUpShare > 0))
       return { json, box, height, triangles, geometry, handedError: 0 };
     const share = Math.min(1, settings.handUpShare / siblings) * triangles;
-    const handed = simplifyTileTo(soup, from.coarse ?? { geometry, error: 0 }, share, {
+    // A coarse version with fewer triangles than the share (a leaf of two siblings hands up half) would hand up
+    // less than the parent has room for, and stray further: the tile itself is simplified then.
+    const coarse = from.coarse && from.coarse.geometry.indices.length / 3 >= share ? from.coarse : undefined;
+    const handed = simplifyTileTo(soup, coarse ?? { geometry, error: 0 }, share, {
       ...simplifying,
-      vertexData: from.coarse ? undefined : from.vertexData,
+      vertexData: coarse ? undefined : from.vertexData,
     });
     return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
