@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import type { Lod } from '../../web/src/api/types.ts';
 import { createLevelLoader } from '../../web/src/viewer/level-loader.ts';
 import { foldedLevels, servedLevels } from '../../web/src/viewer/served-levels.ts';
+import { openingLevel } from '../../web/src/viewer/tiles-opening.ts';
 
 function lod(level: number, reduced: boolean | null, size = 1000 >> level): Lod {
   return { level, url: `/files/lod${level}.glb`, triangle_count: size, size, error: 0, reduced };
@@ -127,4 +128,13 @@ void test('a level that fails is reported and leaves the state at error', async 
   assert.deepEqual(failed, [0]);
   assert.equal(element.dataset.state, 'error');
   assert.equal(element.dataset.lod, '2', 'the coarse level stays drawn');
+});
+
+void test('the switcher starts at the level the address asks for, or at the served level that one copies', () => {
+  const levels = [lod(0, false), lod(1, true), { ...lod(1, true), level: 2, reduced: false }];
+  assert.equal(openingLevel(levels, '#/models/m'), 0, 'no level asked: the finest, which is opened to');
+  assert.equal(openingLevel(levels, '#/models/m?level=1'), 1);
+  assert.equal(openingLevel(levels, '#/models/m?level=2'), 1, 'LOD 2 is a copy of LOD 1');
+  assert.equal(openingLevel(levels, '#/models/m?level=7'), 0, 'a level not listed is not asked for');
+  assert.equal(openingLevel([lod(0, false), lod(1, true), lod(2, true)], '#/models/m?tab=parts&level=2'), 2);
 });

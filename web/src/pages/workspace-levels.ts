@@ -6,8 +6,7 @@ import { formatDrawn } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
 import { createLevelLoader, type LevelLoader } from '../viewer/level-loader.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
-import { servedLevels } from '../viewer/served-levels.ts';
-import { openingWithTiles } from '../viewer/tiles-opening.ts';
+import { openingLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
 import { lodDescriber } from './lod-description.ts';
 import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
 
@@ -92,7 +91,7 @@ export function createWorkspaceLevels(
       ? createLodSwitcher(
           lods,
           // The level being opened to: choosing a coarser one while it loads stops there.
-          servedLevels(lods)[0]?.level ?? 0,
+          openingLevel(lods),
           (lod) => attempt(`Loading LOD ${lod.level}`, () => byLevel.choose(lod)),
           lodDescriber(model),
         )

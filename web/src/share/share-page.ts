@@ -6,10 +6,9 @@ import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';
 import { ModelViewport } from '../viewer/model-viewport.ts';
-import { askedLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
+import { askedLevel, openingLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
 import { prefetchTileset } from '../viewer/tileset-prefetch.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
-import { servedLevels } from '../viewer/served-levels.ts';
 import {
   getSharedModel,
   getSharedParts,
@@ -102,7 +101,7 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     : createLodSwitcher(
         model.lods,
         // The level being opened to: choosing a coarser one while it loads stops there.
-        servedLevels(model.lods)[0]?.level ?? 0,
+        openingLevel(model.lods),
         (level) => void byLevel.choose(level),
         model.triangle_count === 0 ? () => 'points' : undefined,
       );

@@ -10,12 +10,26 @@
 import type { Lod } from '../api/types.ts';
 import type { LevelLoader } from './level-loader.ts';
 import type { DrawnCounts, ModelViewport } from './model-viewport.ts';
+import { servedLevels } from './served-levels.ts';
 
 /** The level the page's address asks to open at, or null when it asks for none. */
 export function askedLevel(hash = location.hash): 0 | 1 | 2 | null {
   const query = hash.split('?')[1];
   const level = query === undefined ? null : new URLSearchParams(query).get('level');
   return level === '0' || level === '1' || level === '2' ? (Number(level) as 0 | 1 | 2) : null;
+}
+
+/**
+ * The served level a page's LOD switcher starts checked at: the level the address asks for (or, when that level is
+ * a copy, the served level it copies), else the finest served level, which the levels are opened to.
+ */
+export function openingLevel(lods: readonly Lod[], hash = location.hash): number {
+  const served = servedLevels(lods);
+  const asked = askedLevel(hash);
+  if (asked !== null && lods.some((lod) => lod.level === asked)) {
+    return served.filter((lod) => lod.level <= asked).at(-1)?.level ?? 0;
+  }
+  return served[0]?.level ?? 0;
 }
 
 /** True when {@link openingWithTiles} opens the tileset: there is one and the address asks for no level listed. */
