@@ -11,6 +11,7 @@ import { diffParts } from '../versions/diff-parts.ts';
 import type { DiffCounts } from './repository.ts';
 import { versionJobSubject } from './schemas.ts';
 import type { ThumbnailSwitch } from './version-thumbnail.ts';
+import { thumbnailInUse } from './version-thumbnail.ts';
 import {
   FILE_COLUMNS,
   makeCurrentIn,
@@ -119,14 +120,15 @@ export function currentVersionAccess(db: Db) {
     /**
      * Deletes a version with its parts unless it is the current one, and cancels its conversion if still queued
      * (in the same transaction, as deleting a model cancels its job; a conversion already running finds the
-     * version gone and removes what it wrote). `deleted` with its row, `current` when it is the model's current
-     * version, or undefined when there is no such version.
+     * version gone and removes what it wrote). `deleted` with its row (and whether its picture's file is named by
+     * the model or another version too), `current` when it is the model's current version, or undefined when there
+     * is no such version.
      */
     async delete(
       modelId: string,
       number: number,
       queue: Pick<JobQueue, 'cancelQueued'>,
-    ): Promise<{ deleted: ModelVersionRow } | { current: true } | undefined> {
+    ): Promise<{ deleted: ModelVersionRow; thumbnailInUse: boolean } | { current: true } | undefined> {
       return inTransaction(db, async (trx) => {
         const row = await trx
           .selectFrom('model_versions')
@@ -146,7 +148,8 @@ export function currentVersionAccess(db: Db) {
           .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return { current: true as const };
         await queue.cancelQueued(versionJobSubject(modelId, number), { transaction: trx });
-        return { deleted: row };
+        const key = row.thumbnail_key;
+        return { deleted: row, thumbnailInUse: key !== null && (await thumbnailInUse(trx, modelId, key)) };
       });
     },
   };

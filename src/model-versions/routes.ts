@@ -201,7 +201,7 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
       const outcome = await versions.delete(id, Number(request.params.n), options.queue);
       if (!outcome) throw new ApiError(404, VERSION_NOT_FOUND);
       if (!('deleted' in outcome)) throw new ApiError(409, CURRENT_VERSION);
-      await removeVersionFiles(blobs, outcome.deleted);
+      await removeVersionFiles(blobs, outcome.deleted, outcome.thumbnailInUse);
       return reply.code(204).send(null);
     },
   );

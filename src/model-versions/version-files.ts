@@ -4,15 +4,22 @@ import type { ModelVersionRow } from '../db/database.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { versionFolder } from './schemas.ts';
 
-/** Removes the files of a deleted version and nothing else. */
-export async function removeVersionFiles(blobs: BlobStore, row: ModelVersionRow): Promise<void> {
+/**
+ * Removes the files of a deleted version and nothing else: its picture stays when `thumbnailInUse` (the model or
+ * another version names the same file, which only version 1's picture in the model's folder can be).
+ */
+export async function removeVersionFiles(
+  blobs: BlobStore,
+  row: ModelVersionRow,
+  thumbnailInUse: boolean,
+): Promise<void> {
   if (row.number > 1) {
     await blobs.deletePrefix(versionFolder(row.model_id, row.number));
     return;
   }
   const lods = JSON.parse(row.lods) as { key: string }[];
   const keys = new Set([row.source_key, ...lods.map((lod) => lod.key)]);
-  if (row.thumbnail_key) keys.add(row.thumbnail_key);
+  if (row.thumbnail_key && !thumbnailInUse) keys.add(row.thumbnail_key);
   await Promise.all([...keys].map((key) => blobs.delete(key)));
   if (row.tileset_key)
     await blobs.deletePrefix(row.tileset_key.slice(0, row.tileset_key.lastIndexOf('/') + 1));

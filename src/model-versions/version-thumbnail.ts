@@ -23,6 +23,22 @@ export async function versionKeepsThumbnail(db: Db, modelId: string, key: string
 }
 
 /**
+ * Whether the model or one of its versions names `key` as its picture. A picture's name is its content's hash, so a
+ * picture of the same bytes stored in the same folder (an upload of version 1's picture, a render that draws the
+ * same) is the same file, which a deleted version must leave to whoever else names it.
+ */
+export async function thumbnailInUse(db: Db, modelId: string, key: string): Promise<boolean> {
+  if (await versionKeepsThumbnail(db, modelId, key)) return true;
+  const model = await db
+    .selectFrom('models')
+    .select('id')
+    .where('id', '=', modelId)
+    .where('thumbnail_key', '=', key)
+    .executeTakeFirst();
+  return model !== undefined;
+}
+
+/**
  * Makes `key` version `number`'s own picture (a render of it, as the model serves it); the key it kept before,
  * or null. The caller removes that file when no version keeps it any more.
  */

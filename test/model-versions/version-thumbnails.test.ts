@@ -165,5 +165,26 @@ for (const dialect of testDialects()) {
       for (const n of [1, 2])
         assert.ok((await versionOf(id, n)).thumbnail_url, `version ${n} keeps its picture`);
     });
+
+    void it('keeps the picture the model shows when a version whose picture has the same bytes is deleted', async () => {
+      const { id, first, second } = await twoVersions();
+      // Version 1's picture uploaded as the model's while version 2 is served: the same bytes, so the same name.
+      const posted = await api.thumbnail(id, 'first.png', first);
+      assert.equal(posted.status, 200, posted.text);
+      const shown = (await api.call('GET', `/${id}`)).json.data.thumbnail_url as string;
+      assert.equal(
+        new URL(shown, 'http://x').pathname,
+        new URL((await versionOf(id, 1)).thumbnail_url, 'http://x').pathname,
+        'the model names version 1’s picture file',
+      );
+
+      assert.equal((await api.call('DELETE', `/${id}/versions/1`)).status, 204);
+      assert.ok((await modelPicture(id)).equals(first), 'the model still shows its picture');
+      assert.ok(
+        (await bytesOf((await versionOf(id, 2)).thumbnail_url)).equals(second),
+        'version 2 keeps its own',
+      );
+      assert.equal(pictureFiles(id).length, 2, pictureFiles(id).join(', '));
+    });
   });
 }
