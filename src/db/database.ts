@@ -106,6 +106,8 @@ export interface ModelsTable {
   request_fingerprint: string | null;
   /** Number of the version the model serves (its row in `model_versions`); 1 for a model never versioned. */
   current_version: Generated<number>;
+  /** The highest version number the model ever gave (0 until a version is posted): a deleted number is not given again. */
+  last_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -21,6 +21,7 @@ import * as shareVersion from './migrations/2026-11-29-02-share-version.ts';
 import * as modelSearchText from './migrations/2026-11-30-02-model-search-text.ts';
 import * as partAndMaterialSearchText from './migrations/2026-12-01-02-part-and-material-search-text.ts';
 import * as accentBlindSearch from './migrations/2026-12-02-01-accent-blind-search.ts';
+import * as versionNumbersKept from './migrations/2026-12-03-01-version-numbers-kept.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30-02-model-search-text': modelSearchText,
   '2026-12-01-02-part-and-material-search-text': partAndMaterialSearchText,
   '2026-12-02-01-accent-blind-search': accentBlindSearch,
+  '2026-12-03-01-version-numbers-kept': versionNumbersKept,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -65,8 +65,8 @@ export function createVersionRepository(db: Db) {
     },
 
     /**
-     * A new version numbered after the highest one, based on the model's current version; undefined when the
-     * model does not exist. `key` makes the source key from the number the version gets.
+     * A new version numbered after the highest one the model ever had (a deleted version's number is not given
+     * again), based on the model's current version; undefined when the model does not exist. `key` makes the source key from the number the version gets.
      */
     async create(
       modelId: string,
@@ -75,18 +75,27 @@ export function createVersionRepository(db: Db) {
       author: string | null,
     ): Promise<ModelVersionRow | undefined> {
       return inTransaction(db, async (trx) => {
-        const model = await trx
-          .selectFrom('models')
-          .select('current_version')
+        // Claimed first, so versions posted at once are numbered one after the other on either database.
+        const claimed = await trx
+          .updateTable('models')
+          .set((eb) => ({ last_version: eb('last_version', '+', 1) }))
           .where('id', '=', modelId)
           .executeTakeFirst();
-        if (!model) return undefined;
+        if (Number(claimed.numUpdatedRows) === 0) return undefined;
+        const model = await trx
+          .selectFrom('models')
+          .select(['current_version', 'last_version'])
+          .where('id', '=', modelId)
+          .executeTakeFirstOrThrow();
         const top = await trx
           .selectFrom('model_versions')
           .select((eb) => eb.fn.max('number').as('top'))
           .where('model_id', '=', modelId)
           .executeTakeFirst();
-        const number = Number(top?.top ?? 0) + 1;
+        // Never a number given before, even one whose version was deleted since (a link may still pin it).
+        const number = Math.max(Number(top?.top ?? 0) + 1, model.last_version);
+        if (number !== model.last_version)
+          await trx.updateTable('models').set({ last_version: number }).where('id', '=', modelId).execute();
         const now = nowIso();
         return trx
           .insertInto('model_versions')

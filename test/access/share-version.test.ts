@@ -153,5 +153,37 @@ for (const dialect of testDialects()) {
       }
       assert.equal((await openShared(following.secret!, id)).model.version, 2);
     });
+
+    void it('never gives a deleted version’s number again, so a link pinned to it stays closed', async () => {
+      const id = (await api.create('house.glb', await twoPartGlb('renumbered-group'))).id as string;
+      await waitForStatus(testApp.app, id, ['completed']);
+      const postVersion = async () => {
+        const posted = await api.postForm(
+          `/${id}/versions`,
+          {},
+          { field: 'file', filename: 'tile.obj', data: ONE_TRIANGLE_OBJ },
+        );
+        assert.equal(posted.status, 202, posted.text);
+        const number = posted.json.data.version.number as number;
+        for (let tries = 0; ; tries++) {
+          const version = (await api.call('GET', `/${id}/versions/${number}`)).json.data;
+          if (version.status === 'completed') return number;
+          assert.notEqual(version.status, 'failed', version.error);
+          assert.ok(tries < 600, `version ${number} stuck`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      assert.equal(await postVersion(), 2);
+      assert.equal((await api.call('POST', `/${id}/versions/1/restore`)).status, 200);
+      const pinned = await createShare(id, { version: 2 });
+      assert.equal(pinned.status, 201, pinned.text);
+      assert.equal((await api.call('DELETE', `/${id}/versions/2`)).status, 204);
+      assert.equal((await get(`/s/${pinned.secret}`)).status, 404);
+
+      assert.equal(await postVersion(), 3, 'the next version is 3, not the deleted 2 again');
+      assert.equal((await api.call('GET', `/${id}/versions/2`)).status, 404);
+      assert.equal((await get(`/s/${pinned.secret}`)).status, 404, 'the link pinned to 2 opens nothing');
+      assert.equal((await get(`/s/${pinned.secret}/models/${id}`)).status, 404);
+    });
   });
 }
