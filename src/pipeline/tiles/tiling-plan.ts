@@ -27,6 +27,8 @@ export interface TilingPlan {
    * several nodes is simplified once for all of them, so no one placement's leaves can be its pieces).
    */
   pieces: Map<Primitive, TrianglePieces>;
+  /** The leaf of each of a primitive's pieces, where they are numbered on their own rather than by leaf. */
+  pieceLeaves: Map<Primitive, Uint32Array>;
 }
 
 /** Collects a document's soup (as it is: LOD 0) and splits it into the tiler's tree. */
@@ -44,14 +46,37 @@ export function planTiling(
     for (const triangle of leaf.triangles) leafOf[triangle] = index;
   });
   const pieces = new Map<Primitive, TrianglePieces>();
+  const pieceLeaves = new Map<Primitive, Uint32Array>();
+  const scratch = new Int32Array(leaves.length).fill(-1);
   for (const placement of placedOnce(placements)) {
-    const { firstTriangle, triangles } = placement;
-    pieces.set(placement.primitive, {
-      pieceOf: leafOf.subarray(firstTriangle, firstTriangle + triangles),
-      pieceCount: leaves.length,
-    });
+    const { primitive, firstTriangle, triangles } = placement;
+    const leafIds = leafOf.subarray(firstTriangle, firstTriangle + triangles);
+    // A primitive of fewer triangles than there are leaves has its pieces numbered on their own: a model of many
+    // small parts would otherwise keep a leaf-sized table for each of them.
+    if (triangles >= leaves.length) pieces.set(primitive, { pieceOf: leafIds, pieceCount: leaves.length });
+    else {
+      const { pieceOf, leafOfPiece } = numberPieces(leafIds, scratch);
+      pieces.set(primitive, { pieceOf, pieceCount: leafOfPiece.length });
+      pieceLeaves.set(primitive, leafOfPiece);
+    }
   }
-  return { soup, tree, leafOf, leafCount: leaves.length, placements, pieces };
+  return { soup, tree, leafOf, leafCount: leaves.length, placements, pieces, pieceLeaves };
+}
+
+/** The leaves as pieces numbered from 0 in first use, and the leaf of each; `scratch` (all -1, left so) per leaf. */
+function numberPieces(
+  leafIds: Uint32Array,
+  scratch: Int32Array,
+): { pieceOf: Uint32Array; leafOfPiece: Uint32Array } {
+  const pieceOf = new Uint32Array(leafIds.length);
+  const leafOfPiece: number[] = [];
+  for (let t = 0; t < leafIds.length; t++) {
+    const leaf = leafIds[t];
+    if (scratch[leaf] < 0) scratch[leaf] = leafOfPiece.push(leaf) - 1;
+    pieceOf[t] = scratch[leaf];
+  }
+  for (const leaf of leafOfPiece) scratch[leaf] = -1;
+  return { pieceOf, leafOfPiece: Uint32Array.from(leafOfPiece) };
 }
 
 /** The placements of primitives placed only once. */
@@ -93,8 +118,14 @@ export function coarseLeaves(
     for (let t = placement.firstTriangle; t < end; t++) covered[leafOf[t]] = 0;
   }
   const offsets = new Uint32Array(leafCount + 1);
-  for (const placement of kept) {
-    for (const leaf of traced.get(placement.primitive)!.pieceOf) if (covered[leaf]) offsets[leaf + 1]++;
+  const leafOfPiece = (primitive: Primitive) => {
+    const table = plan.pieceLeaves.get(primitive);
+    return table ? (piece: number) => table[piece] : (piece: number) => piece;
+  };
+  for (const { primitive } of kept) {
+    const leafOf = leafOfPiece(primitive);
+    for (const piece of traced.get(primitive)!.pieceOf)
+      if (covered[leafOf(piece)]) offsets[leafOf(piece) + 1]++;
   }
   for (let leaf = 0; leaf < leafCount; leaf++) offsets[leaf + 1] += offsets[leaf];
   const corners = new Uint32Array(offsets[leafCount] * 3);
@@ -103,10 +134,11 @@ export function coarseLeaves(
   for (const placement of kept) {
     const { indices, pieceOf, pieceErrors } = traced.get(placement.primitive)!;
     const { firstVertex: base } = placement;
+    const toLeaf = leafOfPiece(placement.primitive);
     // The soup swaps a mirrored primitive's second and third corners: so do its coarse triangles.
     const [second, third] = placement.mirrored ? [2, 1] : [1, 2];
     for (let t = 0; t < pieceOf.length; t++) {
-      const leaf = pieceOf[t];
+      const leaf = toLeaf(pieceOf[t]);
       if (!covered[leaf]) continue;
       const at = next[leaf]++ * 3;
       corners[at] = base + indices[t * 3];
@@ -115,8 +147,9 @@ export function coarseLeaves(
     }
     // An error in the mesh's units, as far in metres as its node magnifies it.
     const scale = matrixScale(placement.node.getWorldMatrix());
-    for (let leaf = 0; leaf < leafCount; leaf++)
-      errors[leaf] = Math.max(errors[leaf], pieceErrors[leaf] * scale);
+    pieceErrors.forEach((error, piece) => {
+      errors[toLeaf(piece)] = Math.max(errors[toLeaf(piece)], error * scale);
+    });
   }
   return { corners, offsets, covered, errors };
 }
