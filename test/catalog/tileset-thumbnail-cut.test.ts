@@ -17,7 +17,7 @@ import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
 import { createFileStore } from '../../src/storage/file-store.ts';
 import type { BlobStore } from '../../src/storage/blob-store.ts';
 import { emptyDocument, quietLogger } from '../pipeline/documents.ts';
-import { torus } from '../pipeline/torus.ts';
+import { torusPrimitive } from '../pipeline/torus.ts';
 import { decodeRgba, iou, silhouette } from '../render/silhouette.ts';
 
 const FOLDER = 'models/rings/tileset-0123456789abcdef/';
@@ -42,16 +42,8 @@ void describe('the tiles a tiled thumbnail is drawn from', () => {
   before(async () => {
     // Two rings of 38,400 triangles, split into leaves of at most 8,192: a root, inner tiles and leaves.
     const document = emptyDocument();
-    const buffer = document.getRoot().listBuffers()[0];
     for (let part = 0; part < 2; part++) {
-      const mesh = torus(160, 120);
-      const primitive = document
-        .createPrimitive()
-        .setAttribute(
-          'POSITION',
-          document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
-        )
-        .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
+      const primitive = torusPrimitive(document, 160, 120);
       document
         .getRoot()
         .listScenes()[0]

@@ -15,7 +15,7 @@ import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { waitForStatus, type ModelJson } from '../helpers/wait-for-status.ts';
-import { torus } from '../pipeline/torus.ts';
+import { torusPrimitive } from '../pipeline/torus.ts';
 import { decodeRgba, iou, silhouette } from '../render/silhouette.ts';
 
 const RED = { color: [1, 0, 0] as [number, number, number], alpha: 1 };
@@ -23,17 +23,9 @@ const RED = { color: [1, 0, 0] as [number, number, number], alpha: 1 };
 /** Two rings of 38,400 triangles side by side, each a part with the given group id: tiled into several tiles. */
 async function twoRingsGlb(groupIds: [string, string]): Promise<Uint8Array> {
   const document = new Document();
-  const buffer = document.createBuffer();
   const scene = document.createScene('Scene');
   groupIds.forEach((groupId, index) => {
-    const mesh = torus(160, 120);
-    const primitive = document
-      .createPrimitive()
-      .setAttribute(
-        'POSITION',
-        document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
-      )
-      .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
+    const primitive = torusPrimitive(document, 160, 120);
     scene.addChild(
       document
         .createNode(`Ring ${index}`)
@@ -144,15 +136,7 @@ for (const dialect of testDialects()) {
 
     void it('draws a model without a tileset from its level, as before', async () => {
       const plain = new Document();
-      const mesh = torus(12, 8);
-      const buffer = plain.createBuffer();
-      const primitive = plain
-        .createPrimitive()
-        .setAttribute(
-          'POSITION',
-          plain.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
-        )
-        .setIndices(plain.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
+      const primitive = torusPrimitive(plain, 12, 8);
       plain
         .createScene()
         .addChild(plain.createNode('Ring').setMesh(plain.createMesh().addPrimitive(primitive)));

@@ -11,21 +11,13 @@ import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
 import { emptyDocument, quietLogger } from './documents.ts';
-import { torus } from './torus.ts';
+import { torusPrimitive } from './torus.ts';
 
 void test('3d-tiles-renderer opens the tileset and refines to leaves that draw every triangle', async () => {
   // Two tori of 180,000 triangles, side by side: a root, inner tiles and leaves.
   const document = emptyDocument();
-  const buffer = document.getRoot().listBuffers()[0];
   for (let part = 0; part < 2; part++) {
-    const mesh = torus(300, 300);
-    const primitive = document
-      .createPrimitive()
-      .setAttribute(
-        'POSITION',
-        document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
-      )
-      .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
+    const primitive = torusPrimitive(document, 300, 300);
     document
       .getRoot()
       .listScenes()[0]

@@ -13,22 +13,13 @@ import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-jso
 import { coarseLeaves, planTiling } from '../../src/pipeline/tiles/tiling-plan.ts';
 import type { CoarseLeaves, TilingPlan } from '../../src/pipeline/tiles/tiling-plan.ts';
 import { emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
-import { torus } from './torus.ts';
+import { torusPrimitive } from './torus.ts';
 
 const SPLIT = { maxLeafTriangles: 2_048, cutsPerLevel: 3 };
 
 /** A torus mesh of `around × tube × 2` triangles. */
 function torusMesh(document: Document, name: string, around: number, tube = around): Mesh {
-  const buffer = document.getRoot().listBuffers()[0];
-  const mesh = torus(around, tube);
-  const primitive = document
-    .createPrimitive()
-    .setAttribute(
-      'POSITION',
-      document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
-    )
-    .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
-  return document.createMesh(name).addPrimitive(primitive);
+  return document.createMesh(name).addPrimitive(torusPrimitive(document, around, tube));
 }
 
 /**
@@ -151,45 +142,6 @@ void test('each coarse leaf keeps its leaf’s border and winding; a mesh drawn 
   assert.ok(coarseTriangles < fullTriangles * 0.3, `${coarseTriangles} coarse of ${fullTriangles} triangles`);
 });
 
-/** Every tile of a tileset. */
-function listTiles(tile: TileJson): TileJson[] {
-  return [tile, ...(tile.children ?? []).flatMap(listTiles)];
-}
-
-void test('a tileset handed up from coarse leaves is valid, keeps every triangle and is simplified above them', async () => {
-  const { plan, coarse } = await planAndLevels(rings());
-  const files = new Map<string, Uint8Array>();
-  const summary = await makeTiles(
-    plan.soup,
-    {
-      simplifier: MeshoptSimplifier,
-      io: await createNodeIO(),
-      onFile: async (file, bytes) => void files.set(file, bytes),
-      ...SPLIT,
-      tree: plan.tree,
-      coarseLeaves: coarse,
-    },
-    { logger: quietLogger },
-  );
-  const tileset = JSON.parse(new TextDecoder().decode(files.get(TILESET_FILE))) as TilesetJson;
-  assert.equal(summary.leafTriangles, plan.soup.indices.length / 3);
-  let leafTriangles = 0;
-  for (const tile of listTiles(tileset.root)) {
-    const glb = files.get(tile.content.uri)!;
-    assert.deepEqual(await validationErrors(glb), [], `${tile.content.uri} validates`);
-    const triangles = (await readGlb(glb))
-      .getRoot()
-      .listMeshes()
-      .flatMap((mesh) => mesh.listPrimitives())
-      .reduce((sum, primitive) => sum + primitive.getIndices()!.getCount() / 3, 0);
-    if (!tile.children) leafTriangles += triangles;
-    else assert.ok(triangles <= 2 * SPLIT.maxLeafTriangles, `${tile.content.uri}: ${triangles} triangles`);
-    for (const child of tile.children ?? [])
-      assert.ok(child.geometricError < tile.geometricError, 'error falls strictly with depth');
-  }
-  assert.equal(leafTriangles, plan.soup.indices.length / 3);
-});
-
 /** The files of a tileset of a plan's soup, built with the given coarse leaves or none. */
 async function tileFiles(plan: TilingPlan, coarse?: CoarseLeaves): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
@@ -207,6 +159,32 @@ async function tileFiles(plan: TilingPlan, coarse?: CoarseLeaves): Promise<Map<s
   );
   return files;
 }
+
+/** Every tile of a tileset. */
+function listTiles(tile: TileJson): TileJson[] {
+  return [tile, ...(tile.children ?? []).flatMap(listTiles)];
+}
+
+void test('a tileset handed up from coarse leaves is valid, keeps every triangle and is simplified above them', async () => {
+  const { plan, coarse } = await planAndLevels(rings());
+  const files = await tileFiles(plan, coarse);
+  const tileset = JSON.parse(new TextDecoder().decode(files.get(TILESET_FILE))) as TilesetJson;
+  let leafTriangles = 0;
+  for (const tile of listTiles(tileset.root)) {
+    const glb = files.get(tile.content.uri)!;
+    assert.deepEqual(await validationErrors(glb), [], `${tile.content.uri} validates`);
+    const triangles = (await readGlb(glb))
+      .getRoot()
+      .listMeshes()
+      .flatMap((mesh) => mesh.listPrimitives())
+      .reduce((sum, primitive) => sum + primitive.getIndices()!.getCount() / 3, 0);
+    if (!tile.children) leafTriangles += triangles;
+    else assert.ok(triangles <= 2 * SPLIT.maxLeafTriangles, `${tile.content.uri}: ${triangles} triangles`);
+    for (const child of tile.children ?? [])
+      assert.ok(child.geometricError < tile.geometricError, 'error falls strictly with depth');
+  }
+  assert.equal(leafTriangles, plan.soup.indices.length / 3);
+});
 
 void test('a leaf whose coarse version is below its share (one of two) hands up itself simplified instead', async () => {
   const document = emptyDocument();

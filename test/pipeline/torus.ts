@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import type { Document, Primitive } from '@gltf-transform/core';
 
 /** An indexed triangle list. */
 export interface TriangleMesh {
@@ -66,4 +67,17 @@ export function openEdges(indices: Uint32Array): number {
   let open = 0;
   for (const count of uses.values()) if (count === 1) open++;
   return open;
+}
+
+/** A {@link torus} as a primitive of `document`, positions and indices only, in its first buffer (made if none). */
+export function torusPrimitive(document: Document, around: number, tube = around): Primitive {
+  const buffer = document.getRoot().listBuffers()[0] ?? document.createBuffer();
+  const mesh = torus(around, tube);
+  return document
+    .createPrimitive()
+    .setAttribute(
+      'POSITION',
+      document.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer),
+    )
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer));
 }
