@@ -4,7 +4,7 @@ import type { MeshoptSimplifier } from 'meshoptimizer';
 import { MAKE_LODS_DEFAULTS } from '../lods/make-lods.ts';
 import type { AttributeWeights } from '../lods/simplifier-attributes.ts';
 import sharp from 'sharp';
-import { simplifyTile, simplifyTileTo } from './simplify-tile.ts';
+import { handUpSource, simplifyTile, simplifyTileTo } from './simplify-tile.ts';
 import type { SimplifiedTile } from './simplify-tile.ts';
 import { listLeaves, splitTriangles } from './split-tree.ts';
 import type { SplitNode } from './split-tree.ts';
@@ -155,10 +155,7 @@ export async function makeTiles(
     maxError: modelDiagonal,
     attributeWeights: settings.attributeWeights,
   };
-  /**
-   * A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings, from
-   * `from.coarse` (the tile simplified already) when that has at least as many triangles.
-   */
+  /** A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings. */
   const handUp = (
     json: TileJson,
     box: TileBox,
@@ -171,13 +168,9 @@ export async function makeTiles(
     if (siblings < 2 || !(settings.handUpShare > 0))
       return { json, box, height, triangles, geometry, handedError: 0 };
     const share = Math.min(1, settings.handUpShare / siblings) * triangles;
-    // A coarse version with fewer triangles than the share (a leaf of two siblings hands up half) would hand up
-    // less than the parent has room for, and stray further: the tile itself is simplified then.
-    const coarse = from.coarse && from.coarse.geometry.indices.length / 3 >= share ? from.coarse : undefined;
-    const handed = simplifyTileTo(soup, coarse ?? { geometry, error: 0 }, share, {
-      ...simplifying,
-      vertexData: coarse ? undefined : from.vertexData,
-    });
+    const source = handUpSource(geometry, from.coarse, share);
+    const vertexData = source.geometry === geometry ? from.vertexData : undefined;
+    const handed = simplifyTileTo(soup, source, share, { ...simplifying, vertexData });
     return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
   };
 

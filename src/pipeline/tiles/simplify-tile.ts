@@ -83,6 +83,19 @@ export function simplifyTileTo(
   return { geometry: simplified.geometry, error: tile.error + simplified.error };
 }
 
+/**
+ * What a tile hands its parent is simplified from: its coarse version (simplified already) when that has at least
+ * the `triangles` aimed at, else the tile itself. A coarse version below them (LOD 2's 15 % of a leaf of two
+ * siblings, which may hand up half) would leave the parent coarser than it need be, and further astray.
+ */
+export function handUpSource(
+  tile: TileGeometry,
+  coarse: SimplifiedTile | undefined,
+  triangles: number,
+): SimplifiedTile {
+  return coarse && coarse.geometry.indices.length / 3 >= triangles ? coarse : { geometry: tile, error: 0 };
+}
+
 /** A tile's normals, UVs and colour (RGB, linear 0–1) packed per vertex, each float with its weight; weight 0 left out. */
 function packAttributes(
   soup: TriangleSoup,
