@@ -75,6 +75,8 @@ export interface AppDependencies {
   events: EventPublisher;
   /** Tuning of the event stream's log reader (tests turn its timer off to prove the wake-up works alone). */
   eventHub?: Partial<EventHubOptions>;
+  /** How long a scoped token's file URLs are trusted unchecked (default `GRANT_RECHECK_MS`; tests shorten it). */
+  grantRecheckMs?: number;
 }
 
 /** Builds the HTTP app without listening, so tests drive it with `app.inject`. */
@@ -113,7 +115,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     recheckMs: config.eventStreamTokenCheckMs,
     onRecheckError: (error) => logger.warn({ err: error }, 'could not recheck the tokens of event streams'),
   });
-  const grants = createLiveGrants({ isLive: tokens.isLive });
+  const grants = createLiveGrants({ isLive: tokens.isLive, recheckMs: dependencies.grantRecheckMs });
   // A revocation here ends its streams and file URLs at once; other processes' periodic rechecks catch theirs.
   const onRevoked = async (tokenId: string) => {
     grants.forget(tokenId);

@@ -90,15 +90,18 @@ for (const dialect of testDialects()) {
       for (const url of adminUrls) await assertServed(url, "the admin token's");
     });
 
-    void it('ends the URLs in another API process within the recheck, well inside 30 s', async () => {
+    void it('ends the URLs in another API process within its recheck, at most 30 s by default', async () => {
       assert.ok(GRANT_RECHECK_MS <= 30_000);
-      // A second API process on the same database and files, with its own memory of tokens.
+      // A second API process on the same database and files, with its own memory of tokens. Its recheck is
+      // shortened so the test waits one second rather than the default's fifteen; the mechanism is the same.
+      const recheckMs = 1000;
       const services = await openServices(testApp.config);
       const other: FastifyInstance = await buildApp({
         config: testApp.config,
         ...services,
         apiToken: TEST_TOKEN,
         logger: createLogger('silent'),
+        grantRecheckMs: recheckMs,
       });
       try {
         const token = await createToken('elsewhere');
@@ -108,7 +111,7 @@ for (const dialect of testDialects()) {
         const revokedAt = Date.now();
         const deleted = await inject('DELETE', `/api/tokens/${token.id}`, testApp.auth);
         assert.equal(deleted.statusCode, 200, deleted.body);
-        await sleep(Math.max(0, revokedAt + GRANT_RECHECK_MS + 200 - Date.now()));
+        await sleep(Math.max(0, revokedAt + recheckMs + 200 - Date.now()));
         for (const url of urls) {
           const refused = await getThere(url);
           assert.equal(refused.statusCode, 404, `${url}: ${refused.body}`);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { createModelRepository } from '../../src/catalog/repository.ts';
+import { JobName } from '../../src/jobs/job-types.ts';
+import { capturingLogger } from '../helpers/capturing-logger.ts';
 import { catalogApi, fileOf, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { materialApi } from '../helpers/material-api.ts';
@@ -56,13 +58,14 @@ for (const dialect of testDialects()) {
         let api: ReturnType<typeof catalogApi>;
         let materials: ReturnType<typeof materialApi>;
         let redis: { url: string; prefix: string } | undefined;
+        const capture = capturingLogger();
         before(async () => {
           const env: Record<string, string> = { THUMBNAIL_REFRESH_DELAY_MS: String(DELAY_MS) };
           if (queue === 'redis') {
             redis = { url: testRedisUrl(), prefix: uniqueRedisPrefix('thumbnail-refresh') };
             Object.assign(env, { REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix });
           }
-          testApp = await createTestApp(dialect, env);
+          testApp = await createTestApp(dialect, env, { logger: capture.logger });
           api = catalogApi(testApp.app, testApp.auth);
           materials = materialApi(testApp.app, testApp.auth);
           testApp.startJobRunner();
@@ -109,6 +112,32 @@ for (const dialect of testDialects()) {
           }
         };
 
+        /**
+         * Waits until no thumbnail job of the model is queued, held back or running: whatever the changes so far
+         * were going to render has rendered, so counting renders after this is final.
+         */
+        const renderJobsDone = async (modelId: string) => {
+          const since = Date.now();
+          while (await testApp.queue.hasLiveJob(modelId, JobName.RenderThumbnail)) {
+            assert.ok(Date.now() - since < FOLLOW_MS, `a thumbnail job still live after ${FOLLOW_MS} ms`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        };
+
+        /** Waits until a render job of the model has found it held by another render and queued itself again. */
+        const renderWaited = async (modelId: string) => {
+          const since = Date.now();
+          const waited = () =>
+            capture.lines.some(
+              (line) =>
+                line.model_id === modelId && line.msg === 'thumbnail render waits for the one under way',
+            );
+          while (!waited()) {
+            assert.ok(Date.now() - since < FOLLOW_MS, `no render job ran within ${FOLLOW_MS} ms`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        };
+
         const color = (r: number, g: number, b: number) => ({ diffuse_r: r, diffuse_g: g, diffuse_b: b });
 
         void it('a binding, then an edit of the bound colour, each bring a new thumbnail in that colour', async () => {
@@ -133,13 +162,15 @@ for (const dialect of testDialects()) {
           assert.ok((await shareOf(second.png, 'green')) > 0.05, 'the thumbnail follows the edited colour');
           assert.ok((await shareOf(second.png, 'red')) < 0.01);
 
-          // Renaming changes nothing a thumbnail shows: no render.
+          // Renaming changes nothing a thumbnail shows: no render is queued (a refresh is queued within the
+          // request that changes the material, so none live after it answers means none at all).
+          await renderJobsDone(model.id);
           const events = await thumbnailEvents(model.id);
           assert.equal(
             (await materials.call('PUT', `/materials/${red.id}`, { name: 'Now green' })).status,
             200,
           );
-          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
+          assert.equal(await testApp.queue.hasLiveJob(model.id, JobName.RenderThumbnail), false);
           assert.equal(await thumbnailEvents(model.id), events);
         });
 
@@ -167,8 +198,8 @@ for (const dialect of testDialects()) {
 
           const rendered = await newThumbnail(model.id, model.thumbnail_url, startedAt);
           assert.ok((await shareOf(rendered.png, 'blue')) > 0.05, 'the one render shows the last binding');
-          // Anything a second render would do happens within another delay.
-          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 2000));
+          // A second render would be a job still live, or one that ran: none is left, and one ran.
+          await renderJobsDone(model.id);
           assert.equal(await thumbnailEvents(model.id), events + 1);
           assert.equal(
             fileOf((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url),
@@ -185,7 +216,7 @@ for (const dialect of testDialects()) {
           const events = await thumbnailEvents(model.id);
           const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
           await materials.bind(red.id, [groupId]);
-          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
+          await renderWaited(model.id);
           assert.equal(await thumbnailEvents(model.id), events, 'no render alongside the one under way');
 
           const freedAt = Date.now();
@@ -209,7 +240,12 @@ for (const dialect of testDialects()) {
 
           const red = await materials.create({ name: 'Red', ...color(255, 0, 0) });
           await materials.bind(red.id, [groupId]);
-          await new Promise((resolve) => setTimeout(resolve, DELAY_MS + 3000));
+          assert.equal(
+            await testApp.queue.hasLiveJob(model.id, JobName.RenderThumbnail),
+            true,
+            'refresh queued',
+          );
+          await renderJobsDone(model.id);
           assert.equal(fileOf((await api.call('GET', `/${model.id}`)).json.data.thumbnail_url), fileOf(mine));
           assert.equal(await thumbnailEvents(model.id), events);
 
