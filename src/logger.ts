@@ -11,9 +11,9 @@ const FLUSH_EVERY_MS = 250;
 let stdout: (DestinationStream & { flush(): void }) | undefined;
 
 /**
- * One buffered stdout for every logger of the process. At the default level each API request writes an access
- * line; one `write` call per line was a measurable share of a single material read. Whatever is buffered when the
- * process exits, a crash included, pino's destination writes out itself.
+ * One buffered stdout for every logger of the process. At `debug` each API request writes an access line; one
+ * `write` call per line was a measurable share of a single material read. Whatever is buffered when the process
+ * exits, a crash included, pino's destination writes out itself.
  */
 function bufferedStdout() {
   if (stdout) return stdout;

@@ -15,7 +15,11 @@ export default defineConfig({
     // three.js alone is ~600 KB minified; one hashed chunk cached for a year is fine for a viewer.
     chunkSizeWarningLimit: 1000,
     // The share page (/s/<secret>) is its own entry: it reuses the 3D view but none of the catalog.
-    rollupOptions: { input: { main: `${root}index.html`, share: `${root}share.html` } },
+    rolldownOptions: {
+      input: { main: `${root}index.html`, share: `${root}share.html` },
+      // The [PLUGIN_TIMINGS] note on a slow build names Vite's own plugins: a busy machine, nothing to act on.
+      checks: { bundlerTimings: false },
+    },
   },
   server: {
     proxy: {

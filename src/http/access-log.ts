@@ -1,7 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Log levels at which an `info` line is written. */
-const LEVELS_WRITING_INFO = new Set(['trace', 'debug', 'info']);
+/** Log levels at which a `debug` line is written. */
+const LEVELS_WRITING_DEBUG = new Set(['trace', 'debug']);
 
 /** The message an API request's error answer gave, kept for its access-log line. */
 const rejections = new WeakMap<FastifyRequest, string>();
@@ -13,9 +13,9 @@ export function noteRejection(request: FastifyRequest, reason: string): void {
 
 /**
  * Fastify's request logging with one access-log line per request instead of two: nothing on arrival, and on
- * completion (404s included) one `request completed` line at `info` with method, URL, status, time in ms and, for
- * a refused request, the reason it was given (errors still at `error`). At `warn` and above pino's `info` is a
- * no-op, so a quiet service writes nothing per request.
+ * completion (404s included) one `request completed` line at `debug` with method, URL, status, time in ms and, for
+ * a refused request, the reason it was given (errors still at `error`). At the default level, `info`, a service
+ * writes nothing per request that went well; `LOG_LEVEL=debug` shows every request.
  */
 export class AccessLogController extends LogController {
   override incomingRequest(): void {}
@@ -28,8 +28,8 @@ export class AccessLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    // A quiet service (at `warn` or above) builds nothing for the line it would not write.
-    if (!error && !LEVELS_WRITING_INFO.has(reply.log.level)) return;
+    // A service at `info` or above builds nothing for the line it would not write.
+    if (!error && !LEVELS_WRITING_DEBUG.has(reply.log.level)) return;
     const line = {
       method: request.method,
       url: withoutToken(request.url),
@@ -38,7 +38,7 @@ export class AccessLogController extends LogController {
       reason: rejections.get(request),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    else reply.log.debug(line, 'request completed');
   }
 }
 

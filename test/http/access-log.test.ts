@@ -16,12 +16,16 @@ function appLoggingAt(level: string) {
 }
 
 void describe('access log', () => {
-  void it('writes one line per request at info, with method, URL, status and time', async () => {
-    const { app, lines } = appLoggingAt('info');
+  void it('writes one line per request at debug, with method, URL, status and time', async () => {
+    const { app, lines } = appLoggingAt('debug');
     await app.inject({ url: '/thing?x=1' });
     await app.inject({ url: '/missing' });
     const requests = lines.filter((line) => line.msg === 'request completed');
     assert.equal(lines.length, 2, JSON.stringify(lines));
+    assert.ok(
+      requests.every((line) => line.level === 20),
+      'at debug',
+    );
     assert.deepEqual(
       requests.map(({ method, url, statusCode }) => ({ method, url, statusCode })),
       [
@@ -32,14 +36,28 @@ void describe('access log', () => {
     assert.equal(typeof requests[0]!.responseTime, 'number');
   });
 
-  void it('writes none at warn', async () => {
-    const { app, lines } = appLoggingAt('warn');
-    for (let i = 0; i < 5; i++) await app.inject({ url: '/thing' });
-    assert.deepEqual(lines, []);
+  void it('writes none at info, the default level, nor at warn', async () => {
+    for (const level of ['info', 'warn']) {
+      const { app, lines } = appLoggingAt(level);
+      for (let i = 0; i < 5; i++) await app.inject({ url: '/thing' });
+      await app.inject({ url: '/missing' });
+      assert.deepEqual(lines, [], level);
+    }
+  });
+
+  void it('still writes a request that failed, at error, at the default level', async () => {
+    const { app, lines } = appLoggingAt('info');
+    app.get('/broken', () => {
+      throw new Error('disk on fire');
+    });
+    await app.inject({ url: '/broken' });
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    assert.equal(lines[0]!.level, 50);
+    assert.match(JSON.stringify(lines[0]), /disk on fire/);
   });
 
   void it('writes one line for a refused API request, with the reason it was given', async () => {
-    const { app, lines } = appLoggingAt('info');
+    const { app, lines } = appLoggingAt('debug');
     await app.register(async (family) => {
       installApiFamily(family, {
         checkToken: (presented) => Promise.resolve(presented === 'good' ? 'write' : 'invalid'),
@@ -80,7 +98,7 @@ void describe('access log', () => {
     ];
     for (const [url, logged] of cases) assert.equal(withoutToken(url), logged, url);
 
-    const { app, lines } = appLoggingAt('info');
+    const { app, lines } = appLoggingAt('debug');
     await app.inject({ url: '/thing?tok%65n=s3cret' });
     await app.inject({ url: '/thing;token=s3cret' });
     assert.ok(lines.length >= 2);

@@ -28,6 +28,16 @@ void describe('npm start', () => {
     assert.ok(ms <= 5_000, `stopped after ${ms} ms`);
   });
 
+  void it('builds nothing on a second start of an unchanged checkout, and says so', async () => {
+    const first = await npmStart();
+    process.kill(first.child.pid!, 'SIGTERM');
+    await timeUntilGone(first, first.port, 5_000);
+    const second = await npmStart();
+    assert.match(second.output(), /^Up to date, not rebuilt: server \(dist\/\), viewer \(web\/dist\/\)$/m);
+    assert.doesNotMatch(second.output(), /^Building the /m);
+    assert.equal((await fetch(`http://127.0.0.1:${second.port}/health`)).status, 200);
+  });
+
   void it('exits 0 on Ctrl-C (SIGINT to the whole process group), without a forced exit', async () => {
     const run = await npmStart();
     process.kill(-run.child.pid!, 'SIGINT');
