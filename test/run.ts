@@ -3,10 +3,12 @@
 // without TEST_REDIS_URL, Chromium) are skipped outside CI and named in one line each. Arguments: `node --test`
 // options (`--test-name-pattern=…`) and file filters (a file, a folder, or part of a path).
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
 import { allTestFiles, filesUsing, selectTestFiles } from './runner/test-files.ts';
+import { createUsageFolder, usageSummary } from './runner/file-usage.ts';
 
 /** `node --test` options that take their value as the next argument. */
 const OPTIONS_WITH_VALUE = new Set([
@@ -33,10 +35,15 @@ function parseArguments(args: string[]): { options: string[]; filters: string[] 
 
 /** Runs `node --test` on the files; resolves with the exit code to pass on (128 + signal number when killed). */
 function runTests(options: string[], files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...options, ...files], {
-    env,
-    stdio: 'inherit',
-  });
+  const probe = new URL('./runner/file-usage-probe.ts', import.meta.url).href;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', probe, '--test', ...options, ...files],
+    {
+      env,
+      stdio: 'inherit',
+    },
+  );
   // A signal sent to the runner alone reaches the tests too; the runner stays to clean up after them.
   const forward = (signal: NodeJS.Signals) => void child.kill(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
@@ -50,6 +57,15 @@ function runTests(options: string[], files: string[], env: NodeJS.ProcessEnv): P
       resolve(code ?? 128 + (signal ? (signals[signal] ?? 0) : 0));
     });
   });
+}
+
+/**
+ * Test files run side by side: most of a file's time is spent waiting (for a database, a worker thread, a child
+ * process, a browser), so twice the cores keeps them busy. TEST_CONCURRENCY overrides it.
+ */
+function testConcurrency(env: NodeJS.ProcessEnv): number {
+  const asked = Number(env.TEST_CONCURRENCY);
+  return Number.isInteger(asked) && asked > 0 ? asked : 2 * availableParallelism();
 }
 
 const { options, filters } = parseArguments(process.argv.slice(2));
@@ -99,12 +115,19 @@ if (env.TEST_DATABASE_URL) {
   );
 }
 
+const usage = createUsageFolder();
+env.TEST_USAGE_DIR = usage.folder;
+if (!options.some((option) => option.startsWith('--test-concurrency'))) {
+  options.push(`--test-concurrency=${testConcurrency(env)}`);
+}
 let code = 1;
 try {
   code = await runTests(options, files, env);
 } finally {
   await postgres?.stop();
 }
-// After the report, where they are read: what this run did not cover, and what would run it.
+// After the report, where they are read: where the time went, what this run did not cover, and what would run it.
+for (const line of usageSummary(usage.read())) console.log(line);
+usage.remove();
 for (const note of notes) console.log(note);
 process.exit(code);
