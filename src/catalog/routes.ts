@@ -29,8 +29,8 @@ import {
 } from './schemas.ts';
 import { PART_NOT_FOUND, partFilter } from './part-filters.ts';
 import { catalogEnvelope, CatalogMessageSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
-import { registerThumbnailRoutes } from './thumbnail-routes.ts';
-import { registerUploadRoutes } from './upload-routes.ts';
+import { registerThumbnailRoutes } from './thumbnails/thumbnail-routes.ts';
+import { registerUploadRoutes } from './intake/upload-routes.ts';
 
 export type { CatalogRoutesOptions } from './route-context.ts';
 
