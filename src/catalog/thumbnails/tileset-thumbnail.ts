@@ -4,8 +4,8 @@ import { NodeIO } from '@gltf-transform/core';
 import { chooseTileCut } from '../../pipeline/tiles/choose-cut.ts';
 import { glbTriangleCount } from '../../pipeline/tiles/glb-triangle-count.ts';
 import type { TileJson, TilesetJson } from '../../pipeline/tiles/tileset-json.ts';
-import { readGlb } from '../../render/read-glb.ts';
-import { tilePartsDocument } from '../../render/tile-parts-document.ts';
+import { readGlb } from '../../render/scene/read-glb.ts';
+import { tilePartsDocument } from '../../render/scene/tile-parts-document.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { tilesetFolderOf } from '../lod-keys.ts';
 

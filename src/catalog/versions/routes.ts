@@ -12,7 +12,7 @@ import { installApiFamily } from '../../http/api-family.ts';
 import { grantOf } from '../../http/auth/request-scope.ts';
 import type { TokenChecker } from '../../http/auth/token-checker.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../../http/catalog-family.ts';
-import type { UrlFor } from '../../http/request-file-urls.ts';
+import type { UrlFor } from '../../http/files/request-file-urls.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { diffParts } from '../../part-diff/diff-parts.ts';
 import type { VersionRepository } from './repository.ts';

@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ModelVersionRow } from '../../db/database.ts';
 import { toIso } from '../../db/timestamps.ts';
-import type { UrlFor } from '../../http/request-file-urls.ts';
+import type { UrlFor } from '../../http/files/request-file-urls.ts';
 import { LodSchema, lodsOnTheWire, MODEL_STATUSES, type ModelStatus } from '../schemas.ts';
 import type { StoredLod } from '../conversion/conversion-record.ts';
 import type { DiffCounts } from './repository.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DATABASE_UNAVAILABLE } from '../db/unavailable.ts';
-import { GRANT_RECHECK_MS, type LiveGrants } from './auth/live-grants.ts';
-import { TOKEN_HEADER, type TokenChecker } from './auth/token-checker.ts';
+import { DATABASE_UNAVAILABLE } from '../../db/unavailable.ts';
+import { GRANT_RECHECK_MS, type LiveGrants } from '../auth/live-grants.ts';
+import { TOKEN_HEADER, type TokenChecker } from '../auth/token-checker.ts';
 import type { FileSignatureCheck, FileUrlSigner } from './file-url-signer.ts';
 
 /** What deciding on a `/files/` request needs. */

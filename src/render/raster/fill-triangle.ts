@@ -1,6 +1,6 @@
 // The per-triangle half of rasterizing: edge functions set up once per triangle, then the sample loops
 // that fill it. Kept apart from the triangle walk so each loop stays whole inside one function.
-import type { DrawPrimitive } from './draw-primitive.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
 import type { Lighting } from './lighting.ts';
 import { shadeFragment } from './shade-fragment.ts';

@@ -1,7 +1,7 @@
 // Where a scene's triangles lie, for framing its thumbnail: the box and centroid of the vertices triangles use, and
 // the sphere around the box's centre that holds them.
-import type { Bounds } from '../pipeline/types.ts';
-import type { DrawPrimitive } from './draw-primitive.ts';
+import type { Bounds } from '../../pipeline/types.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 
 /**
  * Radius of the sphere around the centre of `bounds` that holds every finite vertex a triangle

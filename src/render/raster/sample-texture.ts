@@ -1,5 +1,5 @@
-import { SRGB_TO_LINEAR } from '../gltf/color-space.ts';
-import type { DecodedTexture } from './decode-texture.ts';
+import { SRGB_TO_LINEAR } from '../../gltf/color-space.ts';
+import type { DecodedTexture } from '../scene/decode-texture.ts';
 
 /** glTF sampler wrap modes (WebGL enums). */
 export const WRAP_REPEAT = 10497;

@@ -1,8 +1,8 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { FILES_ROUTE_PREFIX } from '../storage/files-route.ts';
+import { FILES_ROUTE_PREFIX } from '../../storage/files-route.ts';
 import { decideFileAccess, privateCacheControl, refuseFile, type FileAccessOptions } from './file-access.ts';
-import { formatCsp, INERT_CSP } from './security-headers.ts';
+import { formatCsp, INERT_CSP } from '../security-headers.ts';
 
 /**
  * Content types by stored extension. Only these are ever sent: a stored name with any other extension (an

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from '../storage/blob-store.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
 import {
   decideFolderAccess,
   privateCacheControl,
@@ -9,7 +9,7 @@ import {
 import { FOLDERS_ROUTE_PREFIX } from './file-url-signer.ts';
 import { presignedLife } from './redirect-files.ts';
 import { contentDisposition, storedFileHeaders } from './serve-files.ts';
-import { formatCsp, INERT_CSP } from './security-headers.ts';
+import { formatCsp, INERT_CSP } from '../security-headers.ts';
 
 /** Options of {@link registerFolderFiles}. */
 export interface FolderFilesOptions {

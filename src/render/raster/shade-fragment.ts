@@ -1,4 +1,4 @@
-import type { DrawPrimitive } from './draw-primitive.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 import type { Lighting } from './lighting.ts';
 import { sampleTexture } from './sample-texture.ts';
 

@@ -13,15 +13,15 @@ import type {
 } from '@gltf-transform/core';
 import type { InstancedMesh, Transform } from '@gltf-transform/extensions';
 import type sharpModule from 'sharp';
-import type { Bounds } from '../pipeline/types.ts';
+import type { Bounds } from '../../pipeline/types.ts';
 import { applySkin } from './apply-skin.ts';
-import { srgbToLinear } from '../gltf/color-space.ts';
+import { srgbToLinear } from '../../gltf/color-space.ts';
 import { decodeTexture } from './decode-texture.ts';
 import type { DecodedTexture } from './decode-texture.ts';
-import { ALPHA_BLEND, ALPHA_MASK, ALPHA_OPAQUE } from './draw-primitive.ts';
-import type { DrawPrimitive } from './draw-primitive.ts';
+import { ALPHA_BLEND, ALPHA_MASK, ALPHA_OPAQUE } from '../draw-primitive.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 import { readFloats, triangleList } from './read-attribute.ts';
-import { WRAP_REPEAT } from './sample-texture.ts';
+import { WRAP_REPEAT } from '../raster/sample-texture.ts';
 import { bakeNormals, determinant3, isIdentity, multiply, transformPositions } from './transform-vertices.ts';
 import { growBounds, sphereRadius } from './scene-bounds.ts';
 

@@ -1,4 +1,4 @@
-import type { DrawPrimitive } from './draw-primitive.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
 import type { Lighting } from './lighting.ts';
 import { shadeFragment } from './shade-fragment.ts';

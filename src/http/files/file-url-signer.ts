@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { filesRouteUrl } from '../storage/files-route.ts';
+import { filesRouteUrl } from '../../storage/files-route.ts';
 
 /** Query parameter holding a signed URL's expiry, in Unix seconds. */
 export const EXPIRES_PARAM = 'expires';

@@ -1,4 +1,4 @@
-import { cameraBasis, type FramedCamera } from './camera.ts';
+import { cameraBasis, type FramedCamera } from '../camera.ts';
 
 /** The light rig, resolved to world space for one camera. */
 export interface Lighting {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from '../storage/blob-store.ts';
-import { FILES_ROUTE_PREFIX } from '../storage/files-route.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
+import { FILES_ROUTE_PREFIX } from '../../storage/files-route.ts';
 import {
   decideFileAccess,
   privateCacheControl,

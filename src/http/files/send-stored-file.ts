@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { BlobStore, SignedResponseHeaders } from '../storage/blob-store.ts';
+import type { BlobStore, SignedResponseHeaders } from '../../storage/blob-store.ts';
 
 /** How {@link sendStoredFile} answers. */
 export interface StoredFileAnswer {

@@ -1,8 +1,8 @@
-import { viewProjection } from './camera.ts';
-import type { FramedCamera } from './camera.ts';
-import { downsample } from './downsample.ts';
-import { ALPHA_BLEND, ALPHA_MASK } from './draw-primitive.ts';
-import type { DrawPrimitive } from './draw-primitive.ts';
+import { viewProjection } from '../camera.ts';
+import type { FramedCamera } from '../camera.ts';
+import { downsample } from '../downsample.ts';
+import { ALPHA_BLEND, ALPHA_MASK } from '../draw-primitive.ts';
+import type { DrawPrimitive } from '../draw-primitive.ts';
 import type { Framebuffer } from './framebuffer.ts';
 import { cameraLighting } from './lighting.ts';
 import { RASTER_ALPHA_TEST, RASTER_BLEND, RASTER_VISIBILITY } from './fill-triangle.ts';

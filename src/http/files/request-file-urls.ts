@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { grantOf } from './auth/request-scope.ts';
+import { grantOf } from '../auth/request-scope.ts';
 import type { FileUrlSigner } from './file-url-signer.ts';
 
 /**
