@@ -34,7 +34,7 @@ import { registerUploadRoutes } from './intake/upload-routes.ts';
 
 export type { CatalogRoutesOptions } from './route-context.ts';
 
-/** The model catalog of model-catalog.md plus upload and reprocess, mounted at `/api/models`. */
+/** The model catalog with upload and reprocess, mounted at `/api/models`. */
 export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fastify, options) => {
   installApiFamily(fastify, {
     checkToken: options.checkToken,

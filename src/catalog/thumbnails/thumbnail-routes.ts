@@ -6,7 +6,7 @@ import { MODEL_NOT_FOUND, ModelIdParams, ModelSchema, toModel } from '../schemas
 import { UploadThumbnailForm } from '../intake/upload-schemas.ts';
 import { CatalogErrorSchema, CatalogMessageSchema } from '../../http/catalog-family.ts';
 
-/** Largest uploaded thumbnail (model-catalog.md: 2 MB). */
+/** Largest uploaded thumbnail: 2 MB, ample for a picture shown at 512 px. */
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 
 /** Routes 9 and 10: `POST /:id/thumbnail` and `POST /:id/regenerate-thumbnail`. */
