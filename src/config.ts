@@ -105,7 +105,7 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Reads and validates the configuration from an environment (defaults from DECISIONS.md §1). */
+/** Reads and validates the configuration from an environment (defaults as README.md's "Configuration" lists them). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -167,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const glbCompression = text('GLB_COMPRESSION') ?? 'meshopt';
   if (glbCompression === 'draco') {
-    // DECISIONS.md §5 names Draco too, but without an encoder installed it could only fail every conversion.
+    // Refused at start rather than accepted: without a Draco encoder installed it could only fail every conversion.
     problems.push(
       'GLB_COMPRESSION=draco: Draco compression is not available in this build because no Draco encoder is installed; use meshopt',
     );

@@ -2,14 +2,14 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { AppLogger } from './logger.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
-import { createConvertModelJob } from './catalog/convert-model-job.ts';
-import { createRenderThumbnailJob } from './catalog/render-thumbnail-job.ts';
-import { startStrandedModelSweep } from './catalog/sweep-stranded-models.ts';
+import { createConvertModelJob } from './catalog/conversion/convert-model-job.ts';
+import { createRenderThumbnailJob } from './catalog/thumbnails/render-thumbnail-job.ts';
+import { startStrandedModelSweep } from './catalog/conversion/sweep-stranded-models.ts';
 import { createExportJob } from './exports/export-job.ts';
 import { createExportRepository } from './exports/repository.ts';
 import { createModelRepository } from './catalog/repository.ts';
-import { createVersionRepository } from './model-versions/repository.ts';
-import type { RenderThumbnail } from './catalog/thumbnails.ts';
+import { createVersionRepository } from './catalog/versions/repository.ts';
+import type { RenderThumbnail } from './catalog/thumbnails/thumbnails.ts';
 import type { Config } from './config.ts';
 import {
   JobLane,

@@ -3,7 +3,7 @@ import { createModelRepository } from '../catalog/repository.ts';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
-import { createVersionRepository } from '../model-versions/repository.ts';
+import { createVersionRepository } from '../catalog/versions/repository.ts';
 import { createAnnotationRepository } from '../review/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { oembedRoutes } from './oembed-routes.ts';

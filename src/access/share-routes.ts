@@ -12,7 +12,7 @@ import {
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
-import type { VersionRepository } from '../model-versions/repository.ts';
+import type { VersionRepository } from '../catalog/versions/repository.ts';
 import type { ShareRepository, StoredShare } from './share-repository.ts';
 import { CreateShareBody, ShareIdParams, ShareSchema, type Share } from './share-schemas.ts';
 import { baseUrlOf, sharePageUrl } from './share-urls.ts';

@@ -16,10 +16,10 @@ import {
 import { catalogEnvelope, CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { REVOKED_WITHIN_SECONDS } from '../http/file-access.ts';
-import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
+import { REVOKED_WITHIN_SECONDS } from '../http/files/file-access.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-file.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
-import type { VersionRepository } from '../model-versions/repository.ts';
+import type { VersionRepository } from '../catalog/versions/repository.ts';
 import type { AnnotationRepository } from '../review/repository.ts';
 import { AnnotationSchema } from '../review/schemas.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

@@ -5,7 +5,7 @@ import { storedTilesetFolder } from '../catalog/schemas.ts';
 import { CatalogErrorSchema } from '../http/catalog-family.ts';
 import type { ModelRow } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
-import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-file.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { SharedModelParams, SharedTileParams } from './share-schemas.ts';
 

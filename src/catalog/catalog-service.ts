@@ -7,18 +7,18 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { AppLogger } from '../logger.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
-import { createVersionRepository } from '../model-versions/repository.ts';
-import { versionJobSubject } from '../model-versions/schemas.ts';
+import { createVersionRepository } from './versions/repository.ts';
+import { versionJobSubject } from './versions/schemas.ts';
 import { modelPrefix } from './lod-keys.ts';
 import { modelEventData } from './model-events.ts';
-import { uploadModel, type NewUpload } from './model-upload.ts';
+import { uploadModel, type NewUpload } from './intake/model-upload.ts';
 import { createModelRepository, type ModelMetadata } from './repository.ts';
 import { MODEL_NOT_FOUND } from './schemas.ts';
-import { findModelMadeBy, type RequestKey } from './request-keys.ts';
-import { createThumbnailOperations } from './thumbnail-operations.ts';
-import { uploadVersion, type NewVersionUpload } from './version-upload.ts';
+import { findModelMadeBy, type RequestKey } from './intake/request-keys.ts';
+import { createThumbnailOperations } from './thumbnails/thumbnail-operations.ts';
+import { uploadVersion, type NewVersionUpload } from './intake/version-upload.ts';
 
-export { UPLOAD_HOLD_MS, type NewUpload } from './model-upload.ts';
+export { UPLOAD_HOLD_MS, type NewUpload } from './intake/model-upload.ts';
 export { STORAGE_FULL } from './storage-full.ts';
 
 /** What the catalog service works with. */

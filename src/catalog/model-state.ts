@@ -4,13 +4,10 @@ import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
-import { createVersionRepository } from '../model-versions/repository.ts';
-import {
-  partColumns,
-  replacePartPropertyRows,
-  type ConversionRecord,
-  type ThumbnailSource,
-} from './repository.ts';
+import { createVersionRepository } from './versions/repository.ts';
+import { outputColumns, type ConversionRecord } from './conversion/conversion-record.ts';
+import { partColumns, replacePartPropertyRows } from './part-rows.ts';
+import type { ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
 /** The conversion-state queries of the model repository, over a database or a transaction. */
@@ -80,14 +77,7 @@ export function modelStateAccess(db: Db) {
             status: 'completed',
             progress: 100,
             error: null,
-            lods: JSON.stringify(record.lods),
-            tileset_key: record.tileset_key,
-            triangle_count: record.triangle_count,
-            vertex_count: record.vertex_count,
-            part_count: record.parts.length,
-            bounds: JSON.stringify(record.bounds),
-            source_unit: record.source_unit,
-            source_up_axis: record.source_up_axis,
+            ...outputColumns(record),
             updated_at: nowIso(),
           })
           .where('id', '=', id)

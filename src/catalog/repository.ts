@@ -7,29 +7,8 @@ import { inTransaction } from '../db/in-transaction.ts';
 import { raiseGenerationAfterCommit, raiseGenerationWithin } from '../db/material-generation.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { foldedContains, searchFold } from '../db/search-fold.ts';
-import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
-import type { ConversionResult } from '../pipeline/types.ts';
 import { modelStateAccess, thumbnailStateAccess } from './model-state.ts';
 import type { MODEL_SORT_FIELDS, ModelSort, ModelStatus } from './schemas.ts';
-
-/** A stored level of detail: the blob key of its GLB and what it holds. */
-export interface StoredLod {
-  level: 0 | 1 | 2;
-  key: string;
-  triangle_count: number;
-  size: number;
-  /** Geometric error against LOD 0 relative to the model's diagonal; absent on models converted before it was measured. */
-  error?: number;
-  /** Whether the level is a simplified file of its own (see `LodOutput`); absent on models converted before. */
-  reduced?: boolean;
-}
-
-/** What a finished conversion records on its model: the pipeline's result with its LODs stored. */
-export interface ConversionRecord extends Omit<ConversionResult, 'lods' | 'tileset'> {
-  lods: StoredLod[];
-  /** Blob key of the stored `tileset.json`, or null for a model without a tileset. */
-  tileset_key: string | null;
-}
 
 /** Where a model's thumbnail came from: rendered by the service or uploaded by a person. */
 export type ThumbnailSource = 'rendered' | 'uploaded';
@@ -231,44 +210,4 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
       return deleted.deleted;
     },
   };
-}
-
-/** The columns a converted part is stored with, in `model_parts` and in a version's `model_version_parts` alike. */
-export function partColumns(part: ConversionRecord['parts'][number], index: number) {
-  return {
-    part_index: index,
-    group_id: part.group_id,
-    name: part.name,
-    path: part.path,
-    triangle_count: part.triangle_count,
-    vertex_count: part.vertex_count,
-    bounds: JSON.stringify(part.bounds),
-    properties: JSON.stringify(part.properties ?? {}),
-  };
-}
-
-/**
- * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
- * 5,000 rows a statement: seven values a row stay under both databases' parameter limits.
- */
-export async function replacePartPropertyRows(
-  trx: Db,
-  modelId: string,
-  parts: readonly { part_index: number; properties: PartProperties }[],
-): Promise<void> {
-  await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
-  const flat = parts.flatMap((part) =>
-    flattenProperties(part.properties).map((row) => ({
-      model_id: modelId,
-      part_index: part.part_index,
-      ...row,
-      value_folded: searchFold(row.value),
-    })),
-  );
-  for (let start = 0; start < flat.length; start += 5_000) {
-    await trx
-      .insertInto('model_part_properties')
-      .values(flat.slice(start, start + 5_000))
-      .execute();
-  }
 }

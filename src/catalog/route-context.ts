@@ -3,8 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefau
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
-import type { FileUrlSigner } from '../http/file-url-signer.ts';
-import { requestFileUrls, type UrlFor } from '../http/request-file-urls.ts';
+import type { FileUrlSigner } from '../http/files/file-url-signer.ts';
+import { requestFileUrls, type UrlFor } from '../http/files/request-file-urls.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { ModelRow } from '../db/database.ts';

@@ -29,12 +29,12 @@ import {
 } from './schemas.ts';
 import { PART_NOT_FOUND, partFilter } from './part-filters.ts';
 import { catalogEnvelope, CatalogMessageSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
-import { registerThumbnailRoutes } from './thumbnail-routes.ts';
-import { registerUploadRoutes } from './upload-routes.ts';
+import { registerThumbnailRoutes } from './thumbnails/thumbnail-routes.ts';
+import { registerUploadRoutes } from './intake/upload-routes.ts';
 
 export type { CatalogRoutesOptions } from './route-context.ts';
 
-/** The model catalog of model-catalog.md plus upload and reprocess, mounted at `/api/models`. */
+/** The model catalog with upload and reprocess, mounted at `/api/models`. */
 export const catalogRoutes: FastifyPluginAsync<CatalogRoutesOptions> = async (fastify, options) => {
   installApiFamily(fastify, {
     checkToken: options.checkToken,

@@ -3,9 +3,9 @@ import { LENGTH_UNITS, UP_AXES } from '../pipeline/types.ts';
 import type { DeclaredUp, LengthUnit } from '../pipeline/types.ts';
 import type { ModelPartRow, ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
-import type { UrlFor } from '../http/request-file-urls.ts';
+import type { UrlFor } from '../http/files/request-file-urls.ts';
 import { MaterialSchema, type Material } from '../materials/schemas.ts';
-import type { StoredLod } from './repository.ts';
+import type { StoredLod } from './conversion/conversion-record.ts';
 import { tilesetFolderOf } from './lod-keys.ts';
 
 /** The four states of a model. */

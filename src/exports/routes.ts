@@ -10,8 +10,8 @@ import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/cat
 import { scopeOf } from '../http/auth/request-scope.ts';
 import { EXPORT_NEEDS_WRITE_MESSAGE } from '../http/auth/route-access.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
-import type { UrlFor } from '../http/request-file-urls.ts';
-import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/send-stored-file.ts';
+import type { UrlFor } from '../http/files/request-file-urls.ts';
+import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-file.ts';
 import { JobName, type ExportKey } from '../jobs/job-types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';

@@ -1,4 +1,4 @@
-// The catalog-style API family of model-catalog.md, shared by every API that answers in its envelopes: the model
+// The catalog-style API family, shared by every API that answers in the model catalog's envelopes: the model
 // catalog itself, uploads, sharing, tokens, webhooks and the event stream.
 import { Type, type TSchema } from '@sinclair/typebox';
 

@@ -1,6 +1,6 @@
 // No imports: the web viewer bundles this file too, so its form starts from the service's own defaults.
 
-/** Values a new material takes for omitted fields (DECISIONS.md §3). */
+/** Values a new material takes for omitted fields: white, opaque, with no shine or specular colour. */
 export const MATERIAL_DEFAULTS = {
   diffuse_r: 255,
   diffuse_g: 255,

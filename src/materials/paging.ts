@@ -3,7 +3,7 @@ export const MAX_PAGE_SIZE = 100;
 /** `page_size` used when absent or below 1. */
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** Applies DECISIONS.md §3: `page` < 1 → 1, `page_size` < 1 → 20, > 100 → 100; returns the values used. */
+/** Clamps the paging of a list: `page` < 1 → 1, `page_size` < 1 → 20, > 100 → 100; returns the values used. */
 export function clampPage(query: { page?: number; page_size?: number }): {
   page: number;
   page_size: number;

@@ -50,7 +50,7 @@ const LookupReply = envelope(
 );
 type LookupReply = Static<typeof LookupReply>;
 
-/** The material service of materials-service.md, mounted at `/api/v1`. */
+/** The material service, mounted at `/api/v1`. */
 export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
   fastify,
   { repository, checkToken, lookupCacheBytes, announceBindings, announceMaterialEdit },

@@ -1,4 +1,4 @@
-import type { DecodedTexture } from './decode-texture.ts';
+import type { DecodedTexture } from './scene/decode-texture.ts';
 
 /** Drawn in the first pass and writes depth. */
 export const ALPHA_OPAQUE = 0;

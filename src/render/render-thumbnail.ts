@@ -5,15 +5,15 @@ import type { FramedCamera, ViewAngles } from './camera.ts';
 import { srgbToLinear } from '../gltf/color-space.ts';
 import { encodeSrgb } from './downsample.ts';
 import { ALPHA_BLEND } from './draw-primitive.ts';
-import { drawScene } from './draw-scene.ts';
+import { drawScene } from './raster/draw-scene.ts';
 import { encodePng } from './encode-png.ts';
-import { flattenScene } from './flatten-scene.ts';
-import type { MaterialOverride } from './flatten-scene.ts';
-import { createFramebuffer } from './framebuffer.ts';
-import { readGlb } from './read-glb.ts';
+import { flattenScene } from './scene/flatten-scene.ts';
+import type { MaterialOverride } from './scene/flatten-scene.ts';
+import { createFramebuffer } from './raster/framebuffer.ts';
+import { readGlb } from './scene/read-glb.ts';
 
 /** A colour bound to a part, as `materialOverrides` takes it. */
-export type { MaterialOverride } from './flatten-scene.ts';
+export type { MaterialOverride } from './scene/flatten-scene.ts';
 
 /** Name used to prefix errors and logs. */
 export const NAME = 'render-thumbnail';

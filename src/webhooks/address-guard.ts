@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { embeddedIpv4, isPrivateAddress } from './private-address.ts';
+import ipaddr from 'ipaddr.js';
+import { embeddedIpv4, inRanges, isPrivateAddress, type IpRange } from './private-address.ts';
 
 /** Decides which IP addresses webhook deliveries may connect to. */
 export interface AddressGuard {
@@ -24,13 +25,23 @@ export interface AddressRange {
 
 /** Parses `10.0.0.0/8`, `fd00::/8` or a bare address (a range of one); undefined when it is neither. */
 export function parseAddressRange(text: string): AddressRange | undefined {
-  const [address = '', bits, extra] = text.trim().split('/');
-  const family = net.isIP(address);
-  if (family === 0 || extra !== undefined) return undefined;
-  const max = family === 4 ? 32 : 128;
-  const prefix = bits === undefined ? max : Number(bits);
-  if (!/^\d+$/.test(bits ?? String(max)) || prefix > max) return undefined;
-  return { address, prefix, type: family === 4 ? 'ipv4' : 'ipv6' };
+  const trimmed = text.trim();
+  // Four-part decimal only: ipaddr.js would also read `10.1` or `0xa.0.0.1`, which no one means in a range.
+  const range = ipaddr.IPv4.isValidCIDRFourPartDecimal(trimmed)
+    ? ipaddr.IPv4.parseCIDR(trimmed)
+    : ipaddr.IPv6.isValidCIDR(trimmed)
+      ? ipaddr.IPv6.parseCIDR(trimmed)
+      : singleAddress(trimmed);
+  if (!range || ('zoneId' in range[0] && range[0].zoneId !== undefined)) return undefined;
+  return { address: range[0].toString(), prefix: range[1], type: range[0].kind() };
+}
+
+/** A bare address as the range that holds only it. */
+function singleAddress(text: string): IpRange | undefined {
+  const family = net.isIP(text);
+  if (family === 4) return [ipaddr.IPv4.parse(text), 32];
+  if (family === 6) return [ipaddr.IPv6.parse(text), 128];
+  return undefined;
 }
 
 /**
@@ -39,17 +50,15 @@ export function parseAddressRange(text: string): AddressRange | undefined {
  * the address (or the IPv4 address it embeds).
  */
 export function createAddressGuard(options: AddressGuardOptions): AddressGuard {
-  const allowed = new net.BlockList();
-  for (const text of options.allowedRanges) {
+  const allowed: IpRange[] = options.allowedRanges.map((text) => {
     const range = parseAddressRange(text);
     if (!range) throw new Error(`"${text}" is not an IP address or CIDR range`);
-    allowed.addSubnet(range.address, range.prefix, range.type);
-  }
+    return [ipaddr.parse(range.address), range.prefix];
+  });
   const isAllowed = (address: string): boolean => {
-    const family = net.isIP(address);
-    if (allowed.check(address, family === 4 ? 'ipv4' : 'ipv6')) return true;
-    const inner = family === 6 ? embeddedIpv4(address) : undefined;
-    return inner !== undefined && allowed.check(inner, 'ipv4');
+    if (inRanges(ipaddr.parse(address), allowed)) return true;
+    const inner = net.isIPv6(address) ? embeddedIpv4(address) : undefined;
+    return inner !== undefined && inRanges(ipaddr.parse(inner), allowed);
   };
   return {
     refuses: (address) => options.refusePrivate && isPrivateAddress(address) && !isAllowed(address),

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 // IPv4 ranges a webhook may not reach: "this network", private, shared (CGNAT), loopback, link-local, IETF protocol
 // assignments, documentation, the 6to4 relay, benchmarking, multicast, reserved and broadcast.
@@ -38,30 +39,20 @@ const PRIVATE_V6: readonly [string, number][] = [
   ['ff00::', 8],
 ];
 
-const blockList = (ranges: readonly [string, number][], type: 'ipv4' | 'ipv6'): net.BlockList => {
-  const list = new net.BlockList();
-  for (const [prefix, bits] of ranges) list.addSubnet(prefix, bits, type);
-  return list;
-};
-const REFUSED_V4 = blockList(PRIVATE_V4, 'ipv4');
-const REFUSED_V6 = blockList(PRIVATE_V6, 'ipv6');
+/** A parsed address, IPv4 or IPv6. */
+export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted IPv4 part included). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const parse = (part: string | undefined) =>
-    part ? part.split(':').map((group) => parseInt(group, 16)) : [];
-  const front = parse(head);
-  const back = parse(tail);
-  return tail === undefined
-    ? front
-    : [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+/** An address range as ipaddr.js matches it: its first address and the length of its prefix. */
+export type IpRange = [IpAddress, number];
+
+const parseRanges = (ranges: readonly [string, number][]): IpRange[] =>
+  ranges.map(([prefix, bits]) => [ipaddr.parse(prefix), bits]);
+const REFUSED_V4 = parseRanges(PRIVATE_V4);
+const REFUSED_V6 = parseRanges(PRIVATE_V6);
+
+/** True when a range of `ranges` holds `address`; ranges of the other family never do. */
+export function inRanges(address: IpAddress, ranges: readonly IpRange[]): boolean {
+  return ranges.some((range) => range[0].kind() === address.kind() && address.match(range));
 }
 
 const dottedQuad = (high: number, low: number): string =>
@@ -69,7 +60,7 @@ const dottedQuad = (high: number, low: number): string =>
 
 /** The IPv4 address an IPv6 address stands for (mapped, SIIT-translated, NAT64 or 6to4), or undefined. */
 export function embeddedIpv4(address: string): string | undefined {
-  const g = ipv6Groups(address);
+  const g = ipaddr.IPv6.parse(address).parts;
   const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
   // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated, RFC 2765).
   if (zeros(0, 5) && g[5] === 0xffff) return dottedQuad(g[6]!, g[7]!);
@@ -88,11 +79,11 @@ export function embeddedIpv4(address: string): string | undefined {
  */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 4) return REFUSED_V4.check(address, 'ipv4');
+  if (family === 4) return inRanges(ipaddr.IPv4.parse(address), REFUSED_V4);
   if (family !== 6) return false;
   const inner = embeddedIpv4(address);
-  if (inner !== undefined) return REFUSED_V4.check(inner, 'ipv4');
-  return REFUSED_V6.check(address, 'ipv6');
+  if (inner !== undefined) return inRanges(ipaddr.IPv4.parse(inner), REFUSED_V4);
+  return inRanges(ipaddr.IPv6.parse(address), REFUSED_V6);
 }
 
 /** The bare address of a URL's host: brackets off an IPv6 literal; a host name is returned as it is. */

@@ -1,7 +1,7 @@
 import { Primitive } from '@gltf-transform/core';
 import type { Accessor, Document, Material, mat4 } from '@gltf-transform/core';
 import { listMeshNodes } from '../gltf/measure-geometry.ts';
-import { determinant3, transformPositions } from '../render/transform-vertices.ts';
+import { determinant3, transformPositions } from '../render/scene/transform-vertices.ts';
 
 /** One triangle list of a part in world space (metres, +Y up), with its glTF material. */
 export interface FlatPrimitive {

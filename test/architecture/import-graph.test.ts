@@ -1,10 +1,10 @@
-// The layering of src/ holds: no module imports a higher layer or another feature's own modules; every folder has
-// its layer; the README draws the layers as layers.ts has them.
+// The layering of src/ holds: no module imports a higher layer or another feature's own modules, no two features
+// import each other; every folder has its layer; the README draws the layers as layers.ts has them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { crosses, edgeName, importEdges, layerOf, memberOf, SRC } from './import-graph.ts';
+import { crosses, edgeName, importEdges, layerOf, memberOf, SRC, twoWayFeatures } from './import-graph.ts';
 import { LAYERS } from './layers.ts';
 
 void describe('the import graph of src/', () => {
@@ -53,6 +53,31 @@ void describe('the import graph of src/', () => {
     assert.ok(!crosses({ from: 'app.ts', to: 'catalog/routes.ts' }), 'the app mounting a feature');
     assert.equal(memberOf('catalog/routes.ts'), 'catalog/');
     assert.equal(memberOf('app.ts'), 'app.ts');
+  });
+
+  void it('has no two features importing each other, even through what they publish', () => {
+    assert.deepEqual(
+      twoWayFeatures(edges),
+      [],
+      'two features that import each other are one feature: merge them',
+    );
+  });
+
+  void it('tells two features importing each other from one importing the other', () => {
+    const oneWay = [
+      { from: 'exports/a.ts', to: 'catalog/repository.ts' },
+      { from: 'review/a.ts', to: 'catalog/schemas.ts' },
+      { from: 'catalog/a.ts', to: 'catalog/versions/b.ts' },
+      { from: 'catalog/a.ts', to: 'pipeline/b.ts' },
+      { from: 'app.ts', to: 'catalog/routes.ts' },
+    ];
+    assert.deepEqual(twoWayFeatures(oneWay), []);
+    const twoWay = [
+      ...oneWay,
+      { from: 'materials/a.ts', to: 'catalog/schemas.ts' },
+      { from: 'catalog/b.ts', to: 'materials/repository.ts' },
+    ];
+    assert.deepEqual(twoWayFeatures(twoWay), ['catalog/ <-> materials/']);
   });
 
   void it('is drawn in the README’s Architecture section, layer by layer', () => {

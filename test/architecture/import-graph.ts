@@ -1,5 +1,5 @@
-// The import graph of src/: every relative import of every module, and the ones that cross the layers of
-// layers.ts (upward, or from one feature into another).
+// The import graph of src/: every relative import of every module, the ones that cross the layers of layers.ts
+// (upward, or from one feature into another), and the features that import each other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { LAYERS } from './layers.ts';
@@ -65,4 +65,23 @@ export function crosses(edge: Edge): boolean {
 /** An edge as `from -> to`, as the list of known crossings writes it. */
 export function edgeName(edge: Edge): string {
   return `${edge.from} -> ${edge.to}`;
+}
+
+/**
+ * The pairs of features that import each other, each way through any module (published or not), as `a/ <-> b/`
+ * with the names in order: two such folders are one feature cut in two.
+ */
+export function twoWayFeatures(edges: readonly Edge[]): string[] {
+  const features = new Set(LAYERS.find((layer) => layer.published !== undefined)?.members);
+  const imports = new Set<string>();
+  for (const edge of edges) {
+    const from = memberOf(edge.from);
+    const to = memberOf(edge.to);
+    if (from !== to && features.has(from) && features.has(to)) imports.add(`${from} ${to}`);
+  }
+  return [...imports]
+    .map((pair) => pair.split(' ') as [string, string])
+    .filter(([from, to]) => from < to && imports.has(`${to} ${from}`))
+    .map(([from, to]) => `${from} <-> ${to}`)
+    .sort();
 }

@@ -16,21 +16,12 @@ export interface Layer {
 /** The layers, lowest first. */
 export const LAYERS: Layer[] = [
   { name: 'base', members: ['gltf/', 'config-error.ts', 'logger.ts'] },
-  { name: 'engine', members: ['pipeline/', 'render/', 'writers/', 'versions/'] },
+  { name: 'engine', members: ['pipeline/', 'render/', 'writers/', 'part-diff/'] },
   { name: 'runtime', members: ['threads/'] },
   { name: 'platform', members: ['db/', 'storage/', 'jobs/', 'events/', 'http/'] },
   {
     name: 'features',
-    members: [
-      'access/',
-      'catalog/',
-      'exports/',
-      'materials/',
-      'review/',
-      'model-versions/',
-      'uploads/',
-      'webhooks/',
-    ],
+    members: ['access/', 'catalog/', 'exports/', 'materials/', 'review/', 'uploads/', 'webhooks/'],
     published: ['repository.ts', 'schemas.ts'],
   },
   {

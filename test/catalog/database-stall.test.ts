@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { pino } from 'pino';
-import { STRANDED_FAILURE } from '../../src/catalog/sweep-stranded-models.ts';
+import { STRANDED_FAILURE } from '../../src/catalog/conversion/sweep-stranded-models.ts';
 import { catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createFreezableProxy, type FreezableProxy } from '../helpers/freezable-proxy.ts';

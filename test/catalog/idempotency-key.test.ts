@@ -4,7 +4,7 @@
 // Idempotency-Key draft says; another token's key, or a key past its window, is a new request.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_REUSED } from '../../src/catalog/request-keys.ts';
+import { BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_REUSED } from '../../src/catalog/intake/request-keys.ts';
 import { catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { multipartForm } from '../helpers/multipart.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { missingResources } from '../../src/catalog/missing-resources.ts';
+import { missingResources } from '../../src/catalog/intake/missing-resources.ts';
 
 void test('an .obj upload lacks the roughness and metalness maps its library names, as the importer reads them', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-missing-'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SYSTEM_FAILURE } from '../../src/catalog/convert-model-job.ts';
+import { SYSTEM_FAILURE } from '../../src/catalog/conversion/convert-model-job.ts';
 import { boxTexturedZip, catalogApi } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -2,7 +2,7 @@
 // conversion fails with a message saying it was the server's fault, and both work again once S3 is back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SYSTEM_FAILURE } from '../../src/catalog/convert-model-job.ts';
+import { SYSTEM_FAILURE } from '../../src/catalog/conversion/convert-model-job.ts';
 import { STORAGE_UNAVAILABLE } from '../../src/storage/storage-unavailable.ts';
 import { catalogApi, catalogError, pathOf, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';

@@ -3,7 +3,7 @@
 // 409. The sweep in every job-running process now fails such a model with a message, so a reprocess can start it.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { STRANDED_FAILURE } from '../../src/catalog/sweep-stranded-models.ts';
+import { STRANDED_FAILURE } from '../../src/catalog/conversion/sweep-stranded-models.ts';
 import type { catalogApi } from '../helpers/catalog-api.ts';
 import { queueSetups, useQueuedApp } from '../helpers/queued-app.ts';
 import { skipWithoutRedis } from '../helpers/redis.ts';

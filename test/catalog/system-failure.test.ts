@@ -4,7 +4,7 @@
 // "No stored object models/<id>/source/<file>", which names a storage key.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSystemError } from '../../src/catalog/convert-model-job.ts';
+import { isSystemError } from '../../src/catalog/conversion/convert-model-job.ts';
 import { ConversionError } from '../../src/pipeline/types.ts';
 import { StorageUnavailableError } from '../../src/storage/storage-unavailable.ts';
 

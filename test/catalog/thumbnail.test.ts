@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/thumbnail-routes.ts';
+import { MAX_THUMBNAIL_BYTES } from '../../src/catalog/thumbnails/thumbnail-routes.ts';
 import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { multipartForm } from '../helpers/multipart.ts';

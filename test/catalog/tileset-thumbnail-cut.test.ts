@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { tilesetThumbnailGlb } from '../../src/catalog/tileset-thumbnail.ts';
+import { tilesetThumbnailGlb } from '../../src/catalog/thumbnails/tileset-thumbnail.ts';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';

@@ -31,6 +31,34 @@ function brokenReason(file: string, target: string): string | undefined {
   return undefined;
 }
 
+/** The TypeScript modules under `dir`, relative to the repository's root. */
+function modulesUnder(dir: string): string[] {
+  return fs.readdirSync(path.join(REPO, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return modulesUnder(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+/**
+ * The Markdown files the comments of `text` (a module at `file`) cite that the repository does not hold: a path
+ * resolves from the module's folder or the repository's root, a bare name may be any Markdown file's.
+ */
+function missingCitations(file: string, text: string, markdown: readonly string[]): string[] {
+  const names = new Set(markdown.map((doc) => path.basename(doc)));
+  const comments = text.match(/\/\/.*|\/\*[\s\S]*?\*\//g) ?? [];
+  const cited = comments.flatMap(
+    (comment) => comment.replace(/\bhttps?:\/\/\S+/g, '').match(/[\w./-]+\.md\b/g) ?? [],
+  );
+  return cited.filter((doc) =>
+    doc.includes('/')
+      ? ![path.resolve(REPO, path.dirname(file), doc), path.resolve(REPO, doc)].some((full) =>
+          fs.existsSync(full),
+        )
+      : !names.has(doc),
+  );
+}
+
 void describe('links in the documentation', () => {
   const files = markdownFiles();
 
@@ -52,6 +80,18 @@ void describe('links in the documentation', () => {
     }
     assert.deepEqual(broken, []);
     assert.ok(checked > 0, 'some relative links were found');
+  });
+
+  void it('no comment in src/ cites a Markdown file the repository does not hold', () => {
+    const missing = modulesUnder('src').flatMap((file) =>
+      missingCitations(file, fs.readFileSync(path.join(REPO, file), 'utf8'), files).map(
+        (doc) => `${file}: ${doc}`,
+      ),
+    );
+    assert.deepEqual(missing, [], 'say the rule itself, or cite a document of the repository');
+    const text =
+      '// See README.md and docs/behaviour.md, not DECISIONS.md.\nconst a = 1; /* spec/model-catalog.md */';
+    assert.deepEqual(missingCitations('src/a.ts', text, files), ['DECISIONS.md', 'spec/model-catalog.md']);
   });
 
   void it('finds links and headings as GitHub reads them, and not those in code', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { VIEWER_NOT_BUILT, registerViewer } from '../../src/http/serve-viewer.ts';
+import { VIEWER_NOT_BUILT, registerViewer } from '../../src/http/files/serve-viewer.ts';
 
 let workDir: string;
 

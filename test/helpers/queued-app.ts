@@ -2,9 +2,9 @@
 // prefix of its own), no job runner so jobs stay queued, and stranded-model sweeps stopped after each test.
 import { after, afterEach, before } from 'node:test';
 import { createModelRepository } from '../../src/catalog/repository.ts';
-import { startStrandedModelSweep } from '../../src/catalog/sweep-stranded-models.ts';
+import { startStrandedModelSweep } from '../../src/catalog/conversion/sweep-stranded-models.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createVersionRepository } from '../../src/model-versions/repository.ts';
+import { createVersionRepository } from '../../src/catalog/versions/repository.ts';
 import { catalogApi } from './catalog-api.ts';
 import type { DialectName } from '../../src/db/create-db.ts';
 import { testDialects } from './databases.ts';

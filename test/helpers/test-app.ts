@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import type { RenderThumbnail } from '../../src/catalog/thumbnails.ts';
+import type { RenderThumbnail } from '../../src/catalog/thumbnails/thumbnails.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle, DialectName } from '../../src/db/create-db.ts';
 import type { Db } from '../../src/db/database.ts';

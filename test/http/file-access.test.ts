@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.ts';
-import { decideFileAccess, type FileAccessOptions } from '../../src/http/file-access.ts';
-import { createFileUrlSigner } from '../../src/http/file-url-signer.ts';
+import { decideFileAccess, type FileAccessOptions } from '../../src/http/files/file-access.ts';
+import { createFileUrlSigner } from '../../src/http/files/file-url-signer.ts';
 import { createTokenChecker } from '../../src/http/auth/token-checker.ts';
 
 const GRANT = '0b7e4c1e-2a57-4c1e-9d0a-3f1e2d4c5b6a';

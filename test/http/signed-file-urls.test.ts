@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sourceKey } from '../../src/catalog/lod-keys.ts';
-import { createFileUrlSigner, fileSigningKey } from '../../src/http/file-url-signer.ts';
+import { createFileUrlSigner, fileSigningKey } from '../../src/http/files/file-url-signer.ts';
 import { catalogApi, pathOf, sample } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, TEST_TOKEN, type TestApp } from '../helpers/test-app.ts';

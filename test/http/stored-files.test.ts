@@ -2,7 +2,7 @@
 // served from /files as text/html (image/svg+xml) on the viewer's origin, where its script read the token.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { storedFileHeaders } from '../../src/http/serve-files.ts';
+import { storedFileHeaders } from '../../src/http/files/serve-files.ts';
 import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -3,9 +3,9 @@
 // without a job (a worker that died, a job lost with its queue) is failed by the stranded sweep like a model.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { STRANDED_VERSION_FAILURE } from '../../src/catalog/sweep-stranded-models.ts';
+import { STRANDED_VERSION_FAILURE } from '../../src/catalog/conversion/sweep-stranded-models.ts';
 import { JobName } from '../../src/jobs/job-types.ts';
-import { versionJobSubject } from '../../src/model-versions/schemas.ts';
+import { versionJobSubject } from '../../src/catalog/versions/schemas.ts';
 import type { catalogApi } from '../helpers/catalog-api.ts';
 import { queueSetups, useQueuedApp } from '../helpers/queued-app.ts';
 import { skipWithoutRedis } from '../helpers/redis.ts';

@@ -12,7 +12,7 @@ import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts'
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
 import { renderThumbnail } from '../../src/render/render-thumbnail.ts';
-import { tilePartsDocument } from '../../src/render/tile-parts-document.ts';
+import { tilePartsDocument } from '../../src/render/scene/tile-parts-document.ts';
 import { decodeRgba } from '../render/silhouette.ts';
 import { emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
 

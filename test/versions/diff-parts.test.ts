@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PartFingerprint } from '../../src/pipeline/types.ts';
-import { diffParts } from '../../src/versions/diff-parts.ts';
-import type { VersionPartRecord } from '../../src/versions/diff-parts.ts';
+import { diffParts } from '../../src/part-diff/diff-parts.ts';
+import type { VersionPartRecord } from '../../src/part-diff/diff-parts.ts';
 
 const print = (seed: string, changes: Partial<PartFingerprint> = {}): PartFingerprint => ({
   geometry: `g-${seed}`,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, PreviousPart } from '../../src/pipeline/types.ts';
-import { diffParts } from '../../src/versions/diff-parts.ts';
+import { diffParts } from '../../src/part-diff/diff-parts.ts';
 import { MODELS, quietLogger, tempDir } from '../pipeline/documents.ts';
 import { deleteEntities, entityNamed, moveByPlacement } from '../helpers/step-text.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult, PreviousPart } from '../../src/pipeline/types.ts';
-import { diffParts } from '../../src/versions/diff-parts.ts';
+import { diffParts } from '../../src/part-diff/diff-parts.ts';
 import { boxesObj, type Box } from '../helpers/box-obj.ts';
 import { quietLogger, tempDir } from '../pipeline/documents.ts';
 

@@ -4,7 +4,7 @@
  */
 import { request } from './http.ts';
 import { postForm, type UploadFields, type UploadProgress } from './upload-model.ts';
-import type { PartDiff } from '../../../src/versions/diff-parts.ts';
+import type { PartDiff } from '../../../src/part-diff/diff-parts.ts';
 import type { Lod, ModelStatus } from './types.ts';
 
 /** How many parts a diff found in each state. */
@@ -48,7 +48,7 @@ export interface ModelVersion {
   thumbnail_url: string | null;
 }
 
-export type { ChangedPart, PartChange, PartRef } from '../../../src/versions/diff-parts.ts';
+export type { ChangedPart, PartChange, PartRef } from '../../../src/part-diff/diff-parts.ts';
 
 /** The part-level diff of version `from` to version `to`, as the server's diff makes it. */
 export type VersionDiff = PartDiff & { from: number; to: number };

@@ -1,0 +1,46 @@
+// The rows a converted part is stored as, shared by a model's parts and a version's: the columns both tables have,
+// and the property rows the part search reads.
+import type { Db } from '../db/database.ts';
+import { searchFold } from '../db/search-fold.ts';
+import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
+import type { ConversionRecord } from './conversion/conversion-record.ts';
+
+/** The columns a converted part is stored with, in `model_parts` and in a version's `model_version_parts` alike. */
+export function partColumns(part: ConversionRecord['parts'][number], index: number) {
+  return {
+    part_index: index,
+    group_id: part.group_id,
+    name: part.name,
+    path: part.path,
+    triangle_count: part.triangle_count,
+    vertex_count: part.vertex_count,
+    bounds: JSON.stringify(part.bounds),
+    properties: JSON.stringify(part.properties ?? {}),
+  };
+}
+
+/**
+ * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
+ * 5,000 rows a statement: seven values a row stay under both databases' parameter limits.
+ */
+export async function replacePartPropertyRows(
+  trx: Db,
+  modelId: string,
+  parts: readonly { part_index: number; properties: PartProperties }[],
+): Promise<void> {
+  await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
+  const flat = parts.flatMap((part) =>
+    flattenProperties(part.properties).map((row) => ({
+      model_id: modelId,
+      part_index: part.part_index,
+      ...row,
+      value_folded: searchFold(row.value),
+    })),
+  );
+  for (let start = 0; start < flat.length; start += 5_000) {
+    await trx
+      .insertInto('model_part_properties')
+      .values(flat.slice(start, start + 5_000))
+      .execute();
+  }
+}
