@@ -3,7 +3,9 @@
 // without TEST_REDIS_URL, Chromium) are skipped outside CI and named in one line each. Arguments: `node --test`
 // options (`--test-name-pattern=…`) and file filters (a file, a folder, or part of a path).
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
@@ -65,7 +67,7 @@ function runTests(options: string[], files: string[], env: NodeJS.ProcessEnv): P
  */
 function testConcurrency(env: NodeJS.ProcessEnv): number {
   const asked = Number(env.TEST_CONCURRENCY);
-  return Number.isInteger(asked) && asked > 0 ? asked : 2 * availableParallelism();
+  return Number.isInteger(asked) && asked > 0 ? asked : 2 * os.availableParallelism();
 }
 
 const { options, filters } = parseArguments(process.argv.slice(2));
@@ -117,6 +119,9 @@ if (env.TEST_DATABASE_URL) {
 
 const usage = createUsageFolder();
 env.TEST_USAGE_DIR = usage.folder;
+// Sample models converted once for the run and shared by the suites that read them (test/helpers/converted-samples.ts).
+const conversions = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-test-conversions-'));
+env.TEST_CONVERSION_CACHE = conversions;
 if (!options.some((option) => option.startsWith('--test-concurrency'))) {
   options.push(`--test-concurrency=${testConcurrency(env)}`);
 }
@@ -125,9 +130,12 @@ try {
   code = await runTests(options, files, env);
 } finally {
   await postgres?.stop();
+  fs.rmSync(conversions, { recursive: true, force: true });
 }
 // After the report, where they are read: where the time went, what this run did not cover, and what would run it.
-for (const line of usageSummary(usage.read())) console.log(line);
+const usages = usage.read();
+for (const line of usageSummary(usages)) console.log(line);
+if (env.TEST_USAGE_FILE) fs.writeFileSync(env.TEST_USAGE_FILE, JSON.stringify(usages, null, 1));
 usage.remove();
 for (const note of notes) console.log(note);
 process.exit(code);

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { test } from 'node:test';
 import validator from 'gltf-validator';
-import { convertModel } from '../../src/pipeline/convert-model.ts';
-import { MODELS, SAMPLES, formatOf, readSample, recordingContext } from './support.ts';
+import { convertedSample } from '../helpers/converted-samples.ts';
+import { SAMPLES, formatOf, readSample } from './support.ts';
 import type { Sample } from './support.ts';
 
 const ALL: Sample[] = [...SAMPLES.assimp, ...SAMPLES.occt, ...SAMPLES.ifc];
 
 for (const sample of ALL) {
   void test(`${sample.file} converts end to end: valid LODs, every source triangle in LOD 0, parts`, async () => {
-    const file = path.join(MODELS, sample.file);
-    const result = await convertModel({
-      modelId: 'model-1',
-      source: { file, dir: path.dirname(file), format: formatOf(sample.file) },
-      logger: recordingContext().logger,
-    });
+    const result = await convertedSample(sample.file);
     const source = sample.triangles ?? (await readSample(sample.file)).sourceTriangleCount!;
     assert.ok(source > 0);
 

@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { convertedSample } from '../helpers/converted-samples.ts';
 import { MAKE_LODS_DEFAULTS } from '../../src/pipeline/lods/make-lods.ts';
 import { MODEL_FORMATS } from '../../src/pipeline/types.ts';
-import type { ModelFormat } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import { decodeRgba, iou, silhouette } from '../render/silhouette.ts';
-import { MODELS, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { MODELS, readGlb, validationErrors } from './documents.ts';
 import { surfaceAreas } from './surface-area.ts';
 
 /** Every model file under the samples folder, relative to it. */
@@ -69,13 +68,7 @@ void test('the samples folder holds models of many formats', () => {
 
 for (const model of models) {
   void test(`${model}: valid LODs that keep its surface, its parts and its silhouette`, async () => {
-    const file = path.join(MODELS, model);
-    const format = path.extname(model).slice(1).toLowerCase() as ModelFormat;
-    const result = await convertModel({
-      modelId: 'sample',
-      source: { file, dir: path.dirname(file), format },
-      logger: quietLogger,
-    });
+    const result = await convertedSample(model);
     assert.deepEqual(
       result.lods.map((lod) => lod.level),
       [0, 1, 2],

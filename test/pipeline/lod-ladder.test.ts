@@ -1,14 +1,12 @@
 // Every sample model's LOD ladder: valid levels that keep their shading, look like LOD 0, and get strictly smaller
 // (or say they could not).
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { test } from 'node:test';
-import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { convertedSample } from '../helpers/converted-samples.ts';
 import { LEVEL_BYTE_SHARES } from '../../src/pipeline/lods/keep-smaller-levels.ts';
-import type { ModelFormat } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import { decodeRgba } from '../render/silhouette.ts';
-import { MODELS, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { readGlb, validationErrors } from './documents.ts';
 import { AXIS_VIEWS, sampleModels } from './sample-list.ts';
 import { normalDeviationShare } from './normal-deviation.ts';
 
@@ -45,13 +43,7 @@ async function worstRenderDifference(reference: Uint8Array, lod: Uint8Array): Pr
 
 for (const model of sampleModels()) {
   void test(`${model}: every level valid, shaded as LOD 0, strictly smaller or marked not reduced`, async () => {
-    const file = path.join(MODELS, model);
-    const format = path.extname(model).slice(1).toLowerCase() as ModelFormat;
-    const { lods } = await convertModel({
-      modelId: 'sample',
-      source: { file, dir: path.dirname(file), format },
-      logger: quietLogger,
-    });
+    const { lods } = await convertedSample(model);
     assert.deepEqual(
       lods.map((lod) => lod.level),
       [0, 1, 2],
