@@ -19,7 +19,7 @@ export interface MaterialJson {
   [field: string]: unknown;
 }
 
-/** ISO 8601 UTC with milliseconds, as DECISIONS.md §3 requires. */
+/** ISO 8601 UTC with milliseconds, the form every timestamp of the material service takes. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Calls the material API through `app.inject` with the token; `body` is sent as JSON unless it is already a string. */

@@ -4,7 +4,7 @@ import { testDialects } from '../helpers/databases.ts';
 import { errorText, materialApi } from '../helpers/material-api.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
-// Every route of materials-service.md under /api/v1, with a body where the route takes one.
+// Every route of the material service under /api/v1, with a body where the route takes one.
 const ROUTES: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object][] = [
   ['GET', '/api/v1/materials'],
   ['POST', '/api/v1/materials', { name: 'x' }],

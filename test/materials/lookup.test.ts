@@ -4,7 +4,7 @@ import { testDialects } from '../helpers/databases.ts';
 import { errorText, materialApi, type MaterialJson } from '../helpers/material-api.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
-// The default entry of DECISIONS.md §3, byte for byte: no timestamps.
+// The default entry a lookup answers for an unbound group, byte for byte: no timestamps.
 const DEFAULT_ENTRY =
   '{"id":-1,"name":"default","diffuse_r":192,"diffuse_g":192,"diffuse_b":192,"alpha":255,"shininess":0,' +
   '"specular_r":0,"specular_g":0,"specular_b":0,"ambient_r":0,"ambient_g":0,"ambient_b":0,"metallic":0,' +

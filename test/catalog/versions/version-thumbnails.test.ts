@@ -7,11 +7,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { catalogApi, pathOf } from '../helpers/catalog-api.ts';
-import { testDialects } from '../helpers/databases.ts';
-import { materialApi } from '../helpers/material-api.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { waitForStatus } from '../helpers/wait-for-status.ts';
+import { catalogApi, pathOf } from '../../helpers/catalog-api.ts';
+import { testDialects } from '../../helpers/databases.ts';
+import { materialApi } from '../../helpers/material-api.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { waitForStatus } from '../../helpers/wait-for-status.ts';
 
 /** A GLB of `count` one-triangle parts side by side: versions of different counts draw different pictures. */
 async function trianglesGlb(count: number): Promise<Uint8Array> {

@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Document, NodeIO } from '@gltf-transform/core';
-import type { BlobStore } from '../../src/storage/blob-store.ts';
-import { overstatedBufferGlb } from '../fixtures/hostile-gltf.ts';
-import { catalogApi, catalogError, pathOf } from '../helpers/catalog-api.ts';
-import { materialApi } from '../helpers/material-api.ts';
-import { testDialects } from '../helpers/databases.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { tusClient, uploadIdOf } from '../helpers/tus-client.ts';
-import { waitForStatus, type ModelJson } from '../helpers/wait-for-status.ts';
+import type { BlobStore } from '../../../src/storage/blob-store.ts';
+import { overstatedBufferGlb } from '../../fixtures/hostile-gltf.ts';
+import { catalogApi, catalogError, pathOf } from '../../helpers/catalog-api.ts';
+import { materialApi } from '../../helpers/material-api.ts';
+import { testDialects } from '../../helpers/databases.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { tusClient, uploadIdOf } from '../../helpers/tus-client.ts';
+import { waitForStatus, type ModelJson } from '../../helpers/wait-for-status.ts';
 
 /** A GLB of one-triangle parts, each at its x offset, with an `extras.group_id` when given. */
 async function partsGlb(parts: { name: string; x: number; groupId?: string }[]): Promise<Uint8Array> {

@@ -3,13 +3,13 @@
 // without a job (a worker that died, a job lost with its queue) is failed by the stranded sweep like a model.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { STRANDED_VERSION_FAILURE } from '../../src/catalog/conversion/sweep-stranded-models.ts';
-import { JobName } from '../../src/jobs/job-types.ts';
-import { versionJobSubject } from '../../src/catalog/versions/schemas.ts';
-import type { catalogApi } from '../helpers/catalog-api.ts';
-import { queueSetups, useQueuedApp } from '../helpers/queued-app.ts';
-import { skipWithoutRedis } from '../helpers/redis.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { STRANDED_VERSION_FAILURE } from '../../../src/catalog/conversion/sweep-stranded-models.ts';
+import { JobName } from '../../../src/jobs/job-types.ts';
+import { versionJobSubject } from '../../../src/catalog/versions/schemas.ts';
+import type { catalogApi } from '../../helpers/catalog-api.ts';
+import { queueSetups, useQueuedApp } from '../../helpers/queued-app.ts';
+import { skipWithoutRedis } from '../../helpers/redis.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 const OBJ = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 const LONG_AGO = '2026-01-01T00:00:00.000Z';
