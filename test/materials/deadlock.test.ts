@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DialectName } from '../../src/db/create-db.ts';
 import { createModelRepository } from '../../src/catalog/repository.ts';
 import { createMaterialRepository } from '../../src/materials/repository.ts';
 import { testDialects } from '../helpers/databases.ts';
@@ -48,8 +47,6 @@ async function materialsPerGroup(api: ReturnType<typeof materialApi>, materialId
   return owners;
 }
 
-const roundMs = new Map<DialectName, number>();
-
 for (const dialect of testDialects()) {
   void describe(`overlapping binds and unbinds (${dialect})`, () => {
     let testApp: TestApp;
@@ -58,7 +55,7 @@ for (const dialect of testDialects()) {
     });
     after(() => testApp.close());
 
-    void it(`${REQUESTS} concurrent requests over HTTP: no error, at most one material per group`, async () => {
+    void it(`${REQUESTS} concurrent requests over HTTP: no error, at most one material per group`, async (t) => {
       const api = materialApi(testApp.app, testApp.auth);
       const materials = await Promise.all(
         Array.from({ length: MATERIALS }, (_, i) => api.create({ name: `M${i}` })),
@@ -76,7 +73,9 @@ for (const dialect of testDialects()) {
           }),
         ),
       );
-      roundMs.set(dialect, performance.now() - started);
+      // How long the round took is reported, not asserted: files run side by side, so a timer here measures the
+      // machine's load as much as the locks (the lock order itself is held by the no-retried-deadlock test below).
+      t.diagnostic(`round of ${REQUESTS}: ${(performance.now() - started).toFixed(0)} ms`);
       const failed = answers.filter((answer) => answer.status !== 200);
       assert.deepEqual(
         failed.map((answer) => answer.text),
@@ -162,23 +161,6 @@ for (const dialect of testDialects()) {
       const api = materialApi(testApp.app, testApp.auth);
       const owners = await materialsPerGroup(api, ids);
       for (const [group, holders] of owners) assert.equal(holders.length, 1, `${group} has ${holders}`);
-    });
-  });
-}
-
-if (testDialects().includes('postgres')) {
-  void describe('binding round on PostgreSQL against SQLite', () => {
-    void it("takes at most 5× SQLite's time", (t) => {
-      const sqlite = roundMs.get('sqlite');
-      const postgres = roundMs.get('postgres');
-      assert.ok(sqlite !== undefined && postgres !== undefined, 'both rounds ran');
-      t.diagnostic(
-        `round of ${REQUESTS}: PostgreSQL ${postgres.toFixed(0)} ms, SQLite ${sqlite.toFixed(0)} ms`,
-      );
-      assert.ok(
-        postgres <= 5 * sqlite,
-        `PostgreSQL ${postgres.toFixed(0)} ms, SQLite ${sqlite.toFixed(0)} ms`,
-      );
     });
   });
 }
