@@ -5,7 +5,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { deserialize, serialize } from 'node:v8';
 import { Logger } from '@gltf-transform/core';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
@@ -29,21 +28,29 @@ export async function convertedSample(relative: string): Promise<ConversionResul
   const key = createHash('sha256').update(relative).digest('hex').slice(0, 24);
   const done = path.join(folder, `${key}.v8`);
   const claim = path.join(folder, `${key}.converting`);
-  for (const started = Date.now(); !fs.existsSync(done); await sleep(200)) {
-    if (tryClaim(claim)) {
-      try {
-        const result = await convertSample(relative);
-        // Written under another name and renamed, so a reader never sees half a file.
-        const partial = `${done}.${randomBytes(4).toString('hex')}`;
-        fs.writeFileSync(partial, serialize(result));
-        fs.renameSync(partial, done);
-        return result;
-      } finally {
-        fs.rmSync(claim, { force: true });
+  // Watching before looking, so a result written between the look and the wait still wakes this suite.
+  const changes = folderChanges(folder);
+  try {
+    const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+    while (!fs.existsSync(done)) {
+      if (tryClaim(claim)) {
+        try {
+          const result = await convertSample(relative);
+          // Written under another name and renamed, so a reader never sees half a file.
+          const partial = `${done}.${randomBytes(4).toString('hex')}`;
+          fs.writeFileSync(partial, serialize(result));
+          fs.renameSync(partial, done);
+          return result;
+        } finally {
+          fs.rmSync(claim, { force: true });
+        }
       }
+      // Another suite is converting it: its result, or its claim let go, changes the folder. One that hangs
+      // holding the claim leaves the sample to this suite at the deadline.
+      if (!(await changes.next(deadline))) return convertSample(relative);
     }
-    // Another suite is converting it; one that died holding the claim leaves it to this one after a while.
-    if (Date.now() - started > WAIT_FOR_OTHER_MS) return convertSample(relative);
+  } finally {
+    changes.close();
   }
   return withOwnBuffers(deserialize(fs.readFileSync(done))) as ConversionResult;
 }
@@ -65,6 +72,31 @@ function withOwnBuffers(value: unknown, copies = new Map<Uint8Array, Uint8Array>
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+/** Changes to a folder as they come: `next` resolves true at the next one (or one since the last call), false at the deadline. */
+function folderChanges(folder: string): { next(deadline: number): Promise<boolean>; close(): void } {
+  let changed = false;
+  let wake: (() => void) | undefined;
+  const watcher = fs.watch(folder, () => {
+    changed = true;
+    wake?.();
+  });
+  return {
+    next: (deadline) =>
+      new Promise((resolve) => {
+        const settle = (value: boolean) => {
+          clearTimeout(timer);
+          changed = false;
+          wake = undefined;
+          resolve(value);
+        };
+        const timer = setTimeout(() => settle(false), Math.max(0, deadline - Date.now()));
+        if (changed) settle(true);
+        else wake = () => settle(true);
+      }),
+    close: () => watcher.close(),
+  };
 }
 
 /** Takes the claim to convert a sample; false when another live suite holds it (a dead one's is taken over). */
