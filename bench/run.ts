@@ -4,18 +4,23 @@ import path from 'node:path';
 
 const BENCHMARKS = [
   'materials.ts',
+  'configured-lookup.ts',
   'lods.ts',
   'lod-ladder.ts',
   'import.ts',
+  'part-stages.ts',
   'render.ts',
   'tus-upload.ts',
   'big-meshes.ts',
   'tiles.ts',
   'tiles-first-frame.ts',
+  'tiles-validator.ts',
   'pool.ts',
   'scale-out.ts',
   'json-bodies.ts',
   'part-properties.ts',
+  'many-parts.ts',
+  'part-rows.ts',
   'soak.ts',
 ];
 const only = process.argv.slice(2);

@@ -1,24 +1,26 @@
 import { createRequire } from 'node:module';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { createLiveGrants } from './http/auth/live-grants.ts';
 import { registerSharing } from './access/register-sharing.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { createCatalogService } from './catalog/catalog-service.ts';
-import { createModelRepository } from './catalog/repository.ts';
+import { createCatalogService, type CatalogService } from './catalog/catalog-service.ts';
+import { createModelRepository, type ModelRepository } from './catalog/repository.ts';
 import { createVersionIntake } from './catalog/intake/version-intake.ts';
 import { createVersionRepository } from './catalog/versions/repository.ts';
 import { versionRoutes } from './catalog/versions/routes.ts';
-import { createExportRepository } from './exports/repository.ts';
+import { createExportRepository, type ExportRepository } from './exports/repository.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { registerReview } from './review/register-review.ts';
+import { registerConfigurations } from './configurations/register-configurations.ts';
+import { createConfigurationRepository } from './configurations/repository.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/create-db.ts';
 import { AccessLogController } from './http/access-log.ts';
 import { registerHealth } from './http/health.ts';
-import { createTokenChecker } from './http/auth/token-checker.ts';
+import { createTokenChecker, type TokenChecker } from './http/auth/token-checker.ts';
 import { registerCompression } from './http/compression.ts';
 import { limitedServerFactory, registerConnectionLimits } from './http/connection-limits.ts';
 import { registerJsonBodyParser } from './http/json-body-parser.ts';
@@ -27,7 +29,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerApiNotFound } from './http/api-not-found.ts';
 import { createFileUrlSigner, fileSigningKey } from './http/files/file-url-signer.ts';
-import { requestFileUrls } from './http/files/request-file-urls.ts';
+import { requestFileUrls, type UrlFor } from './http/files/request-file-urls.ts';
 import { registerFileRedirects } from './http/files/redirect-files.ts';
 import { registerFileServing } from './http/files/serve-files.ts';
 import { registerFolderFiles } from './http/files/serve-folders.ts';
@@ -37,7 +39,7 @@ import type { AppLogger } from './logger.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
-import { createMaterialRepository } from './materials/repository.ts';
+import { createMaterialRepository, type MaterialRepository } from './materials/repository.ts';
 import { openResumableUploads } from './uploads/tus-store.ts';
 import { createUploadIntake } from './uploads/upload-intake.ts';
 import { UPLOADS_PREFIX, uploadRoutes } from './uploads/upload-routes.ts';
@@ -127,15 +129,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   });
   const models = createModelRepository(database);
   const catalog = createCatalogService({ database, blobs, queue, logger, events });
-  const refreshThumbnails = thumbnailRefresher(catalog, config, logger);
-  await app.register(materialRoutes, {
-    prefix: '/api/v1',
-    repository: materials,
-    checkToken,
-    lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
-    announceBindings: createBindingsAnnouncer(models, events, refreshThumbnails),
-    announceMaterialEdit: createMaterialEditAnnouncer(models, refreshThumbnails),
-  });
+  const exports = createExportRepository(database);
+  const urlFor = requestFileUrls(fileUrls, config.publicBaseUrl);
+  const bindingApis = { ...dependencies, materials, models, catalog, checkToken, exports, urlFor };
+  await registerBindingApis(app, bindingApis);
   const resumable = await openResumableUploads(config);
   app.addHook('onClose', () => resumable.close());
   await app.register(uploadRoutes, {
@@ -169,11 +166,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     prefix: '/api/models',
     models,
     materials,
+    configurations: createConfigurationRepository(database),
     blobs,
     queue,
-    exports: createExportRepository(database),
+    exports,
     checkToken,
-    urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
+    urlFor,
   });
   await app.register(versionRoutes, {
     prefix: '/api/models',
@@ -188,9 +186,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       tmpDir: uploadTmpDir,
     }),
     tokenName: tokens.nameOf,
-    urlFor: requestFileUrls(fileUrls, config.publicBaseUrl),
+    urlFor,
   });
-  await registerReview(app, { database, models, events, checkToken, tokenName: tokens.nameOf });
+  await registerReview(app, { database, models, blobs, events, checkToken, tokenName: tokens.nameOf });
   const eventLog = createEventLog(database);
   const hub = createEventHub(eventLog, dependencies.wakeUp, logger, dependencies.eventHub);
   // Open streams never end on their own; a closing app ends them so it does not wait for their clients.
@@ -229,4 +227,44 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   registerApiNotFound(app);
 
   return app;
+}
+
+/**
+ * The material service at `/api/v1` and the configurations of models, which apply their bindings through it:
+ * both announce a bind the same way (`bindings.changed`, then the thumbnails of the models it repaints).
+ */
+async function registerBindingApis(
+  app: FastifyInstance,
+  options: Pick<AppDependencies, 'config' | 'database' | 'events' | 'logger' | 'blobs'> & {
+    materials: MaterialRepository;
+    models: ModelRepository;
+    catalog: CatalogService;
+    checkToken: TokenChecker;
+    urlFor: (request: FastifyRequest) => UrlFor;
+    exports: ExportRepository;
+  },
+): Promise<void> {
+  const { config, database, materials, models, events, checkToken, blobs, urlFor, exports } = options;
+  const refreshThumbnails = thumbnailRefresher(options.catalog, config, options.logger);
+  const announceBindings = createBindingsAnnouncer(models, events, refreshThumbnails);
+  await app.register(materialRoutes, {
+    prefix: '/api/v1',
+    repository: materials,
+    checkToken,
+    lookupCacheBytes: config.lookupCacheMb * 1024 * 1024,
+    announceBindings,
+    announceMaterialEdit: createMaterialEditAnnouncer(models, refreshThumbnails),
+  });
+  await registerConfigurations(app, {
+    database,
+    models,
+    events,
+    checkToken,
+    announceBindings,
+    blobs,
+    urlFor,
+    async onDeleted(modelId, configurationId) {
+      for (const key of await exports.forgetConfiguration(modelId, configurationId)) await blobs.delete(key);
+    },
+  });
 }

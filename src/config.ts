@@ -37,6 +37,8 @@ export interface Config {
   idempotencyWindowMs: number;
   /** Wall-clock limit of one conversion. */
   conversionTimeoutMs: number;
+  /** How many times CONVERSION_TIMEOUT_SECONDS a conversion may take on the wall clock. */
+  conversionWallCeilingFactor: number;
   /** Heap limit of each conversion thread, and the heap plus WebAssembly memory one conversion may reach, in MiB. */
   conversionMaxMemoryMb: number;
   /** Silence after which a conversion that reports no progress fails (a wedged importer). */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryMs: int('UPLOAD_EXPIRY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
     idempotencyWindowMs: int('IDEMPOTENCY_KEY_HOURS', 24, 1, 24 * 365) * HOUR_MS,
     conversionTimeoutMs: int('CONVERSION_TIMEOUT_SECONDS', 600, 1, 86_400) * 1000,
+    conversionWallCeilingFactor: int('CONVERSION_WALL_CEILING_FACTOR', 3, 1, 100),
     conversionMaxMemoryMb: int('CONVERSION_MAX_MEMORY_MB', 4096, 64, 65_536),
     conversionStallMs: int('CONVERSION_STALL_SECONDS', 15, 1, 3600) * 1000,
     conversionMaxTriangles: int('CONVERSION_MAX_TRIANGLES', 50_000_000, 1, 1_000_000_000),

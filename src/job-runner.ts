@@ -4,6 +4,8 @@ import type { AppLogger } from './logger.ts';
 import { createCatalogService } from './catalog/catalog-service.ts';
 import { createConvertModelJob } from './catalog/conversion/convert-model-job.ts';
 import { createRenderThumbnailJob } from './catalog/thumbnails/render-thumbnail-job.ts';
+import { createConfigurationThumbnailJob } from './catalog/thumbnails/configuration-thumbnail-job.ts';
+import { createConfigurationRepository } from './configurations/repository.ts';
 import { startStrandedModelSweep } from './catalog/conversion/sweep-stranded-models.ts';
 import { createExportJob } from './exports/export-job.ts';
 import { createExportRepository } from './exports/repository.ts';
@@ -49,6 +51,7 @@ export function startJobRunner(
     timeoutMs: config.conversionTimeoutMs,
     maxMemoryMb: config.conversionMaxMemoryMb,
     stallMs: config.conversionStallMs,
+    wallCeilingFactor: config.conversionWallCeilingFactor,
     recycleAfterJobs: config.conversionThreadMaxJobs,
     isolateAboveBytes: config.conversionProcessAboveMb * 1024 * 1024,
   });
@@ -63,6 +66,7 @@ export function startJobRunner(
     logger,
     events: services.events,
   });
+  const configurations = createConfigurationRepository(services.database);
   const common = { models, materials, blobs: services.blobs, catalog, logger, render };
   const handlers: JobHandlers = {
     [JobName.ConvertModel]: createConvertModelJob({
@@ -77,8 +81,14 @@ export function startJobRunner(
       versions: createVersionRepository(services.database.db),
     }),
     [JobName.RenderThumbnail]: createRenderThumbnailJob(common),
+    [JobName.RenderConfigurationThumbnail]: createConfigurationThumbnailJob({
+      ...common,
+      configurations,
+      queue: services.queue,
+    }),
     [JobName.ExportModel]: createExportJob({
       ...common,
+      configurations,
       exports: createExportRepository(services.database),
       runExport: (glb, options, signal) => pool.exportModel(glb, options, signal),
     }),
@@ -149,6 +159,9 @@ export function sweepWhenIdle(handlers: JobHandlers, jobsDir: string, logger: Ap
   return {
     [JobName.ConvertModel]: wrap<typeof JobName.ConvertModel>(handlers[JobName.ConvertModel]),
     [JobName.RenderThumbnail]: wrap<typeof JobName.RenderThumbnail>(handlers[JobName.RenderThumbnail]),
+    [JobName.RenderConfigurationThumbnail]: wrap<typeof JobName.RenderConfigurationThumbnail>(
+      handlers[JobName.RenderConfigurationThumbnail],
+    ),
     [JobName.ExportModel]: wrap<typeof JobName.ExportModel>(handlers[JobName.ExportModel]),
     // Deliveries leave nothing in the scratch folder, and one waiting on a slow receiver must not delay its sweep.
     [JobName.DeliverWebhook]: handlers[JobName.DeliverWebhook],

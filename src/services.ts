@@ -9,9 +9,11 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
 import { sweepLeftovers } from './storage/sweep-leftovers.ts';
 import { createWakeUp } from './events/create-wake-up.ts';
-import { createEventPublisher, type EventPublisher } from './events/event-publisher.ts';
+import { bothFanOuts, createEventPublisher, type EventPublisher } from './events/event-publisher.ts';
 import type { EventWakeUp } from './events/wake-up.ts';
 import { createWebhookFanOut } from './webhooks/fan-out.ts';
+import { createConfigurationThumbnailFanOut } from './catalog/thumbnails/configuration-thumbnail-queue.ts';
+import { createConfigurationRepository } from './configurations/repository.ts';
 
 /** The long-lived parts the API and the worker share. */
 export interface Services {
@@ -63,7 +65,19 @@ export async function openServices(config: Config, queueOptions: QueueTuning = {
     blobs,
     queue,
     wakeUp,
-    events: createEventPublisher({ database, wakeUp, logger, fanOut: createWebhookFanOut(queue) }),
+    events: createEventPublisher({
+      database,
+      wakeUp,
+      logger,
+      fanOut: bothFanOuts(
+        createWebhookFanOut(queue),
+        createConfigurationThumbnailFanOut(
+          queue,
+          config.thumbnailRefreshDelayMs,
+          createConfigurationRepository(database).idsOf,
+        ),
+      ),
+    }),
     async close() {
       await wakeUp.close();
       await queue.close();

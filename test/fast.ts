@@ -7,8 +7,14 @@ import path from 'node:path';
 
 /** Folders whose tests start processes or a browser, or convert every sample model: left to `npm test`. */
 const SLOW_FOLDERS = new Set(['system', 'e2e', 'importers', 'render']);
-/** The pipeline's fidelity run over every sample model, as the importers' are: left to `npm test`. */
-const SLOW_FILES = new Set([path.join('test', 'pipeline', 'fidelity.test.ts')]);
+/**
+ * The pipeline's fidelity run over every sample model, as the importers' are, and a model of 100,000 parts stored
+ * and read on each database (the better part of a minute): left to `npm test`.
+ */
+const SLOW_FILES = new Set([
+  path.join('test', 'pipeline', 'fidelity.test.ts'),
+  path.join('test', 'catalog', 'hundred-thousand-parts.test.ts'),
+]);
 /**
  * Suites that need a server besides SQLite: Redis (`testRedisUrl`) or PostgreSQL alone (`testPostgresUrl`), which
  * they fail without, or an S3 server they start (`startS3Server`): left to `npm test`.

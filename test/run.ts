@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureViewerBuilt, viewerBuildIsStale } from './e2e/support/build-viewer.ts';
 import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
@@ -96,6 +98,13 @@ if (skipWithoutChromium && browserFiles > 0) {
   notes.push(
     `Browser suites skipped (${count(browserFiles)}): no Chromium at ${CHROMIUM}; apt-get install chromium (or set CHROMIUM_PATH) to run them`,
   );
+}
+
+// The browser suites run side by side and each builds a stale viewer; one build first keeps them from racing in web/dist.
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+if (!skipWithoutChromium && browserFiles > 0 && viewerBuildIsStale(REPO)) {
+  console.log('Viewer: web/dist is older than its sources; building it once for the browser suites');
+  ensureViewerBuilt(REPO);
 }
 
 const env = { ...process.env };

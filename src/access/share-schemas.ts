@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LodSchema, PartSchema, TilesetUrlSchema, Vector3Schema } from '../catalog/schemas.ts';
+import { MAX_VERSION_NUMBER } from '../db/integer-bounds.ts';
 
 /** A share link as `/api/models/:id/shares` shows it. */
 export const ShareSchema = Type.Object({
@@ -18,7 +19,8 @@ export const CreateShareBody = Type.Object(
       Type.Boolean({ default: false, description: "Show the model's annotations on the page, read-only." }),
     ),
     version: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      // Bounded by the `integer` column it ends in: PostgreSQL refuses 2^31 with a 500 otherwise.
+      Type.Union([Type.Integer({ minimum: 1, maximum: MAX_VERSION_NUMBER }), Type.Null()], {
         description:
           "Pin a version of the model (a number it has): the link serves that version's levels even after " +
           'another becomes current, and stops answering if it is deleted. Null or absent: the current version.',

@@ -79,6 +79,11 @@ export function createCatalogService(deps: CatalogServiceDependencies) {
       return uploadVersion({ db, blobs, queue, logger, events }, modelId, upload);
     },
 
+    /** The version a finished resumable upload made already, of any model, or undefined. */
+    versionMadeBy(uploadId: string): Promise<ModelVersionRow | undefined> {
+      return createVersionRepository(db).madeBy(uploadId);
+    },
+
     /** The model a keyed request made already (within its key's window), or undefined. */
     madeBy(key: RequestKey): Promise<ModelRow | undefined> {
       return findModelMadeBy(db, key);

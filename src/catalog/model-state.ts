@@ -1,5 +1,6 @@
 // The part of the model repository the conversion and thumbnail jobs write: a model's status and progress, its
 // finished conversion (parts and levels), the sweep of stranded models, and its thumbnail with the render lease.
+import { dialectOf, rowChunks } from '../db/bound-parameters.ts';
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { searchFold } from '../db/search-fold.ts';
@@ -57,6 +58,22 @@ export function modelStateAccess(db: Db) {
         .executeTakeFirst();
     },
 
+    /**
+     * Puts a model still `pending` or `processing` and untouched since `before` back to `pending` (progress 0, no
+     * error), in one statement, for its conversion to be queued again; the same guards as {@link failUntouched}. The
+     * row, or undefined when it was left alone.
+     */
+    async requeueUntouched(id: string, before: string): Promise<ModelRow | undefined> {
+      return db
+        .updateTable('models')
+        .set({ status: 'pending', progress: 0, error: null, updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'processing'])
+        .where('updated_at', '<', before)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
     /** Records conversion progress while processing; never moves a model backwards or out of `processing`. */
     async setProgress(id: string, progress: number): Promise<void> {
       await db
@@ -84,17 +101,13 @@ export function modelStateAccess(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
-        // Chunked: each row binds 10 values, well under SQLite's 32,766 and PostgreSQL's 65,535 parameters.
         const rows = record.parts.map((part, index) => ({
           model_id: id,
           ...partColumns(part, index),
           name_folded: searchFold(part.name),
         }));
-        for (let start = 0; start < rows.length; start += 2_000) {
-          await trx
-            .insertInto('model_parts')
-            .values(rows.slice(start, start + 2_000))
-            .execute();
+        for (const chunk of rowChunks(dialectOf(trx), rows)) {
+          await trx.insertInto('model_parts').values(chunk).execute();
         }
         await replacePartPropertyRows(
           trx,

@@ -1,5 +1,6 @@
 // The rows a converted part is stored as, shared by a model's parts and a version's: the columns both tables have,
 // and the property rows the part search reads.
+import { dialectOf, rowChunks } from '../db/bound-parameters.ts';
 import type { Db } from '../db/database.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
@@ -21,7 +22,7 @@ export function partColumns(part: ConversionRecord['parts'][number], index: numb
 
 /**
  * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
- * 5,000 rows a statement: seven values a row stay under both databases' parameter limits.
+ * as many rows a statement as the engine's limit on bound values allows (4,671 on SQLite, 9,353 on PostgreSQL).
  */
 export async function replacePartPropertyRows(
   trx: Db,
@@ -37,10 +38,7 @@ export async function replacePartPropertyRows(
       value_folded: searchFold(row.value),
     })),
   );
-  for (let start = 0; start < flat.length; start += 5_000) {
-    await trx
-      .insertInto('model_part_properties')
-      .values(flat.slice(start, start + 5_000))
-      .execute();
+  for (const chunk of rowChunks(dialectOf(trx), flat)) {
+    await trx.insertInto('model_part_properties').values(chunk).execute();
   }
 }

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { ConfigurationBindingsTable, ConfigurationsTable } from './configuration-tables.ts';
+import type { AnnotationsTable, ReviewTopicsTable, SavedViewsTable } from './review-tables.ts';
 import type { ModelVersionPartsTable, ModelVersionsTable } from './version-tables.ts';
 
+export type { AnnotationsTable, ReviewTopicsTable, SavedViewsTable } from './review-tables.ts';
 export type { ModelVersionPartsTable, ModelVersionsTable };
 
 /** Timestamps are written as ISO strings; PostgreSQL reads them back as `Date`, SQLite as text. */
@@ -210,15 +213,17 @@ export interface ModelSharesTable {
   created_at: Timestamp;
 }
 
-/** The `model_exports` table: the cached export of a model per format, level, material mode and unit. */
+/** The `model_exports` table: the cached export of a model per format, level, material mode, unit and configuration. */
 export interface ModelExportsTable {
   model_id: string;
   format: string;
   lod: number;
-  /** `bound` or `source`. */
+  /** `bound`, `source` or `variants`. */
   materials: string;
   /** Length unit of STL and 3MF (`millimeter` by default); `meter` for the other formats. */
   unit: string;
+  /** The configuration the export bakes instead of the present bindings; '' for none. */
+  configuration_id: string;
   /** Hash of what the export is made from (the model's state and its parts' bindings). */
   fingerprint: string;
   /** `queued`, `running`, `ready` or `failed`. */
@@ -230,44 +235,6 @@ export interface ModelExportsTable {
   error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-}
-
-/** The `annotations` table: notes pinned to a point on a part of a model, kept by the part's group id. */
-export interface AnnotationsTable {
-  id: string;
-  model_id: string;
-  group_id: string;
-  /** JSON `[x, y, z]` in the model's metres, +Y up. */
-  position: string;
-  /** JSON `[x, y, z]`, the surface normal at the pin. */
-  normal: string;
-  text: string;
-  /** Name of the scoped token that wrote it; null for the admin token. */
-  author: string | null;
-  /** 1 when resolved, else 0. */
-  resolved: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** The `saved_views` table: a named camera and visibility state of a model. */
-export interface SavedViewsTable {
-  id: string;
-  model_id: string;
-  name: string;
-  /** JSON `{position, target, up, fov}`. */
-  camera: string;
-  /** JSON array of group ids. */
-  hidden: string;
-  /** JSON array of group ids. */
-  isolated: string;
-  /** JSON array of `{normal, constant}`. */
-  sections: string;
-  /** 1 for x-ray, else 0. */
-  xray: number;
-  level: number;
-  author: string | null;
-  created_at: Timestamp;
 }
 
 /** The `events` table: the log behind the live stream and webhooks, ids growing in commit order. */
@@ -328,6 +295,9 @@ export interface Database {
   model_exports: ModelExportsTable;
   annotations: AnnotationsTable;
   saved_views: SavedViewsTable;
+  configurations: ConfigurationsTable;
+  configuration_bindings: ConfigurationBindingsTable;
+  review_topics: ReviewTopicsTable;
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -364,6 +334,8 @@ export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type ModelShareRow = Selectable<ModelSharesTable>;
 /** An annotation row as read. */
 export type AnnotationRow = Selectable<AnnotationsTable>;
+/** A stored BCF topic. */
+export type ReviewTopicRow = Selectable<ReviewTopicsTable>;
 /** A saved view row as read. */
 export type SavedViewRow = Selectable<SavedViewsTable>;
 /** An event row as read. */

@@ -36,6 +36,8 @@ export interface ModelVersionsTable {
   diff_counts: string | null;
   /** Name of the scoped token that posted it; null for the admin token. */
   author: string | null;
+  /** The finished resumable upload it was made from (a retry of that request answers this version); else null. */
+  upload_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

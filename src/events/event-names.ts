@@ -19,4 +19,8 @@ export const EVENT_TYPES = [
   'annotation.deleted',
   'view.created',
   'view.deleted',
+  'configuration.created',
+  'configuration.updated',
+  'configuration.deleted',
+  'configuration.applied',
 ] as const;

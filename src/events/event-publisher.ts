@@ -10,6 +10,19 @@ import type { EventWakeUp } from './wake-up.ts';
  */
 export type EventFanOut = (trx: Db, event: VitrineEvent) => Promise<(() => Promise<void>) | void>;
 
+/** Two fan-outs run one after the other in the event's transaction; their after-commit work runs side by side. */
+export function bothFanOuts(first: EventFanOut, second: EventFanOut): EventFanOut {
+  return async (trx, event) => {
+    const afterFirst = await first(trx, event);
+    const afterSecond = await second(trx, event);
+    if (!afterFirst) return afterSecond;
+    if (!afterSecond) return afterFirst;
+    return async () => {
+      await Promise.all([afterFirst(), afterSecond()]);
+    };
+  };
+}
+
 /** What the publisher works with. */
 export interface EventPublisherDependencies {
   database: Pick<DatabaseHandle, 'db' | 'dialect'>;

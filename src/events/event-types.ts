@@ -82,6 +82,14 @@ export const ViewEventDataSchema = Type.Object({ model_id: Type.String(), view_i
 /** Data of the saved view events. */
 export type ViewEventData = Static<typeof ViewEventDataSchema>;
 
+/** Data of `configuration.created|updated|deleted|applied`; `updated` also follows a change of its bindings. */
+export const ConfigurationEventDataSchema = Type.Object({
+  model_id: Type.String(),
+  configuration_id: Type.String(),
+});
+/** Data of the configuration events. */
+export type ConfigurationEventData = Static<typeof ConfigurationEventDataSchema>;
+
 /** The data each event type carries. */
 export interface EventData {
   'model.created': ModelEventData;
@@ -100,6 +108,10 @@ export interface EventData {
   'annotation.deleted': AnnotationEventData;
   'view.created': ViewEventData;
   'view.deleted': ViewEventData;
+  'configuration.created': ConfigurationEventData;
+  'configuration.updated': ConfigurationEventData;
+  'configuration.deleted': ConfigurationEventData;
+  'configuration.applied': ConfigurationEventData;
 }
 
 /** An event as clients receive it: the SSE `data:` line and the body of a webhook delivery. */
@@ -114,6 +126,7 @@ export const EventSchema = Type.Object({
     BindingsDataSchema,
     AnnotationEventDataSchema,
     ViewEventDataSchema,
+    ConfigurationEventDataSchema,
   ]),
 });
 /** An event on the wire. */

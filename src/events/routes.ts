@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { scopeOf } from '../http/auth/request-scope.ts';
 import { CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
+import { MAX_ROW_ID } from '../db/integer-bounds.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { TOKEN_HEADER, type TokenChecker } from '../http/auth/token-checker.ts';
@@ -55,6 +56,7 @@ export const EventStreamQuery = Type.Object({
   last_event_id: Type.Optional(
     Type.Integer({
       minimum: 0,
+      maximum: MAX_ROW_ID,
       description:
         'Replay the events after this id first; the `Last-Event-ID` header does the same and wins.',
     }),

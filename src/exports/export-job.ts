@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import type { ModelRepository } from '../catalog/repository.ts';
 import { PermanentJobError, type FailureHandler, type JobHandler, type JobName } from '../jobs/job-types.ts';
+import type { ConfigurationRepository } from '../configurations/repository.ts';
 import type { AppLogger } from '../logger.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -21,16 +22,18 @@ export type RunExport = (
 export interface ExportJobDependencies {
   models: ModelRepository;
   materials: MaterialRepository;
+  configurations: ConfigurationRepository;
   exports: ExportRepository;
   blobs: BlobStore;
   logger: AppLogger;
   runExport: RunExport;
 }
 
-/** A model name as a file name every system accepts. */
-export function exportFileName(modelName: string, key: ExportKey): string {
+/** A model name, and the name of the configuration the export bakes if any, as a file name every system accepts. */
+export function exportFileName(modelName: string, key: ExportKey, configurationName: string | null): string {
+  const named = configurationName === null ? modelName : `${modelName} - ${configurationName}`;
   const base =
-    modelName
+    named
       .replace(/[^A-Za-z0-9._ -]+/g, '_')
       .replace(/^[.\s]+/, '')
       .trim()
@@ -54,13 +57,18 @@ export function createExportJob(deps: ExportJobDependencies): {
   const { models, exports, blobs, logger } = deps;
   return {
     async run(job, signal) {
-      // A job queued before exports had a unit carries none: STL and 3MF then take the default.
-      const key: ExportKey = { ...job.payload, unit: job.payload.unit ?? DEFAULT_EXPORT_UNIT };
+      // A job queued before exports had a unit or a configuration carries none: STL and 3MF then take the default.
+      const key: ExportKey = {
+        ...job.payload,
+        unit: job.payload.unit ?? DEFAULT_EXPORT_UNIT,
+        configuration_id: job.payload.configuration_id ?? null,
+      };
       const model = await models.get(key.model_id);
       // Deleted, or converting again: a request after the conversion asks for the export anew.
       if (!model || model.status !== 'completed') return;
       const plan = await planExport(deps, model, key);
-      if (!plan) throw new PermanentJobError(`The model has no level of detail ${key.lod}`);
+      if (plan === 'lod') throw new PermanentJobError(`The model has no level of detail ${key.lod}`);
+      if (plan === 'configuration') throw new PermanentJobError('The configuration no longer exists');
       // Queued again while an earlier job made this very file: nothing left to do.
       const row = await exports.get(key);
       if (row?.status === 'ready' && row.fingerprint === plan.fingerprint && row.blob_key) {
@@ -73,7 +81,13 @@ export function createExportJob(deps: ExportJobDependencies): {
       try {
         bytes = await deps.runExport(
           glb,
-          { format: key.format, bound: plan.bound, title: model.name, unit: key.unit },
+          {
+            format: key.format,
+            bound: plan.bound,
+            variants: plan.variants.map(({ name, bound }) => ({ name, bound })),
+            title: model.name,
+            unit: key.unit,
+          },
           signal,
         );
       } catch (error) {
@@ -81,7 +95,7 @@ export function createExportJob(deps: ExportJobDependencies): {
         // The same model and bindings would fail the same way again.
         throw new PermanentJobError((error as Error).message);
       }
-      const fileName = exportFileName(model.name, key);
+      const fileName = exportFileName(model.name, key, plan.configurationName);
       const blobKey = exportBlobKey(key, plan.fingerprint, fileName);
       await blobs.putBytes(blobKey, bytes);
       const previous = await exports.finish(key, {
@@ -96,6 +110,7 @@ export function createExportJob(deps: ExportJobDependencies): {
           modelId: key.model_id,
           format: key.format,
           lod: key.lod,
+          configurationId: key.configuration_id,
           bytes: bytes.byteLength,
           ms: Date.now() - started,
         },

@@ -7,6 +7,12 @@ import type { ExportKey } from '../jobs/job-types.ts';
 /** The export state's data access: the only code that queries `model_exports`. */
 export type ExportRepository = ReturnType<typeof createExportRepository>;
 
+/** The key's configuration as the table keeps it: '' for none, since a primary key's columns cannot be NULL. */
+function storedConfiguration(key: ExportKey): string {
+  // A job queued before exports could bake a configuration carries none.
+  return key.configuration_id ?? '';
+}
+
 /** Creates the repository over an open database. */
 export function createExportRepository({ db }: DatabaseHandle) {
   const matches = (key: ExportKey) => (eb: ExpressionBuilder<Database, 'model_exports'>) =>
@@ -16,6 +22,7 @@ export function createExportRepository({ db }: DatabaseHandle) {
       lod: key.lod,
       materials: key.materials,
       unit: key.unit,
+      configuration_id: storedConfiguration(key),
     });
 
   return {
@@ -33,10 +40,17 @@ export function createExportRepository({ db }: DatabaseHandle) {
       try {
         await db
           .insertInto('model_exports')
-          .values({ ...key, fingerprint, status: 'queued', created_at: now, updated_at: now })
+          .values({
+            ...key,
+            configuration_id: storedConfiguration(key),
+            fingerprint,
+            status: 'queued',
+            created_at: now,
+            updated_at: now,
+          })
           .onConflict((oc) =>
             oc
-              .columns(['model_id', 'format', 'lod', 'materials', 'unit'])
+              .columns(['model_id', 'format', 'lod', 'materials', 'unit', 'configuration_id'])
               .doUpdateSet({ fingerprint, status: 'queued', error: null, job_id: null, updated_at: now }),
           )
           .execute();
@@ -98,6 +112,20 @@ export function createExportRepository({ db }: DatabaseHandle) {
         .set({ status: 'failed', error, updated_at: nowIso() })
         .where(matches(key))
         .execute();
+    },
+
+    /**
+     * Forgets every export of a configuration (it was deleted) and answers the blob keys of their files, for the
+     * caller to remove; a job still making one finds its row gone and removes its own file.
+     */
+    async forgetConfiguration(modelId: string, configurationId: string): Promise<string[]> {
+      const rows = await db
+        .deleteFrom('model_exports')
+        .where('model_id', '=', modelId)
+        .where('configuration_id', '=', configurationId)
+        .returning('blob_key')
+        .execute();
+      return rows.flatMap((row) => (row.blob_key ? [row.blob_key] : []));
     },
   };
 }

@@ -2,13 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
 import { MODEL_NOT_FOUND, ModelIdParams, NOT_READY } from '../catalog/schemas.ts';
+import type { ConfigurationRepository } from '../configurations/repository.ts';
+import { CONFIGURATION_NOT_FOUND } from '../configurations/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
 import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
-import { scopeOf } from '../http/auth/request-scope.ts';
-import { EXPORT_NEEDS_WRITE_MESSAGE } from '../http/auth/route-access.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { UrlFor } from '../http/files/request-file-urls.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-file.ts';
@@ -26,6 +26,8 @@ import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
 export interface ExportRoutesOptions {
   models: ModelRepository;
   materials: MaterialRepository;
+  /** The model's configurations, which an export may bake or carry as variants. */
+  configurations: ConfigurationRepository;
   blobs: BlobStore;
   queue: JobQueue;
   /** State of the cached exports. */
@@ -53,10 +55,41 @@ const fileResponses = Object.fromEntries(
   ]),
 );
 
+/** The export a query names, or a 400 for options that do not go together. */
+function exportKeyOf(modelId: string, query: ExportQuery): ExportKey {
+  const format = query.format ?? 'glb';
+  const materials = query.materials ?? 'bound';
+  const unitFormat = UNIT_FORMATS.includes(format);
+  if (query.unit !== undefined && !unitFormat) {
+    throw new ApiError(
+      400,
+      `unit applies to ${UNIT_FORMATS.join(' and ')} only; ${format} is always in metres`,
+    );
+  }
+  if (materials === 'variants' && format !== 'glb') {
+    throw new ApiError(
+      400,
+      `materials=variants applies to glb only; ${format} cannot carry material variants (export one configuration with configuration=<id>)`,
+    );
+  }
+  if (query.configuration !== undefined && materials !== 'bound') {
+    throw new ApiError(400, `configuration applies to materials=bound only, not materials=${materials}`);
+  }
+  return {
+    model_id: modelId,
+    format,
+    lod: Number(query.lod ?? 0) as ExportKey['lod'],
+    materials,
+    unit: unitFormat ? (query.unit ?? DEFAULT_EXPORT_UNIT) : 'meter',
+    configuration_id: query.configuration ?? null,
+  };
+}
+
 /**
- * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source&unit=…`: the first call queues an export
- * job and answers 202 with its state; once the file is stored, the same call answers 200 with the file (or its
- * URL, for `Accept: application/json`). The file is kept until the model or a binding of its parts changes.
+ * `GET /:id/export?format=glb|usdz|obj|stl|3mf&lod=0|1|2&materials=bound|source|variants&unit=…&configuration=…`: the
+ * first call queues an export job and answers 202 with its state; once the file is stored, the same call answers 200
+ * with the file (or its URL, for `Accept: application/json`). The file is kept until the model, a binding of its
+ * parts, or a configuration it is made from changes.
  * In the catalog's envelope, beside the catalog plugin under `/api/models`, so unknown paths still reach its 404.
  */
 export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fastify, options) => {
@@ -78,16 +111,18 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     request: FastifyRequest,
     key: ExportKey,
     model: ModelRow,
+    configurationName: string | null,
     values: Pick<ExportState, 'status' | 'job_id'> & { blobKey?: string; size?: number },
   ): ExportState => ({
     format: key.format,
     lod: key.lod,
     materials: key.materials,
     unit: key.unit,
+    configuration_id: key.configuration_id,
     status: values.status,
     job_id: values.job_id,
     url: values.blobKey ? urlFor(request)(values.blobKey) : null,
-    file_name: exportFileName(model.name, key),
+    file_name: exportFileName(model.name, key, configurationName),
     size: values.size ?? null,
     content_type: EXPORT_FILES[key.format].contentType,
     version: model.current_version,
@@ -104,7 +139,11 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
           'The first call queues an export job and answers 202 with its state (ask again after `Retry-After` ' +
           'seconds). Once the file is made, the call answers 200 with the file as an attachment, or with ' +
           '`data.url` when the request accepts `application/json`. Cached until the model or a binding changes. ' +
-          'STL and 3MF are written with +Z up in `unit` (millimetres by default); GLB, USDZ and OBJ in metres with +Y up.',
+          'STL and 3MF are written with +Z up in `unit` (millimetres by default); GLB, USDZ and OBJ in metres with +Y up. ' +
+          '`configuration=<id>` bakes that configuration of the model instead (each its own cached file; 404 for ' +
+          'one the model does not have); `materials=variants` (GLB only) adds every configuration as a ' +
+          '`KHR_materials_variants` variant named after it. ' +
+          'A read token may start and fetch an export: it is another form of the levels it may already read.',
         params: ModelIdParams,
         querystring: ExportQuery,
         response: {
@@ -119,7 +158,6 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
           302: STORED_FILE_REDIRECT,
           400: CatalogErrorSchema,
           401: CatalogErrorSchema,
-          403: CatalogErrorSchema,
           404: CatalogErrorSchema,
           422: CatalogErrorSchema,
         },
@@ -127,25 +165,12 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     },
     async (request, reply: FastifyReply) => {
       // The 200 answer has several media types, which the type provider cannot follow; the schema still validates.
-      const query = request.query as ExportQuery;
-      const format = query.format ?? 'glb';
-      const unitFormat = UNIT_FORMATS.includes(format);
-      if (query.unit !== undefined && !unitFormat) {
-        throw new ApiError(
-          400,
-          `unit applies to ${UNIT_FORMATS.join(' and ')} only; ${format} is always in metres`,
-        );
-      }
-      const key: ExportKey = {
-        model_id: (request.params as { id: string }).id,
-        format,
-        lod: Number(query.lod ?? 0) as ExportKey['lod'],
-        materials: query.materials ?? 'bound',
-        unit: unitFormat ? (query.unit ?? DEFAULT_EXPORT_UNIT) : 'meter',
-      };
+      const key = exportKeyOf((request.params as { id: string }).id, request.query as ExportQuery);
       const model = await completed(key.model_id);
       const plan = await planExport(options, model, key);
-      if (!plan) throw new ApiError(404, NOT_READY);
+      if (plan === 'lod') throw new ApiError(404, NOT_READY);
+      if (plan === 'configuration') throw new ApiError(404, CONFIGURATION_NOT_FOUND);
+      const named = plan.configurationName;
       const row = await exports.get(key);
       const current = row?.fingerprint === plan.fingerprint ? row : undefined;
 
@@ -155,7 +180,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
           if (wantsJson(request)) {
             return {
               success: true as const,
-              data: state(request, key, model, {
+              data: state(request, key, model, named, {
                 status: 'ready',
                 job_id: null,
                 blobKey: current.blob_key,
@@ -163,7 +188,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
               }),
             };
           }
-          const fileName = exportFileName(model.name, key);
+          const fileName = exportFileName(model.name, key, named);
           if (!blobs.signedUrl) reply.header('content-length', info.size);
           return sendStoredFile(reply, blobs, current.blob_key, {
             headers: {
@@ -186,14 +211,12 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
         jobId !== null &&
         Date.now() - Date.parse(toIso(current.updated_at)) < EXPORT_JOB_QUIET_MS;
       if (!waiting) {
-        // Reading a made export is a read; making one costs a job, which a read token may not start.
-        if (scopeOf(request) === 'read') throw new ApiError(403, EXPORT_NEEDS_WRITE_MESSAGE);
         if (!current || current.status === 'ready') {
           if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
         }
         const job = await queue.enqueue(JobName.ExportModel, key, {
           subject: key.model_id,
-          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}:${key.unit}`,
+          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}:${key.unit}:${key.configuration_id ?? ''}`,
         });
         await exports.setJob(key, job.id);
         jobId = job.id;
@@ -201,7 +224,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
       reply.code(202).header('retry-after', String(EXPORT_RETRY_AFTER_SECONDS));
       return {
         success: true as const,
-        data: state(request, key, model, {
+        data: state(request, key, model, named, {
           status: current?.status === 'running' ? 'running' : 'queued',
           job_id: jobId,
         }),

@@ -34,7 +34,18 @@ export const ExportQuery = Type.Object({
       type: 'string',
       enum: [...EXPORT_MATERIAL_MODES],
       description:
-        '`bound` (default) bakes the material service bindings in; `source` keeps the model’s own.',
+        '`bound` (default) bakes the material service bindings in; `source` keeps the model’s own; `variants` ' +
+        '(glb only) bakes the bindings in as the default materials and adds one `KHR_materials_variants` variant ' +
+        'per configuration of the model, named after it, giving each part the configuration binds its material.',
+    }),
+  ),
+  configuration: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        'A configuration of the model to bake instead of the present bindings (with `materials=bound`, any ' +
+        'format): a part it binds gets its material, any other its present binding.',
+      'x-error-message': 'configuration must be the id of a configuration (a UUID)',
     }),
   ),
   unit: Type.Optional(
@@ -59,6 +70,9 @@ export const ExportSchema = Type.Object({
     type: 'string',
     enum: [...EXPORT_UNITS],
     description: 'Length unit of the file: as asked for `stl` and `3mf`, `meter` for the other formats.',
+  }),
+  configuration_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The configuration the export bakes, or null for the present bindings.',
   }),
   status: Type.Union(EXPORT_STATUSES.map((status) => Type.Literal(status))),
   job_id: Type.Union([Type.String(), Type.Null()], {

@@ -102,6 +102,15 @@ export function meshWorldBox(mesh: Mesh, matrix: mat4): BoxAccumulator {
 
 /** Nodes that carry a mesh, in depth-first order over every scene (each node once), with their ancestors. */
 export function listMeshNodes(document: Document): { node: Node; mesh: Mesh; ancestors: Node[] }[] {
+  const root = document.getRoot();
+  const scenes = root.listScenes();
+  const first = root.getDefaultScene() ?? scenes[0];
+  const ordered = first ? [first, ...scenes.filter((s) => s !== first)] : [];
+  return meshNodesUnder(ordered.flatMap((scene) => scene.listChildren()));
+}
+
+/** Nodes that carry a mesh under `roots`, depth first (each node once), with their ancestors. */
+export function meshNodesUnder(roots: readonly Node[]): { node: Node; mesh: Mesh; ancestors: Node[] }[] {
   const found: { node: Node; mesh: Mesh; ancestors: Node[] }[] = [];
   const seen = new Set<Node>();
   const visit = (node: Node, ancestors: Node[]): void => {
@@ -112,11 +121,6 @@ export function listMeshNodes(document: Document): { node: Node; mesh: Mesh; anc
     const path = [...ancestors, node];
     for (const child of node.listChildren()) visit(child, path);
   };
-  const root = document.getRoot();
-  const scenes = root.listScenes();
-  const first = root.getDefaultScene() ?? scenes[0];
-  for (const scene of first ? [first, ...scenes.filter((s) => s !== first)] : []) {
-    for (const child of scene.listChildren()) visit(child, []);
-  }
+  for (const node of roots) visit(node, []);
   return found;
 }

@@ -7,10 +7,12 @@ import { parseJsonYielding, YIELDING_PARSE_DEFAULTS } from './parse-json-yieldin
  * differences. An empty body counts as no body: many clients send `Content-Type: application/json` on every
  * request, including a bare DELETE; routes that need a body still refuse the missing one through their schema
  * (`body must be a JSON object`). And the parse yields to the event loop and refuses deep nesting early, so a
- * 32 MiB bulk body cannot hold other clients up (see parse-json-yielding.ts).
+ * 32 MiB bulk body cannot hold other clients up (see parse-json-yielding.ts). Fastify's text/plain parser goes:
+ * no route takes text, and a JSON body sent as text is a wrong content type (415), not a wrong body.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },

@@ -5,8 +5,8 @@ import { startBullmqConsumer } from './bullmq-consumer.ts';
 import { openBullmqLanes, type NewJob } from './bullmq-lanes.ts';
 import { startOutboxRelay } from './bullmq-relay.ts';
 import { BULLMQ_QUEUE_DEFAULTS, type BullmqQueueOptions } from './bullmq-settings.ts';
-import type { JobHandlers } from './job-types.ts';
-import type { JobQueue, QueueConsumer } from './queue.ts';
+import type { JobHandlers, JobName } from './job-types.ts';
+import type { JobQueue, JobState, QueueConsumer } from './queue.ts';
 import { QueueUnavailableError } from './queue-unavailable.ts';
 import { isRedisUnavailable, openRedis, untilReachable } from './redis-connection.ts';
 
@@ -48,6 +48,24 @@ export async function openBullmqQueue(
     } catch (error) {
       throw isRedisUnavailable(error, redis) ? new QueueUnavailableError(error) : error;
     }
+  }
+
+  /** See {@link JobQueue.jobState}. */
+  async function jobState(subject: string, name: JobName): Promise<JobState> {
+    // The outbox first: a relay adds the job to Redis before it deletes the row, so one of the two always shows
+    // a job that is on its way.
+    if (await outbox.holds(subject, name)) return 'live';
+    return onRedis(async () => {
+      let ended = false;
+      // The subject's set keeps the ids of its jobs until they complete; a failed job stays, kept for inspection.
+      for (const id of await redis.smembers(subjectKey(subject))) {
+        const job = await queueOf(name).getJob(id);
+        if (job?.name !== name) continue;
+        if (LIVE_STATES.has(await job.getState())) return 'live';
+        ended = true;
+      }
+      return ended ? 'ended' : 'none';
+    });
   }
 
   const relay = startOutboxRelay(outbox, lanes, settings);
@@ -99,17 +117,10 @@ export async function openBullmqQueue(
     },
 
     async hasLiveJob(subject, name) {
-      // The outbox first: a relay adds the job to Redis before it deletes the row, so one of the two always shows
-      // a job that is on its way.
-      if (await outbox.holds(subject, name)) return true;
-      return onRedis(async () => {
-        for (const id of await redis.smembers(subjectKey(subject))) {
-          const job = await queueOf(name).getJob(id);
-          if (job?.name === name && LIVE_STATES.has(await job.getState())) return true;
-        }
-        return false;
-      });
+      return (await jobState(subject, name)) === 'live';
     },
+
+    jobState,
 
     async cancelQueued(subject, cancelOptions = {}) {
       // The outbox rows go with the caller's transaction; jobs already in Redis are removed at once, and stay

@@ -88,6 +88,17 @@ export function createEmbeddedQueue(
       return live !== undefined;
     },
 
+    async jobState(subject, name) {
+      if (await this.hasLiveJob(subject, name)) return 'live';
+      const kept = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('subject', '=', subject)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return kept ? 'ended' : 'none';
+    },
+
     async cancelQueued(subject, cancelOptions = {}) {
       const result = await (cancelOptions.transaction ?? db)
         .deleteFrom('jobs')

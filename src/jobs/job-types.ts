@@ -4,6 +4,7 @@ import type { ExportFormat, ExportMaterialMode, ExportUnit } from '../writers/ex
 export const JobName = {
   ConvertModel: 'convert-model',
   RenderThumbnail: 'render-thumbnail',
+  RenderConfigurationThumbnail: 'render-configuration-thumbnail',
   ExportModel: 'export-model',
   DeliverWebhook: 'deliver-webhook',
 } as const;
@@ -27,6 +28,7 @@ export type JobLane = (typeof JobLane)[keyof typeof JobLane];
 export const JOB_LANE: Record<JobName, JobLane> = {
   [JobName.ConvertModel]: JobLane.Work,
   [JobName.RenderThumbnail]: JobLane.Work,
+  [JobName.RenderConfigurationThumbnail]: JobLane.Work,
   [JobName.ExportModel]: JobLane.Work,
   [JobName.DeliverWebhook]: JobLane.Webhooks,
 };
@@ -36,7 +38,7 @@ export function jobsInLane(lane: JobLane): JobName[] {
   return Object.values(JobName).filter((name) => JOB_LANE[name] === lane);
 }
 
-/** Which export of a model: one cached file per model, format, level of detail, material mode and unit. */
+/** Which export of a model: one cached file per model, format, level of detail, material mode, unit and configuration. */
 export interface ExportKey {
   model_id: string;
   format: ExportFormat;
@@ -44,6 +46,8 @@ export interface ExportKey {
   materials: ExportMaterialMode;
   /** The length unit of STL and 3MF; `meter` for the formats that are always written in metres. */
   unit: ExportUnit;
+  /** The configuration baked instead of the present bindings (`materials=bound` only); null for none. */
+  configuration_id: string | null;
 }
 
 /** The payload each job carries. */
@@ -57,6 +61,7 @@ export interface JobPayloads {
    * (LOD 0's address, never read); a job queued with it still runs.
    */
   [JobName.RenderThumbnail]: { model_id: string; after_bindings?: true; model_url?: string };
+  [JobName.RenderConfigurationThumbnail]: { model_id: string; configuration_id: string };
   [JobName.ExportModel]: ExportKey;
   [JobName.DeliverWebhook]: { delivery_id: number };
 }

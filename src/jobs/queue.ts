@@ -10,6 +10,9 @@ export interface InTransaction {
   transaction?: Db;
 }
 
+/** What a queue holds of the jobs about a subject; see {@link JobQueue.jobState}. */
+export type JobState = 'live' | 'ended' | 'none';
+
 /** Options of one enqueued job. */
 export interface EnqueueOptions extends InTransaction {
   /** What the job is about (a model id); {@link JobQueue.cancelQueued} finds jobs by it. */
@@ -61,6 +64,12 @@ export interface JobQueue {
    * or claimed. False once it completed, failed for good or was removed. Rejects when the queue cannot be asked.
    */
   hasLiveJob(subject: string, name: JobName): Promise<boolean>;
+  /**
+   * What the queue holds of jobs of this name about the subject: `live` as {@link hasLiveJob} says, `ended` when the
+   * only ones it holds completed or failed for good, `none` when it holds none at all (lost with a Redis that
+   * restarted without persistence, or removed). Rejects when the queue cannot be asked.
+   */
+  jobState(subject: string, name: JobName): Promise<JobState>;
   /** Removes queued (not running) jobs about a subject; returns how many. */
   cancelQueued(subject: string, options?: InTransaction): Promise<number>;
   /** Starts claiming and running jobs with one handler per job name. */

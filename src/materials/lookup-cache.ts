@@ -8,6 +8,8 @@ export interface CachedLookup {
   generation: number;
   /** Whether the request asked for the default material on unbound groups. */
   includeDefault: boolean;
+  /** The configuration whose bindings the reply shows over the present ones, if one was named. */
+  configurationId?: string;
   response: LookupResponse;
 }
 

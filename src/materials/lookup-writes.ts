@@ -109,11 +109,17 @@ export function createLookupWrites(
           // Waits for binds in flight to this material and keeps new ones out until the material is gone.
           if (!(await lockMaterial(trx, id, 'update'))) return undefined;
           const unbound = await deleteBindings(trx, id, undefined);
+          // Configurations' bindings to it go with it (their foreign key); a lookup showing one must see that.
+          const configured = await trx
+            .selectFrom('configuration_bindings')
+            .select('group_id')
+            .where('material_id', '=', id)
+            .execute();
           await trx.deleteFrom('materials').where('id', '=', id).execute();
-          return unbound;
+          return { unbound, changed: [...unbound, ...configured.map((row) => row.group_id)] };
         },
-        (unbound) => unbound && { groupIds: unbound },
-      );
+        (deleted) => deleted && { groupIds: deleted.changed },
+      ).then((deleted) => deleted?.unbound);
     },
 
     /** Binds every group to the material, moving groups bound elsewhere; false when the material does not exist. */

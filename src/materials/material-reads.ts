@@ -16,6 +16,7 @@ const KEPT_REPLY_STAND_IN = Buffer.from('{"group_ids":["kept"]}');
 export interface LookupRequest {
   group_ids: readonly string[];
   include_default?: boolean;
+  configuration_id?: string;
 }
 
 /** The headers of a lookup request that decide whether and how its bytes are read ahead of the parser. */
@@ -40,8 +41,11 @@ export interface MaterialReads {
     headers: LookupHeaders,
     payload: AsyncIterable<Buffer>,
   ): Promise<AsyncIterable<Buffer>>;
-  /** The reply to a parsed lookup request: the kept one, or one read now (and kept for the same bytes). */
-  answerLookup(request: object, body: LookupRequest): Promise<LookupResponse>;
+  /**
+   * The reply to a parsed lookup request: the kept one, or one read now (and kept for the same bytes); undefined
+   * when it names a configuration that does not exist.
+   */
+  answerLookup(request: object, body: LookupRequest): Promise<LookupResponse | undefined>;
   /**
    * A material's reply serialized by `serialize`, with its tag: kept while the material generation holds, read
    * anew otherwise; null when there is no such material, undefined where the generation costs as much to read
@@ -96,9 +100,18 @@ export function createMaterialReads({
       if (state && 'kept' in state) return state.kept.response;
       const groupIds = [...new Set(body.group_ids)];
       const includeDefault = body.include_default === true;
-      const { generation, bound } = await repository.lookup(groupIds);
+      const configurationId = body.configuration_id;
+      const read =
+        configurationId === undefined
+          ? await repository.lookup(groupIds)
+          : await repository.lookupConfigured(groupIds, configurationId);
+      if (!read) return undefined;
+      const { generation, bound } = read;
       const response = buildLookupResponse(groupIds, bound, includeDefault ? DEFAULT_MATERIAL : undefined);
-      if (state) lookups.set(state.key, { request: state.bytes, generation, includeDefault, response });
+      if (state) {
+        const entry = { request: state.bytes, generation, includeDefault, response };
+        lookups.set(state.key, configurationId === undefined ? entry : { ...entry, configurationId });
+      }
       return response;
     },
 

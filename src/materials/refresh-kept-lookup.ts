@@ -15,6 +15,9 @@ export async function refreshKeptLookup(
   kept: CachedLookup,
   repository: MaterialRepository,
 ): Promise<CachedLookup | undefined> {
+  // A configuration deleted (or its model) leaves no trace in the change log: its reply is then read anew (404).
+  if (kept.configurationId !== undefined && !(await repository.configurationExists(kept.configurationId)))
+    return undefined;
   const changes = await repository.changesSince(kept.generation);
   if (!changes) return undefined;
   if (changes.generation === kept.generation) return kept;
@@ -30,7 +33,13 @@ export async function refreshKeptLookup(
   if (affected.length > groupIds.length * MAX_PATCHED_SHARE) return undefined;
 
   // Read after the change log: these rows are at least as new as the generation the patched reply is kept under.
-  const { bound } = await repository.lookup(affected.map((i) => groupIds[i]!));
+  const affectedIds = affected.map((i) => groupIds[i]!);
+  const read =
+    kept.configurationId === undefined
+      ? await repository.lookup(affectedIds)
+      : await repository.lookupConfigured(affectedIds, kept.configurationId);
+  if (!read) return undefined;
+  const { bound } = read;
   const fallback = kept.includeDefault ? DEFAULT_MATERIAL : undefined;
   const updates = new Map<number, ShownMaterial | undefined>();
   for (const i of affected) updates.set(i, bound.get(groupIds[i]!) ?? fallback);

@@ -2,11 +2,13 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { MaterialRow, NewMaterialRow } from '../db/database.ts';
 import { readChangesSince, type ChangesSince } from '../db/material-generation.ts';
+import { configurationExists } from './configured-lookup.ts';
+import { toMaterial } from './material-row.ts';
 import { readLookupSnapshot } from './lookup-reads.ts';
 import { createLookupWrites } from './lookup-writes.ts';
 import { createSqliteReads, type LookupSnapshot } from './sqlite-reads.ts';
 import { foldedContains, searchFold } from '../db/search-fold.ts';
-import { nowIso, toIso } from '../db/timestamps.ts';
+import { nowIso } from '../db/timestamps.ts';
 import { MATERIAL_DEFAULTS } from './material-defaults.ts';
 import { MATERIAL_NUMBER_FIELDS, type Material } from './schemas.ts';
 
@@ -43,17 +45,6 @@ export interface LookupResult {
 export interface MaterialRepositoryOptions {
   /** Told when a binding transaction failed on a PostgreSQL deadlock and is run again (none are expected). */
   onDeadlockRetry?: (error: unknown) => void;
-}
-
-function toMaterial(row: MaterialRow): Material {
-  // The folded name is the search's, not part of a material; a row read by `select *` carries it.
-  const { name_folded: _folded, ...material } = row;
-  return {
-    ...material,
-    id: Number(row.id),
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
-  };
 }
 
 /** A lookup's answer from the rows of its snapshot. */
@@ -183,8 +174,24 @@ export function createMaterialRepository(
      * snapshot: a reply kept under that generation stays exact until the generation moves.
      */
     async lookup(groupIds: readonly string[]): Promise<LookupResult> {
-      return lookupResultOf(await readLookupSnapshot(handle, fastReads, groupIds));
+      return lookupResultOf((await readLookupSnapshot(handle, fastReads, groupIds))!);
     },
+
+    /**
+     * As {@link lookup}, with the bindings of a configuration over the present ones: a group the configuration
+     * binds shows its material there. Undefined when there is no such configuration. Read in the same snapshot
+     * as the generation, as a plain lookup is.
+     */
+    async lookupConfigured(
+      groupIds: readonly string[],
+      configurationId: string,
+    ): Promise<LookupResult | undefined> {
+      const snapshot = await readLookupSnapshot(handle, fastReads, groupIds, configurationId);
+      return snapshot && lookupResultOf(snapshot);
+    },
+
+    /** Whether a configuration exists (a kept configured reply is good only while it does). */
+    configurationExists: (configurationId: string) => configurationExists(db, configurationId),
 
     /**
      * The material generation read at once from SQLite's reader connection, undefined on PostgreSQL, where it

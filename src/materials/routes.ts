@@ -41,6 +41,8 @@ export interface MaterialRoutesOptions {
 const BULK_BODY_LIMIT = 32 * 1024 * 1024;
 
 const NOT_FOUND = 'material not found';
+/** The answer to a lookup naming a configuration that does not exist. */
+const CONFIGURATION_NOT_FOUND = 'configuration not found';
 const errors = { 400: MaterialErrorSchema, 401: MaterialErrorSchema, 404: MaterialErrorSchema };
 const tags = ['materials'];
 
@@ -243,6 +245,9 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
         operationId: 'lookupGroupMaterials',
         tags,
         summary: 'The materials bound to a set of groups, in request order',
+        description:
+          'With `configuration_id`, a group the configuration binds shows its material there and any other its ' +
+          'present binding; an unknown configuration is a 404 `configuration not found`.',
         body: LookupBody,
         response: {
           200: LookupReply,
@@ -253,7 +258,11 @@ export const materialRoutes: FastifyPluginAsync<MaterialRoutesOptions> = async (
       preParsing: (request, _reply, payload) => reads.receiveLookup(request, request.headers, payload),
       onSend: tagReply,
     },
-    async (request, reply) => sendLookupResponse(reply, await reads.answerLookup(request, request.body)),
+    async (request, reply) => {
+      const response = await reads.answerLookup(request, request.body);
+      if (!response) throw new ApiError(404, CONFIGURATION_NOT_FOUND);
+      return sendLookupResponse(reply, response);
+    },
   );
 };
 

@@ -131,6 +131,13 @@ export const LookupBody = Type.Object({
       description: 'When true, groups without a binding appear with the default material (id -1).',
     }),
   ),
+  configuration_id: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        'A model configuration whose bindings are shown over the present ones for the groups it binds.',
+    }),
+  ),
 });
 
 /** A material inside a lookup result; the default entry has no timestamps. */

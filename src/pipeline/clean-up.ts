@@ -2,7 +2,6 @@ import { Primitive } from '@gltf-transform/core';
 import type { Document } from '@gltf-transform/core';
 import {
   convertPrimitiveToTriangles,
-  dedup,
   dequantize,
   prune,
   uninstance,
@@ -10,6 +9,7 @@ import {
   weld,
 } from '@gltf-transform/functions';
 import { conformAttributes } from './conform-attributes.ts';
+import { dedupByHash } from './dedup-by-hash.ts';
 import { tidyExtensions } from './tidy-extensions.ts';
 import type { StepContext } from './types.ts';
 
@@ -84,7 +84,10 @@ export async function cleanUp(
   // Weld first: it rewrites accessors, and dedup then merges the identical ones it produced.
   if (settings.weld) await document.transform(weld());
   context.onProgress?.(0.6);
-  if (settings.dedup) await document.transform(dedup());
+  if (settings.dedup) {
+    const onProgress = (fraction: number) => context.onProgress?.(0.6 + 0.2 * fraction);
+    await document.transform(dedupByHash({ onProgress }));
+  }
   context.onProgress?.(0.8);
   // Attributes unused by the material (extra UVs, vertex colours) are kept: the viewer may bind materials that use them.
   await document.transform(prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true }));

@@ -3,6 +3,7 @@ import { Logger } from '@gltf-transform/core';
 import type { Document, ILogger, PlatformIO } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { cleanUp } from './clean-up.ts';
+import type { BatchPartsOptions } from './lods/batch-parts.ts';
 import type { LodCompression } from './lods/compress-lod.ts';
 import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from '../gltf/create-io.ts';
@@ -61,6 +62,11 @@ export interface ConvertModelOptions {
   compressLods?: LodCompression;
   /** Textures per level (`LOD_TEXTURES`): resized and WebP-encoded, or kept as they came (the default here). */
   lodTextures?: LodTextureFormat;
+  /**
+   * How the levels of a model of many parts are batched into few primitives with feature ids (batch-parts.ts,
+   * its defaults unless set); `false` writes a node per part however many there are.
+   */
+  batchParts?: Partial<BatchPartsOptions> | false;
   /** Most bytes LOD 1 and 2 may keep as a share of LOD 0's; a bigger level is not kept (`reduced: false`). */
   levelByteShares?: readonly [number, number];
   /** Most triangles a model may have; a bigger one fails naming the limit (`CONVERSION_MAX_TRIANGLES`). */
@@ -81,6 +87,17 @@ export interface ConvertModelOptions {
 /** Silence allowed per megabyte of input while importing, and per million triangles in later stages. */
 const BUSY_MS_PER_MEGABYTE = 2_000;
 const BUSY_MS_PER_MILLION_TRIANGLES = 10_000;
+/**
+ * Silence allowed per thousand nodes in the stages after import: copying a whole document for a level and writing
+ * its JSON happen inside glTF-Transform, linear in the nodes and with no way to report from inside (3.4 s of
+ * processor time at 20,000 parts; 100,000 parts went past the default 15 s and were taken for wedged).
+ */
+const BUSY_MS_PER_THOUSAND_NODES = 500;
+
+/** The silence the stages after import may keep, from the model's triangles and nodes. */
+export function busyAfterImportMs(triangles: number, nodes: number): number {
+  return (triangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES + (nodes / 1000) * BUSY_MS_PER_THOUSAND_NODES;
+}
 
 /** Share of the LOD stage that writing LOD 0 stands for. */
 const LOD0_SHARE = 0.1;
@@ -135,7 +152,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   logStage('imported');
   const importedTriangles = imported.sourceTriangleCount ?? computeStats(document).triangle_count;
   checkTriangleLimit(importedTriangles, options.maxTriangles);
-  const busy = (): void => options.onBusy?.((importedTriangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES);
+  const nodeCount = document.getRoot().listNodes().length;
+  const busy = (): void => options.onBusy?.(busyAfterImportMs(importedTriangles, nodeCount));
 
   busy();
   await cleanUp(document, { weld: !imported.welded }, { logger, onProgress: progress('clean-up') });
@@ -158,7 +176,6 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       `${NAME}: source reports ${imported.sourceTriangleCount} triangles, ${stats.triangle_count} remain`,
     );
   }
-
   logStage('parts listed');
 
   const io = await createNodeIO();
@@ -174,6 +191,7 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     textures: options.lodTextures ?? 'source',
     last: level === 2,
     cache: textureCache,
+    batch: options.batchParts,
     onStep: heartbeat,
   });
   const lods: LodOutput[] = [

@@ -24,13 +24,17 @@ export interface PartMatch {
 
 /**
  * For each new part, the previous part it continues, or undefined for a new one. Tried in order, each among the
- * parts still unmatched on both sides:
+ * parts still unmatched on both sides, each only when its key picks exactly one part on each side:
  * 1. identity: the new part's file id equals a previous group_id (a part with a file id keeps it, matched or not);
- * 2. path + name, when exactly one part on each side has them (parts without a name of their own are skipped:
- *    `Part 3` names a place in the file, not a part); then the same with the path's first name left out, as most
- *    importers name the top node after the file, whose name a new version need not keep;
- * 3. geometry hash, when exactly one part on each side has it; among parts whose geometry alone is ambiguous
- *    (copies of one mesh), geometry and transform together, when that pair is unique on each side.
+ * 2. path + name (parts without a name of their own are skipped: `Part 3` names a place in the file, not a part);
+ *    then the same with the path's first name left out, as most importers name the top node after the file, whose
+ *    name a new version need not keep;
+ * 3. geometry with position (geometry and transform hashes), and the name too for a part that has its own: copies
+ *    of one shape under one name are told apart by their places, and a part the file leaves unnamed is found where
+ *    it was.
+ * A named part never continues a part of another name: where the name and the shape disagree, the part is added
+ * and the other removed, so a binding, an annotation or a view never moves to another part. Every step is a hash
+ * lookup, so matching is linear in the number of parts.
  */
 export function matchParts(
   parts: readonly NewPart[],
@@ -69,27 +73,41 @@ export function matchParts(
   };
   pairUnique(
     'path-name',
-    (part) => (part.named ? `${part.path}\u0000${part.name}` : undefined),
-    (part) => `${part.path}\u0000${part.name}`,
+    (part) => (part.named ? key(part.path, part.name) : undefined),
+    (part) => key(part.path, part.name),
   );
   // Most importers name the top node after the file (`house-v2.obj`), which a new version's file may not share.
   pairUnique(
     'path-name',
-    (part) => (part.named ? `${withoutTop(part.path)}\u0000${part.name}` : undefined),
-    (part) => `${withoutTop(part.path)}\u0000${part.name}`,
+    (part) => (part.named ? key(withoutTop(part.path), part.name) : undefined),
+    (part) => key(withoutTop(part.path), part.name),
   );
+  // Copies of one shape under one name, told apart by their places; never a part of another name.
   pairUnique(
     'geometry',
-    (part) => part.fingerprint.geometry,
-    (part) => part.fingerprint?.geometry,
+    (part) => (part.named ? placedShape(part.fingerprint, part.name) : undefined),
+    (part) => placedShape(part.fingerprint, part.name),
   );
+  // A part the file leaves unnamed has only its shape and place to say which part it is.
   pairUnique(
     'geometry',
-    (part) => `${part.fingerprint.geometry}\u0000${part.fingerprint.transform}`,
-    (part) =>
-      part.fingerprint ? `${part.fingerprint.geometry}\u0000${part.fingerprint.transform}` : undefined,
+    (part) => (part.named ? undefined : placedShape(part.fingerprint)),
+    (part) => placedShape(part.fingerprint),
   );
   return matches;
+}
+
+/** Fields joined by a character no name holds (clean text has no control characters). */
+function key(...fields: string[]): string {
+  return fields.join('\u0000');
+}
+
+/** The key of a shape at its place, and its name when given; undefined without a fingerprint. */
+function placedShape(fingerprint: PartFingerprint | null, name?: string): string | undefined {
+  if (!fingerprint) return undefined;
+  return name === undefined
+    ? key(fingerprint.geometry, fingerprint.transform)
+    : key(fingerprint.geometry, fingerprint.transform, name);
 }
 
 /** A path less its first name. */

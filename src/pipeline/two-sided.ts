@@ -47,7 +47,10 @@ export async function markTwoSided(
         primitive.setMaterial(fallback);
         changed++;
       } else if (!material.getDoubleSided() && !isClosed(primitive, settings)) {
-        open.set(material, [...(open.get(material) ?? []), primitive]);
+        // Pushed, not spread into a new list: thousands of open parts share one material.
+        const list = open.get(material);
+        if (list) list.push(primitive);
+        else open.set(material, [primitive]);
       }
     }
   }

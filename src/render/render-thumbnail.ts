@@ -11,6 +11,7 @@ import { flattenScene } from './scene/flatten-scene.ts';
 import type { MaterialOverride } from './scene/flatten-scene.ts';
 import { createFramebuffer } from './raster/framebuffer.ts';
 import { readGlb } from './scene/read-glb.ts';
+import { splitFeatureParts } from './scene/split-feature-parts.ts';
 
 /** A colour bound to a part, as `materialOverrides` takes it. */
 export type { MaterialOverride } from './scene/flatten-scene.ts';
@@ -100,6 +101,8 @@ export async function renderThumbnailDetailed(
   }
 
   const document = await readGlb(glb);
+  // Bound colours are keyed by the part nodes' group ids, which a batched level carries as feature ids.
+  splitFeatureParts(document);
   const scene = await flattenScene(document, { materialOverrides: o.materialOverrides, sharp });
   if (!scene.bounds || scene.triangleCount + scene.pointCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles or points to draw`);

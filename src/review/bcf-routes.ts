@@ -8,10 +8,12 @@ import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import { planImport, type TopicImport } from './bcf/import-bcf.ts';
-import { readBcf } from './bcf/read-bcf.ts';
+import { loadPartHierarchy } from './bcf/load-part-hierarchy.ts';
+import { readBcf, type BcfTopic } from './bcf/read-bcf.ts';
 import { unzipBcf } from './bcf/unzip-bcf.ts';
 import { writeBcf } from './bcf/write-bcf.ts';
 import { authorOf, existingModel, type ReviewRoutesOptions } from './review-context.ts';
+import { TopicSchema } from './topic-schemas.ts';
 
 /** Largest BCF file the import takes. */
 export const MAX_BCF_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -40,12 +42,36 @@ export function importedId(guid: string, modelId: string): string {
 /** What an import answers. */
 const BcfImportSchema = Type.Object({
   imported: Type.Integer({ description: 'Topics made annotations.' }),
-  views: Type.Integer({ description: 'Topics of type `View` made saved views.' }),
-  skipped: Type.Integer({ description: 'Topics left out; `skipped_topics` says why.' }),
+  views: Type.Integer({ description: 'Topics made saved views (a camera and no selected part).' }),
+  notes: Type.Integer({
+    description: 'Topics kept as unpinned notes (no viewpoint, or nothing to pin or show).',
+  }),
+  skipped: Type.Integer({
+    description: 'Topics left out because they were imported before; `skipped_topics` lists them.',
+  }),
   skipped_topics: Type.Array(
     Type.Object({ guid: Type.String(), title: Type.String(), reason: Type.String() }),
   ),
+  topics: Type.Array(
+    Type.Object({
+      guid: Type.String({ description: "The topic's Guid in the file." }),
+      title: Type.String(),
+      became: Type.Union([Type.Literal('annotation'), Type.Literal('view'), Type.Literal('note')]),
+      id: Type.String({ description: 'The topic id; also the annotation or view id it became.' }),
+    }),
+    { description: 'What each imported topic became, in the order of the file.' },
+  ),
 });
+
+/** Whether some component of the topics' viewpoints is no part of the model (then the node tree is needed). */
+function namesOtherObjects(topics: readonly BcfTopic[], groupIds: ReadonlySet<string>): boolean {
+  return topics.some(({ viewpoint }) =>
+    [...(viewpoint?.selected ?? []), ...(viewpoint?.exceptions ?? [])].some(
+      ({ ifcGuid, authoringToolId }) =>
+        !(ifcGuid && groupIds.has(ifcGuid)) && !(authoringToolId && groupIds.has(authoringToolId)),
+    ),
+  );
+}
 
 /** A file name for the attachment header: the model's name without what a header or a file system refuses. */
 function attachmentName(name: string): string {
@@ -81,7 +107,7 @@ async function uploadedBcf(request: FastifyRequest): Promise<Buffer> {
  * zip, and the import of one, so reviews travel to and from BIM tools.
  */
 export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify, options) => {
-  const { models, annotations, views, events } = options;
+  const { models, annotations, views, topics, events } = options;
   installApiFamily(fastify, {
     checkToken: options.checkToken,
     ...CATALOG_FAMILY,
@@ -120,12 +146,13 @@ export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify
     },
     async (request, reply) => {
       const model = await existingModel(models, request.params.id);
-      const [parts, annotationList, viewList] = await Promise.all([
+      const [parts, annotationList, viewList, topicList] = await Promise.all([
         models.parts(model.id),
         annotations.list(model.id),
         views.list(model.id),
+        topics.list(model.id),
       ]);
-      const zip = writeBcf({ model, parts, annotations: annotationList, views: viewList });
+      const zip = writeBcf({ model, parts, annotations: annotationList, views: viewList, topics: topicList });
       return reply
         .type('application/octet-stream')
         .header('content-disposition', `attachment; filename="${attachmentName(model.name)}"`)
@@ -155,39 +182,94 @@ export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify
     },
     async (request) => {
       const model = await existingModel(models, request.params.id);
-      const { topics, unreadable } = readBcf(await unzipBcf(await uploadedBcf(request)));
-      const plan = planImport(topics, await models.parts(model.id));
+      const read = readBcf(await unzipBcf(await uploadedBcf(request)));
+      const parts = await models.parts(model.id);
+      const groupIds = new Set(parts.map((part) => part.group_id));
+      // Without the tree (a LOD 0 file gone from the store), aggregates stay unresolved: topics are still all kept.
+      const hierarchy = namesOtherObjects(read, groupIds)
+        ? await loadPartHierarchy(options.blobs, model, parts).catch((error: Error) => {
+            request.log.warn({ err: error, model_id: model.id }, 'BCF import: LOD 0 node tree unreadable');
+            return undefined;
+          })
+        : undefined;
+      const plan = planImport(read, parts, hierarchy);
       const fallbackAuthor = await authorOf(options, request);
-      const skipped = unreadable.map(({ folder, reason }) => ({ guid: folder, title: '', reason }));
-      let imported = 0;
-      let viewCount = 0;
+      const skipped: { guid: string; title: string; reason: string }[] = [];
+      const kept: { guid: string; title: string; became: TopicImport['kind']; id: string }[] = [];
       for (const item of plan) {
         const outcome = await importOne(item, model.id, fallbackAuthor);
-        if (outcome === 'annotation') imported++;
-        else if (outcome === 'view') viewCount++;
-        else skipped.push(outcome);
+        if ('reason' in outcome) skipped.push(outcome);
+        else kept.push({ guid: item.guid, title: item.topic.title, became: item.kind, id: outcome.id });
       }
+      const count = (kind: TopicImport['kind']) => kept.filter((topic) => topic.became === kind).length;
       return {
         success: true as const,
-        data: { imported, views: viewCount, skipped: skipped.length, skipped_topics: skipped },
+        data: {
+          imported: count('annotation'),
+          views: count('view'),
+          notes: count('note'),
+          skipped: skipped.length,
+          skipped_topics: skipped,
+          topics: kept,
+        },
       };
     },
   );
 
-  /** Stores one planned topic and announces it; what it became, or why it was skipped. */
+  app.get(
+    '/:id/topics',
+    {
+      schema: {
+        operationId: 'listTopics',
+        tags,
+        summary: "The model's imported BCF topics, oldest first",
+        description:
+          'What each imported topic says beyond the annotation or saved view it became (title, type, status, ' +
+          'priority, labels, due date, assignee, stage, description, author, comments); a topic with neither ' +
+          'link is an unpinned note. The export writes them again.',
+        params: ModelIdParams,
+        response: { 200: catalogEnvelope(Type.Array(TopicSchema)), ...errors },
+      },
+    },
+    async (request) => {
+      const model = await existingModel(models, request.params.id);
+      return { success: true as const, data: await topics.list(model.id) };
+    },
+  );
+
+  /** Stores one planned topic with what it became, and announces it; its id, or why it was skipped. */
   async function importOne(
     item: TopicImport,
     modelId: string,
     fallbackAuthor: string | null,
-  ): Promise<'annotation' | 'view' | { guid: string; title: string; reason: string }> {
-    if (item.kind === 'skipped') return { guid: item.guid, title: item.title, reason: item.reason };
+  ): Promise<{ id: string } | { guid: string; title: string; reason: string }> {
     // A topic keeps its Guid as id when it is a uuid no other model uses; else the id derived from it and the model.
     const derived = importedId(item.guid, modelId);
     const id = UUID.test(item.guid) ? item.guid : derived;
-    const title = item.kind === 'view' ? item.view.name : item.annotation.text.split('\n')[0]!;
-    const already = { guid: item.guid, title, reason: 'already imported' };
+    const already = { guid: item.guid, title: item.topic.title, reason: 'already imported' };
+    const wasImported = async (lookup: (candidate: string) => Promise<unknown>) =>
+      Boolean(
+        (await lookup(id)) ||
+        (await lookup(derived)) ||
+        (await topics.get(modelId, id)) ||
+        (await topics.get(modelId, derived)),
+      );
+    const storeTopic = async (topicId: string, link: { annotation_id?: string; view_id?: string }) => {
+      const stored = await topics.create(
+        {
+          ...item.topic,
+          id: topicId,
+          model_id: modelId,
+          annotation_id: link.annotation_id ?? null,
+          view_id: link.view_id ?? null,
+        },
+        derived,
+      );
+      if (!stored) throw new ApiError(404, MODEL_NOT_FOUND);
+      return { id: stored.id };
+    };
     if (item.kind === 'annotation') {
-      if ((await annotations.get(modelId, id)) || (await annotations.get(modelId, derived))) return already;
+      if (await wasImported((candidate) => annotations.get(modelId, candidate))) return already;
       const created = await annotations.create({
         ...item.annotation,
         id,
@@ -196,18 +278,24 @@ export const bcfRoutes: FastifyPluginAsync<ReviewRoutesOptions> = async (fastify
         author: item.annotation.author ?? fallbackAuthor,
       });
       if (!created) throw new ApiError(404, MODEL_NOT_FOUND);
+      const stored = await storeTopic(created.id, { annotation_id: created.id });
       await events.publish('annotation.created', {
         model_id: modelId,
         annotation_id: created.id,
         group_id: created.group_id,
       });
-      return 'annotation';
+      return stored;
     }
-    if ((await views.get(modelId, id)) || (await views.get(modelId, derived))) return already;
-    const author = item.author ?? fallbackAuthor;
-    const created = await views.create(modelId, item.view, author, item.created_at, id, derived);
-    if (!created) throw new ApiError(404, MODEL_NOT_FOUND);
-    await events.publish('view.created', { model_id: modelId, view_id: created.id });
-    return 'view';
+    if (item.kind === 'view') {
+      if (await wasImported((candidate) => views.get(modelId, candidate))) return already;
+      const author = item.author ?? fallbackAuthor;
+      const created = await views.create(modelId, item.view, author, item.created_at, id, derived);
+      if (!created) throw new ApiError(404, MODEL_NOT_FOUND);
+      const stored = await storeTopic(created.id, { view_id: created.id });
+      await events.publish('view.created', { model_id: modelId, view_id: created.id });
+      return stored;
+    }
+    if (await wasImported(async () => undefined)) return already;
+    return storeTopic(id, {});
   }
 };

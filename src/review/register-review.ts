@@ -3,9 +3,11 @@ import type { ModelRepository } from '../catalog/repository.ts';
 import type { DatabaseHandle } from '../db/create-db.ts';
 import type { EventPublisher } from '../events/event-publisher.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import { annotationRoutes } from './annotation-routes.ts';
 import { bcfRoutes } from './bcf-routes.ts';
 import { createAnnotationRepository } from './repository.ts';
+import { createTopicRepository } from './topic-repository.ts';
 import { createViewRepository } from './view-repository.ts';
 import { viewRoutes } from './view-routes.ts';
 
@@ -13,6 +15,8 @@ import { viewRoutes } from './view-routes.ts';
 export interface ReviewOptions {
   database: DatabaseHandle;
   models: ModelRepository;
+  /** Where the model's files are (the BCF import reads LOD 0's node tree). */
+  blobs: BlobStore;
   events: EventPublisher;
   checkToken: TokenChecker;
   /** The name of a scoped token by its id (the author of what it writes), or null when it is gone. */
@@ -29,6 +33,8 @@ export async function registerReview(app: FastifyInstance, options: ReviewOption
     models: options.models,
     annotations: createAnnotationRepository(options.database),
     views: createViewRepository(options.database),
+    topics: createTopicRepository(options.database),
+    blobs: options.blobs,
     events: options.events,
     checkToken: options.checkToken,
     tokenName: options.tokenName,

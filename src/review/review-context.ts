@@ -6,7 +6,9 @@ import type { EventPublisher } from '../events/event-publisher.ts';
 import { ApiError } from '../http/api-error.ts';
 import { grantOf } from '../http/auth/request-scope.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { AnnotationRepository } from './repository.ts';
+import type { TopicRepository } from './topic-repository.ts';
 import type { ViewRepository } from './view-repository.ts';
 
 /** What the review routes need from the app. */
@@ -14,6 +16,9 @@ export interface ReviewRoutesOptions {
   models: ModelRepository;
   annotations: AnnotationRepository;
   views: ViewRepository;
+  topics: TopicRepository;
+  /** Where the model's files are: the import reads LOD 0's node tree to turn an aggregate into its parts. */
+  blobs: BlobStore;
   events: EventPublisher;
   checkToken: TokenChecker;
   /** The name of a scoped token by its id, or null when it is gone. */

@@ -4,6 +4,8 @@ import type { ConversionPool } from './pool-types.ts';
 import type { Task, Thread } from './pool-places.ts';
 import { createPoolRequests, type SubmitTask } from './pool-requests.ts';
 import { armTaskClocks } from './task-clocks.ts';
+import { cpuClockAt } from './cpu-clock.ts';
+import { mayStartNext, retryAloneAfterStall } from './pool-turns.ts';
 import { startProcessPlace, startThreadPlace, stopPlace, type PlaceEvents } from './pool-place-lifecycle.ts';
 import { isTaskReport, takeTaskReport } from './task-reports.ts';
 import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
@@ -17,8 +19,9 @@ const MAX_START_FAILURES = 3;
  * A thread is replaced after `recycleAfterJobs` jobs, when it keeps more than `recycleAboveMb` after a job, when
  * a job took it more than `recycleAboveGrowthMb` above where it began or left the process more than
  * `recycleAboveRssGrowthMb` larger (`recycleAboveFirstJobRssGrowthMb` for its first job), and whenever a job is
- * terminated (time limit, no progress for `stallMs`, out of memory, cancelled): the queue goes on with the next job
- * on a fresh thread. A conversion of an input above `isolateAboveBytes` runs in a process of its own, started for
+ * terminated (time limit, no progress for `stallMs` of its processor time, out of memory, cancelled): the queue goes
+ * on with the next job on a fresh thread; a job stopped for no progress is first tried once more with the pool to
+ * itself. A conversion of an input above `isolateAboveBytes` runs in a process of its own, started for
  * it and killed once it answers, in the place of the thread whose turn it was: that thread ends as the process
  * starts, giving back what it held (about 150 MiB once warm) while the big job runs, and a fresh thread takes the
  * place after it. All the memory the job touched leaves with the process.
@@ -64,7 +67,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
 
   function dispatch(): void {
     for (const thread of threads) {
-      if (queue.length === 0) return;
+      if (queue.length === 0 || !mayStartNext(queue, threads)) return;
       if (!thread.ready || thread.task) continue;
       run(thread, queue.shift()!);
     }
@@ -82,9 +85,17 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
         if (other !== thread && other.task && !other.task.isolated) other.alone = thread.alone = false;
       }
     }
-    armTaskClocks(thread, task, options.stallMs, (error) => retire(thread, error));
+    // The process first: the watchdog reads its processor time from the start.
     if (task.isolated) startProcessPlace(thread, task, options.maxMemoryMb, events);
     else thread.worker!.postMessage(task.message);
+    armTaskClocks(thread, task, options, (error, stalled) => {
+      // A stalled task gives up its place without failing, and waits at the head of the queue for the pool to empty.
+      if (stalled && !closed && retryAloneAfterStall(task, error)) {
+        thread.task = undefined;
+        queue.unshift(task);
+      }
+      retire(thread, error);
+    });
   }
 
   /**
@@ -102,6 +113,7 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
   function onMessage(thread: Thread, message: ThreadMessage): void {
     if (message.type === 'ready') {
       thread.ready = true;
+      thread.cpuClock = message.statFile === undefined ? undefined : cpuClockAt(message.statFile);
       dispatch();
       return;
     }

@@ -39,6 +39,8 @@ export interface TaskPort {
    * memory, which is the task's own.
    */
   ownProcess: boolean;
+  /** Where the pool reads this thread's processor time (`/proc/<pid>/task/<tid>/stat`), sent with `ready`. */
+  statFile?: string;
 }
 
 let port: TaskPort;
@@ -230,5 +232,5 @@ export function serveConversionTasks(taskPort: TaskPort): void {
       post({ type: 'failed', id: message.id, name, message: text, memory: memory(start) });
     });
   });
-  post({ type: 'ready' });
+  post({ type: 'ready', ...(port.statFile && { statFile: port.statFile }) });
 }

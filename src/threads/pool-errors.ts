@@ -22,10 +22,18 @@ const TASK_NAMES: Record<ParentMessage['type'], string> = {
   colours: 'Conversion',
 };
 
-/** The rejection of a task that ran past its time limit. */
-export function timeoutError(task: FailedTask): Error {
+/**
+ * The rejection of a task that ran past its time limit, or, given `ceilingFactor`, past the wall-clock ceiling of
+ * a limit counted in processor time.
+ */
+export function timeoutError(task: FailedTask, ceilingFactor?: number): Error {
   const what = TASK_NAMES[task.message.type];
-  return new ConversionError(`${what} timed out after ${seconds(task.timeoutMs)} s`);
+  if (ceilingFactor === undefined)
+    return new ConversionError(`${what} timed out after ${seconds(task.timeoutMs)} s`);
+  return new ConversionError(
+    `${what} timed out after ${seconds(task.timeoutMs * ceilingFactor)} s on the wall clock ` +
+      `(${ceilingFactor} times its limit of ${seconds(task.timeoutMs)} s of processor time)`,
+  );
 }
 
 /** The rejection of a task whose thread reported nothing for `ms`, naming the stage it was in. */

@@ -6,13 +6,26 @@ const MIB = 1024 * 1024;
 export interface ConversionPoolOptions {
   /** Threads kept warm; jobs beyond it wait for a free thread (`WORKER_CONCURRENCY`). */
   size: number;
-  /** Wall-clock limit of one conversion; the thread is terminated when it runs out. */
+  /**
+   * Processor time one conversion may use, with a wall-clock ceiling of `wallCeilingFactor` times it (a wall-clock
+   * limit where /proc is absent); the thread is terminated when either runs out.
+   */
   timeoutMs: number;
-  /** Wall-clock limit of one thumbnail render. */
+  /**
+   * How many times its time limit a task may take on the wall clock (`CONVERSION_WALL_CEILING_FACTOR`): what ends
+   * a task that waits without computing (a read that never ends); a task on a machine this many times
+   * oversubscribed still finishes.
+   */
+  wallCeilingFactor: number;
+  /** Limit of one thumbnail render, counted as `timeoutMs` is. */
   renderTimeoutMs: number;
   /** Heap limit of each thread, and the heap plus WebAssembly memory one job may reach, in MiB. */
   maxMemoryMb: number;
-  /** Silence after which a job that reports no progress is failed and its thread replaced. */
+  /**
+   * Processor time a task may use without reporting progress before its thread is replaced and the task tried once
+   * more alone, then failed (the wall clock where /proc is absent); a task waiting without using the processor is
+   * left to `timeoutMs`.
+   */
   stallMs: number;
   /** Jobs a thread runs before it is replaced by a fresh one. */
   recycleAfterJobs: number;
@@ -50,6 +63,7 @@ export interface ConversionPoolOptions {
 export const CONVERSION_POOL_DEFAULTS: ConversionPoolOptions = {
   size: 1,
   timeoutMs: 600_000,
+  wallCeilingFactor: 3,
   renderTimeoutMs: 60_000,
   maxMemoryMb: 4096,
   stallMs: 15_000,

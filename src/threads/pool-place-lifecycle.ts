@@ -1,5 +1,6 @@
 // The life of a place in the conversion pool: a warm thread started and ended, or a process started in a thread's
 // stead for one isolated task. Which task a place runs, and when it is replaced, is the pool's to decide.
+import { processCpuClock } from './cpu-clock.ts';
 import { outOfMemoryError } from './pool-errors.ts';
 import type { Task, Thread } from './pool-places.ts';
 import { startThread } from './start-thread.ts';
@@ -33,12 +34,13 @@ export function startThreadPlace(maxMemoryMb: number, events: PlaceEvents): Thre
   return thread;
 }
 
-/** Starts the process that runs `task` for `place`. */
+/** Starts the process that runs `task` for `place`; the place's clock is then the whole process's processor time. */
 export function startProcessPlace(place: Thread, task: Task, maxMemoryMb: number, events: PlaceEvents): void {
   place.child = startTaskProcess(task.message, maxMemoryMb, {
     onMessage: (message) => events.onMessage(place, message),
     onEnd: (error) => events.onEnd(place, error),
   });
+  place.cpuClock = processCpuClock(place.child.pid);
 }
 
 /** Kills the process running the place's isolated task, if any, and terminates its thread. */

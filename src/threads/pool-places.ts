@@ -1,6 +1,7 @@
 // What the conversion pool keeps per task and per place (a warm thread, or a process in a thread's stead).
 import type { Worker } from 'node:worker_threads';
 import type { ILogger } from '@gltf-transform/core';
+import type { CpuClock } from './cpu-clock.ts';
 import type { PoolConversionRequest } from './pool-types.ts';
 import type { TaskProcess } from './task-process.ts';
 import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
@@ -18,6 +19,11 @@ export interface Task {
   thumbnailColours?: PoolConversionRequest['thumbnailColours'];
   /** Runs in a process of its own, in the stead of the thread that takes it. */
   isolated?: boolean;
+  /**
+   * Runs with the pool to itself, no other task beside it and the queue waiting behind it: the second and last try
+   * of a task the watchdog stopped.
+   */
+  exclusive?: boolean;
   resolve(message: ThreadMessage): void;
   reject(error: Error): void;
 }
@@ -44,4 +50,6 @@ export interface Thread {
   holdClocks?: () => () => void;
   /** The process running this place's isolated task. */
   child?: TaskProcess;
+  /** The processor time of the thread, or of the process running its task, that the watchdog reads; none without /proc. */
+  cpuClock?: CpuClock;
 }

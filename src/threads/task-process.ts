@@ -8,6 +8,8 @@ export interface TaskProcess {
   send(message: ParentMessage): void;
   /** Kills the process; nothing it does from then on reaches the pool. */
   stop(): void;
+  /** The process's id, absent when it could not be started. */
+  pid: number | undefined;
 }
 
 /** What a {@link TaskProcess} reports to the pool. */
@@ -45,6 +47,7 @@ export function startTaskProcess(
   });
   return {
     send: (message) => void child.send(message),
+    pid: child.pid,
     stop() {
       stopped = true;
       child.kill('SIGKILL');

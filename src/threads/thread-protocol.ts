@@ -107,7 +107,8 @@ export type ThreadMemory = {
 
 /** What a conversion thread posts to the parent. */
 export type ThreadMessage =
-  | { type: 'ready' }
+  /** The thread has loaded the pipeline; `statFile` is where its processor time is read (absent without /proc). */
+  | { type: 'ready'; statFile?: string }
   | { type: 'progress'; id: number; percent: number; stage: string }
   /** The thread enters a synchronous step that reports nothing for up to `ms` (a WebAssembly import). */
   | { type: 'busy'; id: number; ms: number }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES, type EventType } from '../events/event-types.ts';
+import { MAX_ROW_ID } from '../db/integer-bounds.ts';
 
 /** Longest accepted webhook URL. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -72,11 +73,11 @@ export const WebhookIdParams = Type.Object({
 /** `:id/deliveries/:delivery_id/redeliver`. */
 export const DeliveryParams = Type.Object({
   id: Type.String({ format: 'uuid', 'x-error-message': 'Invalid webhook id' }),
-  delivery_id: Type.Integer({ minimum: 1, 'x-error-message': 'Invalid delivery id' }),
+  delivery_id: Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, 'x-error-message': 'Invalid delivery id' }),
 });
 
 /** Paging of the delivery log. */
 export const ListDeliveriesQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ROW_ID, default: 0 })),
 });

@@ -1,4 +1,4 @@
-import type { Document, Material as GltfMaterial, Mesh, Node } from '@gltf-transform/core';
+import type { Document, Material as GltfMaterial, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { KHRMaterialsIOR, KHRMaterialsSpecular } from '@gltf-transform/extensions';
 import { listMeshNodes } from '../gltf/measure-geometry.ts';
 
@@ -37,6 +37,40 @@ export function reflectanceToIor(reflectance: number): number {
   return (1 + sqrtF0) / (1 - sqrtF0);
 }
 
+/** Makes the glTF materials of bound records and the meshes parts are repainted on, shared by every repaint. */
+export interface PartPainter {
+  /** The glTF material of a record for a surface drawn single- or double-sided, made once per pair. */
+  materialFor(record: BoundMaterial, doubleSided: boolean): GltfMaterial;
+  /** The primitives of the node's own mesh: a mesh that other nodes place too is copied first. */
+  ownPrimitives(node: Node, mesh: Mesh): Primitive[];
+}
+
+/** A painter for one document; pass the same one to each repaint so they share materials and mesh copies. */
+export function createPartPainter(document: Document): PartPainter {
+  const made = new Map<string, GltfMaterial>();
+  const placements = countPlacements(document);
+  return {
+    materialFor(record, doubleSided) {
+      const key = `${record.id}:${doubleSided}`;
+      let material = made.get(key);
+      if (!material) {
+        material = toGltfMaterial(document, record).setDoubleSided(doubleSided);
+        made.set(key, material);
+      }
+      return material;
+    },
+    ownPrimitives(node, mesh) {
+      return ownMesh(document, node, mesh, placements).listPrimitives();
+    },
+  };
+}
+
+/** Whether a primitive's surface is drawn from both sides, as the part's own material says. */
+export function drawnDoubleSided(primitive: Primitive): boolean {
+  // Kept from the part's own material: a surface modelled single-sided needs both faces drawn either way.
+  return primitive.getMaterial()?.getDoubleSided() ?? false;
+}
+
 /**
  * Gives every part whose `group_id` is bound a glTF material made from the bound record: diffuse → base colour
  * (sRGB to linear), alpha → opacity with BLEND, metallic, roughness; reflectance → KHR_materials_ior and a
@@ -44,35 +78,40 @@ export function reflectanceToIor(reflectance: number): number {
  * a binding keep their own material. A mesh that other nodes share is copied first so only the bound part changes.
  * Returns how many parts were repainted.
  */
-export function applyBoundMaterials(document: Document, bound: ReadonlyMap<string, BoundMaterial>): number {
+export function applyBoundMaterials(
+  document: Document,
+  bound: ReadonlyMap<string, BoundMaterial>,
+  painter: PartPainter = createPartPainter(document),
+): number {
   if (bound.size === 0) return 0;
-  const made = new Map<string, GltfMaterial>();
   let painted = 0;
   for (const { node, mesh } of listMeshNodes(document)) {
     const groupId = node.getExtras().group_id;
     const record = typeof groupId === 'string' ? bound.get(groupId) : undefined;
     if (!record) continue;
-    const own = ownMesh(document, node, mesh);
-    for (const primitive of own.listPrimitives()) {
-      // Kept from the part's own material: a surface modelled single-sided needs both faces drawn either way.
-      const doubleSided = primitive.getMaterial()?.getDoubleSided() ?? false;
-      const key = `${record.id}:${doubleSided}`;
-      let material = made.get(key);
-      if (!material) {
-        material = toGltfMaterial(document, record).setDoubleSided(doubleSided);
-        made.set(key, material);
-      }
-      primitive.setMaterial(material);
+    for (const primitive of painter.ownPrimitives(node, mesh)) {
+      primitive.setMaterial(painter.materialFor(record, drawnDoubleSided(primitive)));
     }
     painted++;
   }
   return painted;
 }
 
-/** The node's mesh, copied when another node places it too. */
-function ownMesh(document: Document, node: Node, mesh: Mesh): Mesh {
-  const placements = mesh.listParents().filter((parent) => parent.propertyType === 'Node');
-  if (placements.length <= 1) return mesh;
+/** How many nodes place each mesh, counted once: asking each node's mesh for its parents is quadratic in copies. */
+function countPlacements(document: Document): Map<Mesh, number> {
+  const counts = new Map<Mesh, number>();
+  for (const node of document.getRoot().listNodes()) {
+    const mesh = node.getMesh();
+    if (mesh) counts.set(mesh, (counts.get(mesh) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The node's mesh, copied when another node places it too (the last node to ask keeps the original). */
+function ownMesh(document: Document, node: Node, mesh: Mesh, placements: Map<Mesh, number>): Mesh {
+  const count = placements.get(mesh) ?? 1;
+  if (count <= 1) return mesh;
+  placements.set(mesh, count - 1);
   const copy = document.createMesh(mesh.getName()).setExtras({ ...mesh.getExtras() });
   for (const primitive of mesh.listPrimitives()) copy.addPrimitive(primitive.clone());
   node.setMesh(copy);

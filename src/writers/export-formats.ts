@@ -5,8 +5,11 @@ export const EXPORT_FORMATS = ['glb', 'usdz', 'obj', 'stl', '3mf'] as const;
 /** One of {@link EXPORT_FORMATS}. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** `bound`: the material service's bindings are baked in; `source`: the model's own materials only. */
-export const EXPORT_MATERIAL_MODES = ['bound', 'source'] as const;
+/**
+ * `bound`: the material service's bindings are baked in; `source`: the model's own materials only; `variants` (GLB
+ * only): the bindings baked in, and each configuration of the model a `KHR_materials_variants` variant.
+ */
+export const EXPORT_MATERIAL_MODES = ['bound', 'source', 'variants'] as const;
 /** One of {@link EXPORT_MATERIAL_MODES}. */
 export type ExportMaterialMode = (typeof EXPORT_MATERIAL_MODES)[number];
 

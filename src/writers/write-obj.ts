@@ -6,7 +6,8 @@ import { writeZip } from './write-zip.ts';
  * Writes OBJ + MTL (+ the textures) as one zip: an `o` per part named after it, world-space positions in
  * metres with +Y up (the frame Vitrine reads OBJ in), normals and UVs where the source has them, a `usemtl` per
  * material. `Kd` holds the base colour in sRGB, as MTL is read for display (three.js's MTLLoader); `d` the
- * opacity when it blends; `map_Kd` the base colour texture, `norm` the normal map, and from the PBR extension of MTL
+ * opacity when it blends; `map_Kd` the base colour texture, the normal map as both `map_Bump` (Blender) and `norm`
+ * (three.js), and from the PBR extension of MTL
  * `map_Pr`/`map_Pm` the roughness and metalness images split out of glTF's packed texture (factors baked in), with
  * `Pr`/`Pm` their means for readers that take numbers only.
  */
@@ -70,7 +71,9 @@ export async function writeObjZip(scene: FlatScene, title: string): Promise<Uint
     if (entry.baseColorTexture) mtl.push(`map_Kd ${entry.baseColorTexture.path}`);
     if (entry.normalTexture) {
       const scale = entry.normalScale === 1 ? '' : `-bm ${num(entry.normalScale)} `;
-      mtl.push(`norm ${scale}${entry.normalTexture.path}`);
+      // Blender (and most DCC tools) read a normal map from `map_Bump` only; three.js's MTLLoader from `norm`, and
+      // the bump map it also makes of `map_Bump` goes unused, as its shaders take a normal map over a bump map.
+      mtl.push(`map_Bump ${scale}${entry.normalTexture.path}`, `norm ${scale}${entry.normalTexture.path}`);
     }
     if (entry.roughnessTexture) mtl.push(`map_Pr ${entry.roughnessTexture.path}`);
     if (entry.metallicTexture) mtl.push(`map_Pm ${entry.metallicTexture.path}`);

@@ -175,6 +175,7 @@ for (const dialect of testDialects()) {
           delivery_id: '1',
           annotation_id: shared.id,
           view_id: shared.id,
+          cid: shared.id,
           group_id: 'shared-group',
           n: '1',
           a: '1',

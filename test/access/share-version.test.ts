@@ -71,6 +71,12 @@ for (const dialect of testDialects()) {
       for (const bad of [0, 'one', 1.5]) {
         assert.equal((await createShare(id, { version: bad })).status, 400, `version ${String(bad)}`);
       }
+      // Past the version column's range: refused by the schema, where PostgreSQL would fail the query.
+      for (const huge of [2 ** 31, 1e20]) {
+        const tooBig = await createShare(id, { version: huge });
+        assert.equal(tooBig.status, 400, `version ${huge}: ${tooBig.text}`);
+        assert.match(tooBig.json.error, /version/);
+      }
 
       const posted = await api.postForm(
         `/${id}/versions`,

@@ -21,7 +21,16 @@ export const LAYERS: Layer[] = [
   { name: 'platform', members: ['db/', 'storage/', 'jobs/', 'events/', 'http/'] },
   {
     name: 'features',
-    members: ['access/', 'catalog/', 'exports/', 'materials/', 'review/', 'uploads/', 'webhooks/'],
+    members: [
+      'access/',
+      'catalog/',
+      'configurations/',
+      'exports/',
+      'materials/',
+      'review/',
+      'uploads/',
+      'webhooks/',
+    ],
     published: ['repository.ts', 'schemas.ts'],
   },
   {

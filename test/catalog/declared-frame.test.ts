@@ -62,5 +62,52 @@ for (const dialect of testDialects()) {
       assert.equal(patched.status, 400);
       assert.match(patched.json.error, /unit must be one of mm, cm, m, in, ft/);
     });
+
+    void it('keeps the frame of the model for a next version that states none, and takes the one a version states', async () => {
+      const stl = boxStl(100, 50, 20);
+      const model = await api.create('bracket.stl', stl);
+      await waitForStatus(testApp.app, model.id, ['completed', 'failed'], 60_000);
+      // Fixed after its upload: millimetres, Z up.
+      assert.equal((await api.call('PATCH', `/${model.id}`, { unit: 'mm', up: 'z' })).status, 200);
+      assert.equal((await api.call('POST', `/${model.id}/reprocess`)).status, 200);
+      const fixed = await waitForStatus(testApp.app, model.id, ['completed', 'failed'], 60_000);
+      assert.equal(fixed.status, 'completed', fixed.error);
+
+      const waitForVersion = async (n: number) => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          const answer = await api.call('GET', `/${model.id}/versions/${n}`);
+          if (['completed', 'failed'].includes(answer.json.data?.status)) return answer.json.data;
+          if (Date.now() > deadline) throw new Error(`version ${n} stuck: ${answer.text}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      const post = async (fields: Record<string, string>, n: number) => {
+        const posted = await api.postForm(`/${model.id}/versions`, fields, {
+          field: 'file',
+          filename: 'bracket.stl',
+          data: stl,
+        });
+        assert.equal(posted.status, 202, posted.text);
+        assert.equal((await waitForVersion(n)).status, 'completed');
+        return (await api.call('GET', `/${model.id}`)).json.data;
+      };
+
+      const second = await post({}, 2);
+      assert.equal(second.unit, 'mm');
+      assert.equal(second.up, 'z');
+      assert.equal(second.source_up_axis, '+Z');
+      assert.deepEqual(second.bounds, fixed.bounds, 'the same file in the same frame');
+      const diff = (await api.call('GET', `/${model.id}/versions/1/diff/2`)).json.data;
+      assert.deepEqual(diff.counts, { added: 0, removed: 0, changed: 0, unchanged: 1 });
+
+      // A version that states its frame has it: metres and Y up, the file 100 m long.
+      const third = await post({ unit: 'm', up: 'y' }, 3);
+      assert.equal(third.unit, 'm');
+      assert.equal(third.up, 'y');
+      const size = sizeOf(third.bounds);
+      for (const [axis, expected] of [100, 50, 20].entries())
+        assert.ok(Math.abs(size[axis] - expected) < 1e-6, `${size}`);
+    });
   });
 }

@@ -58,6 +58,26 @@ for (const dialect of testDialects()) {
       assert.equal(properties.Element.Tag, 'W-1');
     });
 
+    void it("names an unnamed storey by its elevation, in its parts' storey and in their path", async () => {
+      const id = (await api.create('unnamed.ifc', ifcWallsFixture({ elevation: 3.5 }))).id;
+      const model = await waitForStatus(testApp.app, id, ['completed', 'failed'], CONVERSION_TIMEOUT_MS);
+      assert.equal(model.status, 'completed', model.error);
+      const listed: { group_id: string; name: string; path: string }[] = (
+        await api.call('GET', `/${id}/parts`)
+      ).json.data;
+      assert.equal(listed.length, parts.length);
+      for (const part of listed) assert.match(part.path, /(^|\/)Storey at \+3\.50 m(\/|$)/, part.path);
+      const wall = listed.find((part) => part.name === 'North wall')!;
+      const answer = await api.call('GET', `/${id}/parts/${encodeURIComponent(wall.group_id)}`);
+      assert.equal(answer.json.data.properties.Element.Storey, 'Storey at +3.50 m');
+      const filtered = await api.call(
+        'GET',
+        `/${id}/parts?where=${encodeURIComponent('Element.Storey="Storey at +3.50 m"')}`,
+      );
+      assert.equal(filtered.json.data.length, listed.length, filtered.text);
+      await api.call('DELETE', `/${id}`);
+    });
+
     void it('filters by typed property values, several conditions meaning AND', async () => {
       const external = await api.call('GET', `/${ifcId}/parts?where=Pset_WallCommon.IsExternal=true`);
       assert.equal(external.status, 200, external.text);

@@ -1,7 +1,7 @@
 // The migration that adds the models' folded search columns fills them for the models already stored.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as searchText from '../../src/db/migrations/2026-11-30-02-model-search-text.ts';
+import * as searchText from '../../src/db/migrations/2026-11/2026-11-30-02-model-search-text.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 
 for (const dialect of testDialects()) {

@@ -339,6 +339,8 @@ void describe('viewer inspection tools end to end', SUITE, () => {
 
   void test('downloads the original and a level of detail byte for byte', async () => {
     assert.ok(models.truck);
+    // The downloads are on the Details tab beside the view.
+    await page.getByRole('tab', { name: 'Details' }).click();
     const [original] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('.download-original').click(),

@@ -1,12 +1,16 @@
 // Annotations and saved views end to end: real server, real headless Chromium. A pin added on the red cube sits
 // where it was clicked and is still there after a reload; a view saved with the red cube hidden and an X section
 // comes back after a reload, by its Restore button and by its link; a share link made with annotations shows the
-// pin and the list with no edit control; a read token's page shows every edit control read-only from the start.
+// pin and the list with no edit control; the BCF export holds the pin's topic, and a BCF of another tool's topics (a
+// camera only, no viewpoint) comes in as a saved view and an unpinned note, the card saying so; a read token's page
+// shows every edit control read-only from the start.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { unzipBcf } from '../../src/review/bcf/unzip-bcf.ts';
+import { writeZip } from '../../src/writers/write-zip.ts';
 import { skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { countPixels, decodePng, isGreen, isRed, pixelAt, type Pixels } from './support/pixels.ts';
@@ -59,6 +63,56 @@ async function uploadPaintedCubes(): Promise<{ id: string; red: string }> {
   return { id: model.id, red: groupOf('Red cube') };
 }
 
+/**
+ * A BCF 3.0 file as another tool writes it: a topic whose viewpoint has a camera and no component (a saved view),
+ * and a topic with no viewpoint and two comments (an unpinned note).
+ */
+function otherToolBcf(): Buffer {
+  const text = (value: string) => new TextEncoder().encode(value);
+  const view = '6c1a3c1e-4a51-4d0e-9a57-0a5e1b6f3a01';
+  const note = '6c1a3c1e-4a51-4d0e-9a57-0a5e1b6f3a02';
+  const topic = (guid: string, title: string, inner: string) =>
+    text(`<?xml version="1.0" encoding="UTF-8"?>
+<Markup><Topic Guid="${guid}" TopicType="Issue" TopicStatus="Open"><Title>${title}</Title>
+<CreationDate>2026-05-04T10:00:00Z</CreationDate><CreationAuthor>site@example.com</CreationAuthor>${inner}</Topic></Markup>`);
+  const comment = (guid: string, said: string) =>
+    `<Comment Guid="${guid}"><Date>2026-05-04T10:05:00Z</Date><Author>site@example.com</Author><Comment>${said}</Comment></Comment>`;
+  return Buffer.from(
+    writeZip(
+      [
+        { name: 'bcf.version', data: text('<Version VersionId="3.0"/>') },
+        {
+          name: `${view}/markup.bcf`,
+          data: topic(
+            view,
+            'Seen from the south',
+            `<Viewpoints><ViewPoint Guid="${view}"><Viewpoint>v.bcfv</Viewpoint></ViewPoint></Viewpoints>`,
+          ),
+        },
+        {
+          name: `${view}/v.bcfv`,
+          data: text(`<VisualizationInfo Guid="${view}"><PerspectiveCamera>
+<CameraViewPoint><X>0</X><Y>-6</Y><Z>2</Z></CameraViewPoint><CameraDirection><X>0</X><Y>1</Y><Z>-0.3</Z></CameraDirection>
+<CameraUpVector><X>0</X><Y>0</Y><Z>1</Z></CameraUpVector><FieldOfView>60</FieldOfView><AspectRatio>1.5</AspectRatio>
+</PerspectiveCamera></VisualizationInfo>`),
+        },
+        {
+          name: `${note}/markup.bcf`,
+          data: topic(
+            note,
+            'Door swing unclear',
+            `<Description>Check with the architect</Description><Comments>${comment(
+              '6c1a3c1e-4a51-4d0e-9a57-0a5e1b6f3a03',
+              'Which way does it open?',
+            )}${comment('6c1a3c1e-4a51-4d0e-9a57-0a5e1b6f3a04', 'Inward, as drawn.')}</Comments>`,
+          ),
+        },
+      ],
+      { deflate: true },
+    ),
+  );
+}
+
 /** Opens `url` and waits until the view has drawn its final level with the bound paint. */
 async function openView(where: Page, url: string): Promise<void> {
   await where.goto(url);
@@ -97,6 +151,11 @@ async function pinOnRed(where: Page): Promise<boolean> {
   const pixels = await decodePng(await where.locator('.viewer canvas').screenshot());
   await where.locator('.pin-layer').evaluate((layer: HTMLElement) => (layer.style.visibility = ''));
   return isRed(pixelAt(pixels, Math.round(centre.x), Math.round(centre.y)));
+}
+
+/** Opens the panel tab `name` beside the view (the panels share the place beside it). */
+async function showTab(where: Page, name: string): Promise<void> {
+  await where.getByRole('tab', { name, exact: true }).click();
 }
 
 /** Where the centre of the pin of `where`'s first annotation is, relative to the canvas. */
@@ -145,6 +204,7 @@ void describe(
       await page.getByLabel('Annotation text').fill(NOTE);
       await viewPixels(page, 'annotate-form');
       await page.locator('.annotation-form').getByRole('button', { name: 'Add' }).click();
+      await showTab(page, 'Annotations');
       await page.locator('.annotations-list .annotation-text', { hasText: NOTE }).waitFor();
       assertNear(await pinCentre(page), click, 'the new pin is drawn where the part was clicked');
       assert.ok(await pinOnRed(page), 'the pin sits on the red cube');
@@ -167,6 +227,7 @@ void describe(
 
       await page.reload();
       await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 120_000 });
+      await showTab(page, 'Annotations');
       await page.locator('.annotations-list .annotation-text', { hasText: NOTE }).waitFor();
       assert.equal(await page.locator('.pin').count(), 1);
       assertNear(await pinCentre(page), click, 'after a reload the pin is in the same place');
@@ -191,6 +252,7 @@ void describe(
       const full = await viewPixels(page, 'view-full');
       const fullGreen = countPixels(full, isGreen);
       // Select the red cube in the parts tree, hide it, then cut along X through the green cube.
+      await showTab(page, 'Parts');
       await page.locator('.part-button', { hasText: 'Red cube' }).click();
       await page.getByRole('button', { name: 'Hide' }).click();
       await page.keyboard.press('Escape');
@@ -206,6 +268,7 @@ void describe(
       const cutGreen = countPixels(saved, isGreen);
       assert.ok(cutGreen < fullGreen * 0.9, `the section cuts the green cube (${cutGreen} of ${fullGreen})`);
 
+      await showTab(page, 'Views');
       await page.getByLabel('Name of the view to save').fill('Red hidden, cut X');
       await page.getByRole('button', { name: 'Save view' }).click();
       const item = page.locator('.views-list [data-view-id]', { hasText: 'Red hidden, cut X' });
@@ -235,6 +298,7 @@ void describe(
         'a reload shows all',
       );
       assert.equal(await page.getByLabel('Cut X').isChecked(), false);
+      await showTab(page, 'Views');
       await item.getByRole('button', { name: 'Restore' }).click();
       await page.waitForTimeout(600);
       assert.equal(await page.locator('.viewer').getAttribute('data-hidden'), '1');
@@ -304,6 +368,44 @@ void describe(
       assert.equal(await row.isHidden(), true);
     });
 
+    void test('exports BCF, and imports a file whose topics have a camera only and no viewpoint at all', async () => {
+      await openView(page, `${session.server.baseUrl}/#/models/${run.modelId}`);
+      await showTab(page, 'Annotations');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export BCF' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'Review cubes.bcf');
+      const exported = await unzipBcf(await readFile(await download.path()));
+      assert.equal(exported.get('bcf.version')?.includes('VersionId="3.0"'), true);
+      assert.ok(
+        [...exported].some(([name, xml]) => name.endsWith('/markup.bcf') && xml.includes(NOTE)),
+        'the pinned note is a topic of the export',
+      );
+
+      await page.getByLabel('BCF file to import').setInputFiles({
+        name: 'site-review.bcf',
+        mimeType: 'application/zip',
+        buffer: otherToolBcf(),
+      });
+      const result = page.locator('.bcf-result', { hasText: 'Imported' });
+      await result.waitFor();
+      assert.equal(
+        (await result.textContent())?.trim(),
+        'Imported 2 topics: 0 annotations, 1 saved view, 1 unpinned note.',
+      );
+      await showTab(page, 'Views');
+      await page.locator('.views-list [data-view-id]', { hasText: 'Seen from the south' }).waitFor();
+      await showTab(page, 'Annotations');
+      const note = page.locator('.notes-list .note-item', { hasText: 'Door swing unclear' });
+      await note.waitFor();
+      assert.match((await note.textContent()) ?? '', /Check with the architect/);
+      assert.match((await note.textContent()) ?? '', /2 comments/);
+      await note.scrollIntoViewIfNeeded();
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'review-bcf-imported-page.png'), fullPage: true });
+      assert.deepEqual(session.pageErrors, []);
+    });
+
     void test('a share made with annotations shows the pin and the list, and no edit control', async () => {
       const created = await api(`/api/models/${run.modelId}/shares`, {
         method: 'POST',
@@ -367,7 +469,13 @@ void describe(
           { timeout: 30_000 },
         );
         assert.ok(await annotate.isDisabled(), 'Annotate is disabled');
+        await showTab(reader, 'Annotations');
         assert.ok(await save.isDisabled(), 'saving a view is disabled');
+        assert.ok(
+          await reader.getByRole('button', { name: 'Import BCF' }).isDisabled(),
+          'BCF import is disabled',
+        );
+        assert.ok(await reader.getByRole('button', { name: 'Export BCF' }).isEnabled(), 'BCF export is not');
         assert.ok(
           await reader.locator('.views-panel input').first().isDisabled(),
           'the view name is disabled',

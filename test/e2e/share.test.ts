@@ -123,6 +123,8 @@ void describe('share links end to end', { timeout: 10 * 60_000, skip: skipWithou
   void test('creates a share link from the model page', async () => {
     run.modelId = await uploadPaintedCubes();
     await owner.goto(`${server!.baseUrl}/#/models/${run.modelId}`);
+    // The share panel is on the Details tab beside the view.
+    await owner.getByRole('tab', { name: 'Details' }).click();
     const panel = owner.locator('.share-panel');
     await panel.getByText('No links yet').waitFor();
     await panel.getByRole('button', { name: 'Create link' }).click();

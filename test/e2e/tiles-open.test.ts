@@ -124,7 +124,8 @@ void describe('tiled models end to end', { timeout: 30 * 60_000, skip: skipWitho
     if (SHOTS) await writeFile(join(SHOTS, 'tiles-painted.png'), png);
     const pixels = await decodePng(png);
     const red = countPixels(pixels, isRed);
-    assert.ok(red > 2_000, `the bound part is drawn red (${red} pixels)`);
+    // One torus of four, framed with the others in the workspace's wide, low view: about 0.5 % of its pixels.
+    assert.ok(red > 1_000, `the bound part is drawn red (${red} pixels)`);
 
     // Click the lowest red pixel of the middle column of red: the near rim of the ring (its centre is a hole).
     let sumX = 0;

@@ -66,6 +66,8 @@ void describe(
       // Read Y-up, the 14-unit height runs along the depth and the house is wider than tall on screen.
       assert.ok(lying.height < lying.width, `lying house drawn ${lying.width}×${lying.height}`);
 
+      // The details form is on the Details tab beside the view.
+      await page.getByRole('tab', { name: 'Details' }).click();
       const thumbnail = page.locator('.model-details .thumb img');
       const lyingThumbnail = await thumbnail.getAttribute('src');
       const up = page.getByLabel('Up axis');
@@ -81,6 +83,8 @@ void describe(
       assert.equal(await page.getByLabel('Unit').inputValue(), 'cm');
       // The details show the thumbnail the new conversion rendered.
       assert.notEqual(await thumbnail.getAttribute('src'), lyingThumbnail);
+      // The page was built afresh for the new conversion, on its first tab.
+      await page.getByRole('tab', { name: 'Details' }).click();
       if (SHOTS)
         await page
           .locator('.model-details')

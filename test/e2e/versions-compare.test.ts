@@ -2,12 +2,14 @@
 // version, the same file with one upper-floor wall's IfcLocalPlacement point moved 2 m outwards, is sent from
 // the Versions card and becomes current; comparing v1 with v2 paints the moved wall amber and everything else dim,
 // with nothing green (added) or red (removed), counted in a screenshot; clicking the wall says it moved; the parts
-// tree filters by change; v1 opens by its own levels; restoring v1 makes it current; v2 is deleted.
+// tree filters by change; v1 opens by its own levels; restoring v1 makes it current; v2 is deleted; an OBJ with
+// its MTL, chosen together in the card, is version 3 with the MTL's material.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { boxesObj } from '../helpers/box-obj.ts';
 import { skipWithoutChromium } from './support/chromium.ts';
 import { countPixels, decodePng, differs, type Pixels } from './support/pixels.ts';
 import {
@@ -132,6 +134,8 @@ void describe(
     void test('a second version sent from the Versions card converts and becomes current', async () => {
       await page.goto(`${session.server.baseUrl}/#/models/${run.modelId}`);
       await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 180_000 });
+      // The Versions card is a tab beside the view; the page keeps it open when it is built afresh.
+      await page.getByRole('tab', { name: 'Versions' }).click();
       await page.locator('.version-row[data-number="1"][data-current="true"]').waitFor();
       const text = await readFile(HOUSE, 'latin1');
       assert.ok(text.includes(WALL_POINT), 'the wall placement point is in the file');
@@ -199,17 +203,24 @@ void describe(
     });
 
     void test('the parts tree filters by change', async () => {
+      // The tree is in the Parts tab; the Versions tab was open for the compare.
+      await page.getByRole('tab', { name: 'Parts' }).click();
       const every = await shownParts();
       await page.locator('.change-filter').selectOption('changed');
       assert.deepEqual(await shownParts(), [WALL]);
       await page.locator('.change-filter').selectOption('added');
       assert.deepEqual(await shownParts(), []);
       await page.locator('.change-filter').selectOption('unchanged');
-      const unchanged = await shownParts();
-      assert.equal(unchanged.length, every.length - 1, 'every part but the wall is unchanged');
-      assert.ok(!unchanged.includes(WALL));
+      // The tree keeps only the rows near its visible area in the page; its count line tells how many it lists.
+      const counted = /^([\d,]+) of ([\d,]+) parts$/.exec(await page.locator('.part-matches').innerText());
+      assert.ok(counted, 'the tree counts the parts it lists');
+      const [kept, total] = counted.slice(1).map((n) => Number(n.replaceAll(',', '')));
+      assert.equal(kept, total! - 1, 'every part but the wall is unchanged');
+      assert.ok(!(await shownParts()).includes(WALL));
       await page.locator('.change-filter').selectOption('');
-      assert.equal((await shownParts()).length, every.length);
+      assert.equal(await page.locator('.part-matches').innerText(), '', 'no filter: every part is listed');
+      assert.equal((await shownParts())[0], every[0], 'the tree starts where it started');
+      await page.getByRole('tab', { name: 'Versions' }).click();
     });
 
     void test('v1 opens by its own levels; stopping the comparison brings the current version back', async () => {
@@ -254,6 +265,37 @@ void describe(
         (await versions()).map(({ number, current }) => ({ number, current })),
         [{ number: 1, current: true }],
       );
+      assert.deepEqual(session.pageErrors, []);
+    });
+
+    void test('a version of several files (an OBJ with its MTL) sent from the Versions card keeps its material', async () => {
+      const box = boxesObj([{ name: 'Crate', at: [0, 0, 0], size: [1, 1, 1] }]);
+      const obj = `mtllib paint.mtl\n${box.replace('o Crate\n', 'o Crate\nusemtl CratePaint\n')}`;
+      const mtl = 'newmtl CratePaint\nKd 0.9 0.2 0.1\n';
+      await page.locator('.version-file').setInputFiles([
+        { name: 'crate.obj', mimeType: 'text/plain', buffer: Buffer.from(obj) },
+        { name: 'paint.mtl', mimeType: 'text/plain', buffer: Buffer.from(mtl) },
+      ]);
+      await page.getByRole('button', { name: 'Upload new version' }).click();
+      await page
+        .locator('.version-row[data-number="3"][data-current="true"][data-status="completed"]')
+        .waitFor({ timeout: 300_000 });
+      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 180_000 });
+      const answer = await session.client.call(`/api/models/${run.modelId}/versions/3`);
+      const version = (
+        (await answer.json()) as { data: { original_filename: string; lods: { url: string }[] } }
+      ).data;
+      assert.equal(version.original_filename, 'crate.obj');
+      // The MTL went with the OBJ: its material, by name and colour, is in the version's finest level.
+      const level = new URL(version.lods[0].url, session.server.baseUrl);
+      const glb = Buffer.from(await (await session.client.call(level.pathname + level.search)).arrayBuffer());
+      const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8')) as {
+        materials?: { name?: string; pbrMetallicRoughness?: { baseColorFactor?: number[] } }[];
+      };
+      const paint = json.materials?.find((material) => material.name === 'CratePaint');
+      assert.ok(paint, `the MTL's material: ${JSON.stringify(json.materials)}`);
+      assert.ok((paint.pbrMetallicRoughness?.baseColorFactor?.[0] ?? 0) > 0.5, 'its red diffuse colour');
+      await viewShot(page, 'versions-obj-with-mtl');
       assert.deepEqual(session.pageErrors, []);
     });
   },

@@ -471,6 +471,8 @@ void describe('web viewer end to end', { timeout: 15 * 60_000, skip: skipWithout
 
   void test('edits the details and replaces, then regenerates, the thumbnail', async () => {
     assert.ok(run.modelId, 'needs the uploaded model');
+    // The details form is on the Details tab beside the view.
+    await page.getByRole('tab', { name: 'Details' }).click();
     const details = page.locator('.model-details');
     await details.getByLabel('Name', { exact: true }).fill('Milk truck (edited)');
     await details.getByLabel('Tags').fill('vehicle, demo');

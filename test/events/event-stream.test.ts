@@ -169,6 +169,8 @@ for (const dialect of testDialects()) {
       const bad = await open('/api/events', { ...testApp.auth, 'last-event-id': 'yesterday' });
       assert.equal(bad.status, 400);
       assert.equal(bad.body, JSON.stringify({ success: false, error: 'Last-Event-ID must be an event id' }));
+      const farId = await open(`/api/events?last_event_id=${'9'.repeat(20)}`, testApp.auth);
+      assert.equal(farId.status, 400, 'an event id past a bigint column is refused');
       const notAModel = await open('/api/events?model_id=nope', testApp.auth);
       assert.equal(notAModel.status, 400);
       assert.equal(notAModel.body, JSON.stringify({ success: false, error: 'Invalid model id' }));

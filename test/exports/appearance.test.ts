@@ -92,7 +92,9 @@ void describe('exports keep appearance: the avocado (base colour, normal and met
   void it('OBJ: three.js OBJLoader + MTLLoader find map_Kd and norm; map_Pr and map_Pm hold the split channels', async () => {
     const obj = await loadObjWithThree(await run('obj'));
     const [statements] = Object.values(obj.statements);
-    for (const key of ['map_kd', 'norm', 'map_pr', 'map_pm']) {
+    // Blender reads the normal map from map_Bump alone; the same file as norm.
+    assert.equal(statements.map_bump, statements.norm);
+    for (const key of ['map_kd', 'norm', 'map_bump', 'map_pr', 'map_pm']) {
       const file = statements[key] as string;
       assert.ok(obj.files.has(file), `${key} ${file} is in the zip`);
     }

@@ -8,6 +8,7 @@ import { createModelRepository } from '../../src/catalog/repository.ts';
 import { createExportJob } from '../../src/exports/export-job.ts';
 import { exportModel } from '../../src/writers/export-model.ts';
 import type { ExportKey } from '../../src/jobs/job-types.ts';
+import { createConfigurationRepository } from '../../src/configurations/repository.ts';
 import { createExportRepository } from '../../src/exports/repository.ts';
 import { JobName } from '../../src/jobs/job-types.ts';
 import type { QueueConsumer } from '../../src/jobs/queue.ts';
@@ -63,12 +64,14 @@ for (const dialect of testDialects()) {
         lod: 0,
         materials: 'bound',
         unit: 'millimeter',
+        configuration_id: null,
       };
       const exports = createExportRepository(testApp.database);
       let deletedDuring = false;
       const job = createExportJob({
         models: createModelRepository(testApp.database),
         materials: createMaterialRepository(testApp.database),
+        configurations: createConfigurationRepository(testApp.database),
         exports,
         blobs: testApp.blobs,
         logger: createLogger('silent'),

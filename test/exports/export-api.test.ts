@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { srgbToLinear } from '../../src/writers/bound-material.ts';
 import { JobName } from '../../src/jobs/job-types.ts';
 import { catalogApi, catalogError, pathOf, type CatalogAnswer } from '../helpers/catalog-api.ts';
@@ -226,11 +227,28 @@ for (const dialect of testDialects()) {
       }
     });
 
+    void it('keeps a cached export through a new thumbnail, and makes it again after a rename', async () => {
+      await exported('format=glb&lod=2&materials=source', true);
+      const png = await sharp({
+        create: { width: 4, height: 4, channels: 3, background: { r: 200, g: 10, b: 10 } },
+      })
+        .png()
+        .toBuffer();
+      assert.equal((await api.thumbnail(modelId, 'cover.png', png)).status, 200);
+      const cached = await exportCall('format=glb&lod=2&materials=source');
+      assert.equal(cached.statusCode, 200, 'a thumbnail changes nothing an export holds');
+      const renamed = await api.call('PATCH', `/${modelId}`, { name: 'Two parts renamed' });
+      assert.equal(renamed.status, 200, renamed.text);
+      await exported('format=glb&lod=2&materials=source', true);
+      const again = await exportCall('format=glb&lod=2&materials=source', 'application/json');
+      assert.match(JSON.parse(again.body).data.file_name, /^Two parts renamed/);
+    });
+
     void it('refuses bad queries and unknown or unconverted models in the catalog envelope', async () => {
       const cases: [string, number, string][] = [
         ['format=fbx', 400, 'format must be one of glb, usdz, obj, stl, 3mf'],
         ['format=glb&lod=3', 400, 'lod must be 0, 1 or 2'],
-        ['format=glb&materials=mine', 400, 'materials must be one of bound, source'],
+        ['format=glb&materials=mine', 400, 'materials must be one of bound, source, variants'],
         [
           'format=stl&unit=parsec',
           400,

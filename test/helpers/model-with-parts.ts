@@ -1,4 +1,5 @@
 import { createModelRepository } from '../../src/catalog/repository.ts';
+import { rowChunks } from '../../src/db/bound-parameters.ts';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
 
 /**
@@ -26,20 +27,18 @@ export async function addModelWithParts(
     lods: '[]',
     tags: '[]',
   });
-  await database.db
-    .insertInto('model_parts')
-    .values(
-      groupIds.map((groupId, part) => ({
-        model_id: modelId,
-        part_index: part,
-        group_id: groupId,
-        name: `part ${part}`,
-        name_folded: `part ${part}`,
-        path: '',
-        triangle_count: 1,
-        vertex_count: 3,
-        bounds: '{"min":[0,0,0],"max":[1,1,1]}',
-      })),
-    )
-    .execute();
+  const rows = groupIds.map((groupId, part) => ({
+    model_id: modelId,
+    part_index: part,
+    group_id: groupId,
+    name: `part ${part}`,
+    name_folded: `part ${part}`,
+    path: '',
+    triangle_count: 1,
+    vertex_count: 3,
+    bounds: '{"min":[0,0,0],"max":[1,1,1]}',
+  }));
+  for (const chunk of rowChunks(database.dialect, rows)) {
+    await database.db.insertInto('model_parts').values(chunk).execute();
+  }
 }

@@ -37,6 +37,8 @@ export interface QueuedApp {
   api: ReturnType<typeof catalogApi>;
   /** A stranded-model sweep over the app's database and queue, sweeping each second, stopped after the test. */
   sweeper(): StrandedSweep;
+  /** The Redis key prefix of the app's queue (undefined on the embedded queue), to empty it as a restart would. */
+  redisPrefix?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function useQueuedApp({ dialect, queue }: QueueSetup, name: string): Queu
   } as QueuedApp;
   before(async () => {
     prefix = queue === 'redis' ? uniqueRedisPrefix(name) : undefined;
+    context.redisPrefix = prefix;
     const redis: Record<string, string> = prefix ? { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix } : {};
     context.testApp = await createTestApp(dialect, { STRANDED_MODEL_SWEEP_SECONDS: '1', ...redis });
     context.api = catalogApi(context.testApp.app, context.testApp.auth);

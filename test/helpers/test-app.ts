@@ -15,6 +15,9 @@ import { startJobRunner } from '../../src/job-runner.ts';
 import type { EventHubOptions } from '../../src/events/event-hub.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
+/** A thumbnail renderer for suites that look at no picture: their conversions skip the render. */
+export const notRendered: RenderThumbnail = async () => Buffer.from('not rendered');
+
 /** The token every test request carries. */
 export const TEST_TOKEN = 'test-token-0123456789';
 

@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { getBounds } from '@gltf-transform/core';
 import type { Document, Node } from '@gltf-transform/core';
 import { importIfc } from '../../src/pipeline/import/ifc/import-ifc.ts';
+import { ifcWallsFixture, type IfcWallsStorey } from '../fixtures/ifc-walls.ts';
 import { importerFor } from '../../src/pipeline/import/importers.ts';
-import { MODELS, SAMPLES, errorsOf, importSample, readSample, triangleCount, validate } from './support.ts';
+import {
+  MODELS,
+  SAMPLES,
+  errorsOf,
+  importSample,
+  readSample,
+  recordingContext,
+  triangleCount,
+  validate,
+} from './support.ts';
 
 /** GlobalId → entity and Name, read straight from the IFC text; `name` is left out when it holds escapes. */
 async function rootedObjects(
@@ -107,12 +118,32 @@ void test('AC14-FZK-Haus: parts sit under Project/Site/Building/Storey, in metre
   );
 });
 
-void test('IFC4 and IFC4X3 samples: unnamed spatial elements fall back to their class, millimetres recorded', async () => {
+void test('an unnamed storey is named by its LongName, else its Elevation, else the height of its placement', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vitrine-storey-'));
+  try {
+    const storeyPath = async (storey: IfcWallsStorey) => {
+      const file = path.join(dir, 'storey.ifc');
+      await writeFile(file, ifcWallsFixture(storey));
+      const { document } = await importIfc.read({ file, dir, format: 'ifc' }, recordingContext());
+      return [...new Set(parts(document).map(pathOf))];
+    };
+    const building = 'Fixture project/Site/Building';
+    assert.deepEqual(await storeyPath({ longName: 'Level 2', elevation: 3 }), [`${building}/Level 2`]);
+    assert.deepEqual(await storeyPath({ elevation: 3 }), [`${building}/Storey at +3.00 m`]);
+    assert.deepEqual(await storeyPath({ elevation: -1.255 }), [`${building}/Storey at -1.25 m`]);
+    assert.deepEqual(await storeyPath({ placedAt: 2.7 }), [`${building}/Storey at +2.70 m`]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+void test('IFC4 and IFC4X3 samples: unnamed spatial elements fall back to their class (a storey to its height), millimetres recorded', async () => {
   const house = await importSample('ifc/IfcOpenHouse_IFC4.ifc');
   assert.equal(house.sourceUnit, 'mm');
+  // Its storey (#38) has no Name, LongName, ObjectType nor Elevation: its placement puts it at 0.
   assert.ok(
     parts(house.document).some(
-      (node) => pathOf(node) === 'IfcOpenHouse/IfcSite/IfcBuilding/IfcBuildingStorey',
+      (node) => pathOf(node) === 'IfcOpenHouse/IfcSite/IfcBuilding/Storey at +0.00 m',
     ),
   );
   const beams = await importSample('ifc/beam-standard-case.ifc');
@@ -124,4 +155,21 @@ void test('IFC4 and IFC4X3 samples: unnamed spatial elements fall back to their 
   const { min, max } = getBounds(beams.document.getRoot().listScenes()[0]);
   // Beams about 12 m long laid out in millimetres: metres after import.
   assert.ok(Math.max(...max.map((value, axis) => value - min[axis])) < 20);
+});
+
+void test('is heard from inside the geometry stream, product by product, its progress never falling', async () => {
+  const file = path.join(MODELS, 'ifc/IfcOpenHouse_IFC4.ifc');
+  const fractions: number[] = [];
+  await importIfc.read(
+    { file, dir: path.dirname(file), format: 'ifc' },
+    { ...recordingContext(), onProgress: (fraction) => fractions.push(fraction) },
+  );
+  // One report per product streamed (35 with geometry), where the stream begins: it tells no fraction of the whole.
+  const streaming = fractions.filter((fraction) => fraction === 0.1);
+  assert.ok(streaming.length >= 35, `${streaming.length} reports while streaming the geometry`);
+  assert.deepEqual(
+    fractions,
+    [...fractions].sort((a, b) => a - b),
+  );
+  assert.equal(fractions.at(-1), 1);
 });

@@ -79,3 +79,20 @@ void test('a coarser deflection gives fewer triangles of the same part', async (
   assert.ok(coarse.sourceTriangleCount! < fine!, `${coarse.sourceTriangleCount} vs ${fine}`);
   assert.equal(triangleCount(coarse.document), coarse.sourceTriangleCount);
 });
+
+void test('reports progress as it builds each shape, between the OpenCASCADE read and the end', async () => {
+  const file = path.join(MODELS, 'step/red_cube_blue_cylinder.step');
+  const fractions: number[] = [];
+  await importOcct.read(
+    { file, dir: path.dirname(file), format: 'step' },
+    { ...recordingContext(), onProgress: (fraction) => fractions.push(fraction) },
+  );
+  // One report per shape: the cube's, then the cylinder's, the last at 0.95.
+  const building = fractions.filter((fraction) => fraction > 0.8 && fraction < 1);
+  assert.equal(building.length, 2, JSON.stringify(fractions));
+  assert.ok(Math.abs(building[1]! - 0.95) < 1e-9, String(building[1]));
+  assert.deepEqual(
+    fractions,
+    [...fractions].sort((a, b) => a - b),
+  );
+});

@@ -207,6 +207,29 @@ export function queueContract(implementation: QueueImplementation): void {
         assert.deepEqual(await current().job(id), { state: 'failed', lastError: 'broken 3' });
       });
 
+      void it("tells a subject's job live while queued, ended once failed for good, and none when it holds none", async () => {
+        const queue = await current().open();
+        const state = (name: JobName = JobName.RenderThumbnail) => queue.jobState('s1', name);
+        assert.equal(await state(), 'none');
+        await queue.enqueue(
+          JobName.RenderThumbnail,
+          { model_id: 's1', model_url: '/f/s1.glb' },
+          { subject: 's1', maxAttempts: 1 },
+        );
+        assert.equal(await state(), 'live');
+        assert.equal(await state(JobName.ConvertModel), 'none', 'a job of another name is not this one');
+        work(
+          queue,
+          handlers(
+            async () => {
+              throw new Error('broken');
+            },
+            async () => {},
+          ),
+        );
+        await waitFor('the job failed for good', async () => (await state()) === 'ended');
+      });
+
       void it('retries a failure handler that throws (its database away) until it records the failure', async () => {
         const queue = await current().open();
         let tries = 0;

@@ -1,5 +1,6 @@
 // Versions of an OBJ model (written here as text), converted through the whole pipeline: parts keep their group ids
-// by path and name across a version that adds a group, and by geometry hash across one that renames them all.
+// by path and name across a version that adds a group; renamed groups, and a new group of a removed one's shape,
+// are new parts.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -70,20 +71,29 @@ void describe('versions of an OBJ model', () => {
     assert.deepEqual(diff.counts, { added: 1, removed: 0, changed: 0, unchanged: 4 });
   });
 
-  void it('keeps the ids of parts renamed with their geometry unchanged, by geometry hash', async () => {
+  void it('shows parts renamed in place as added and removed: a name that differs is another part', async () => {
     const renamed = BOXES.map((box, index) => ({ ...box, name: `Object ${index + 1}` }));
     const second = await convertVersion(renamed, 'room.obj', first.parts);
-    assert.deepEqual(
-      second.parts.map((part) => part.group_id),
-      first.parts.map((part) => part.group_id),
-    );
     const diff = diffParts(first.parts, second.parts);
     assert.deepEqual(
-      diff.changed.map((part) => [part.name, part.what]),
-      // The OBJ importer lists the `o` name among the part's properties too.
-      renamed.map((box) => [box.name, ['name', 'properties']]),
+      diff.added.map((part) => part.name),
+      renamed.map((box) => box.name),
     );
-    assert.deepEqual(diff.counts, { added: 0, removed: 0, changed: 4, unchanged: 0 });
+    assert.deepEqual(diff.counts, { added: 4, removed: 4, changed: 0, unchanged: 0 });
+  });
+
+  void it('never hands the id of a removed part to a new part of its shape (Alpha, Bravo, Charlie → Alpha, Charlie, Delta)', async () => {
+    const cube = (name: string, x: number): Box => ({ name, at: [x, 0, 0], size: [1, 1, 1] });
+    const v1 = await convertVersion([cube('Alpha', 0), cube('Bravo', 2), cube('Charlie', 4)], 'abc.obj');
+    const v2 = await convertVersion(
+      [cube('Alpha', 0), cube('Charlie', 4), cube('Delta', 6)],
+      'acd.obj',
+      v1.parts,
+    );
+    const diff = diffParts(v1.parts, v2.parts);
+    assert.deepEqual(diff.added, [{ group_id: 'm:v2-2', name: 'Delta' }]);
+    assert.deepEqual(diff.removed, [{ group_id: 'm:1', name: 'Bravo' }]);
+    assert.deepEqual(diff.counts, { added: 1, removed: 1, changed: 0, unchanged: 2 });
   });
 
   void it('tells a moved group from a reshaped one, both keeping their ids by name', async () => {

@@ -12,6 +12,7 @@ import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-jso
 import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
 import { addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
+import { spheresAndTerrain } from './spheres-terrain.ts';
 import { torus } from './torus.ts';
 
 /** Four tori of 500,000 triangles each, placed apart (one turned and scaled), each its own part and material. */
@@ -286,5 +287,78 @@ void test('a one-material model’s leaves, ordered for the codec, hold exactly 
     new Set(leaves),
     source,
     'the leaves hold the source’s triangles, bit for bit and wound alike',
+  );
+});
+
+/** The byte offset within the GLB's binary chunk of every buffer view the tile's property tables use. */
+function metadataViewOffsets(glb: Uint8Array): number[] {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + view.getUint32(12, true)))) as {
+    bufferViews: { buffer: number; byteOffset?: number }[];
+    extensions: {
+      EXT_structural_metadata: {
+        propertyTables: { properties: Record<string, Record<string, number | string>> }[];
+      };
+    };
+  };
+  const used = json.extensions.EXT_structural_metadata.propertyTables.flatMap((table) =>
+    Object.values(table.properties).flatMap((property) =>
+      (['values', 'arrayOffsets', 'stringOffsets'] as const)
+        .map((key) => property[key])
+        .filter((index): index is number => typeof index === 'number'),
+    ),
+  );
+  return used.map((index) => {
+    assert.equal(json.bufferViews[index].buffer, 0, 'metadata lies in the binary chunk');
+    return json.bufferViews[index].byteOffset ?? 0;
+  });
+}
+
+void test('every tile of a multi-part tileset aligns its metadata to 8 bytes, and no tile strays over 8× its children', async () => {
+  const document = spheresAndTerrain(100_000);
+  const parts = extractParts(document, { modelId: 'spheres' }, { logger: quietLogger });
+  const soup = collectTriangles(document, { logger: quietLogger });
+  const files = new Map<string, Uint8Array>();
+  const summary = await makeTiles(
+    soup,
+    {
+      simplifier: MeshoptSimplifier,
+      io: await createNodeIO(),
+      // Small leaves: a tree three levels deep from 100,000 triangles, as a big model's is from millions.
+      maxLeafTriangles: 1_024,
+      onFile: async (file, bytes) => void files.set(file, bytes),
+    },
+    { logger: quietLogger },
+  );
+  const tiles = listTiles(summary.tileset.root);
+  assert.ok(Math.max(...tiles.map(({ depth }) => depth)) >= 3, 'the tree has levels over levels');
+  let checkedGrowth = 0;
+  for (const { tile } of tiles) {
+    const glb = files.get(tile.content.uri)!;
+    const offsets = metadataViewOffsets(glb);
+    // group_id and name: values and string offsets each.
+    assert.equal(offsets.length, 4, `${tile.content.uri} has its table of parts`);
+    for (const offset of offsets)
+      assert.equal(offset % 8, 0, `${tile.content.uri}: a metadata view at ${offset}`);
+    const groups = tileGroupIds(await readGlb(glb));
+    assert.ok(
+      groups.every((id) => parts.some((part) => part.group_id === id)),
+      `${tile.content.uri}: its parts read back whole`,
+    );
+    const children = tile.children ?? [];
+    const childError = Math.max(0, ...children.map((child) => child.geometricError));
+    if (childError > 0) {
+      checkedGrowth++;
+      assert.ok(
+        tile.geometricError <= 8 * childError * (1 + 1e-9),
+        `${tile.content.uri}: error ${tile.geometricError} against its children's ${childError}`,
+      );
+    }
+  }
+  assert.ok(checkedGrowth > 1, 'tiles over inner tiles were checked');
+  assert.deepEqual(
+    await validationErrors(files.get(summary.tileset.root.content.uri)!),
+    [],
+    'the root validates',
   );
 });

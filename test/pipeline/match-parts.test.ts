@@ -1,5 +1,5 @@
 // Part identity across versions, through extract-parts: which previous part a new part continues (file id, then
-// path and name, then geometry), and the ids of the parts that continue none.
+// path and name, then geometry with position under the same name), and the ids of the parts that continue none.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Document } from '@gltf-transform/core';
@@ -62,7 +62,7 @@ void describe('part identity across versions', () => {
     assert.deepEqual(ids(v2), ['m:0']);
   });
 
-  void it('matches renamed parts by geometry, and copies of one shape by geometry and place', () => {
+  void it('tells copies of one shape under one name apart by place, and never renames a part into another', () => {
     const v1 = convert([
       { name: 'Leg', segments: 4, at: [0, 0, 0] },
       { name: 'Leg', segments: 4, at: [1, 0, 0] },
@@ -71,12 +71,56 @@ void describe('part identity across versions', () => {
     const v2 = convert(
       [
         { name: 'Board', segments: 8 },
-        { name: 'Leg 2', segments: 4, at: [1, 0, 0] },
-        { name: 'Leg 1', segments: 4, at: [0, 0, 0] },
+        { name: 'Leg', segments: 4, at: [1, 0, 0] },
+        { name: 'Leg', segments: 4, at: [0, 0, 0] },
       ],
       { previousParts: previous(v1), newGroupIdPrefix: 'm:v2-' },
     );
-    assert.deepEqual(ids(v2), ['m:2', 'm:1', 'm:0']);
+    // Board has Top's shape and place but another name: a new part, and Top is gone.
+    assert.deepEqual(ids(v2), ['m:v2-0', 'm:1', 'm:0']);
+  });
+
+  void it('gives a part that replaced a removed one of the same shape an id of its own', () => {
+    // Alpha, Bravo, Charlie; then Bravo removed and Delta, the same shape, added elsewhere.
+    const v1 = convert([
+      { name: 'Alpha', segments: 4, at: [0, 0, 0] },
+      { name: 'Bravo', segments: 4, at: [2, 0, 0] },
+      { name: 'Charlie', segments: 4, at: [4, 0, 0] },
+    ]);
+    const v2 = convert(
+      [
+        { name: 'Alpha', segments: 4, at: [0, 0, 0] },
+        { name: 'Charlie', segments: 4, at: [4, 0, 0] },
+        { name: 'Delta', segments: 4, at: [6, 0, 0] },
+      ],
+      { previousParts: previous(v1), newGroupIdPrefix: 'm:v2-' },
+    );
+    assert.deepEqual(ids(v2), ['m:0', 'm:2', 'm:v2-2']);
+    // Even at Bravo's very place, another name is another part.
+    const inPlace = convert(
+      [
+        { name: 'Alpha', segments: 4, at: [0, 0, 0] },
+        { name: 'Delta', segments: 4, at: [2, 0, 0] },
+        { name: 'Charlie', segments: 4, at: [4, 0, 0] },
+      ],
+      { previousParts: previous(v1), newGroupIdPrefix: 'm:v2-' },
+    );
+    assert.deepEqual(ids(inPlace), ['m:0', 'm:v2-1', 'm:2']);
+  });
+
+  void it('finds an unnamed part by its shape where it was, not elsewhere', () => {
+    const v1 = convert([
+      { name: '', segments: 4, at: [0, 0, 0] },
+      { name: '', segments: 5, at: [2, 0, 0] },
+    ]);
+    const v2 = convert(
+      [
+        { name: '', segments: 5, at: [2, 0, 0] },
+        { name: '', segments: 4, at: [3, 0, 0] },
+      ],
+      { previousParts: previous(v1), newGroupIdPrefix: 'm:v2-' },
+    );
+    assert.deepEqual(ids(v2), ['m:1', 'm:v2-1']);
   });
 
   void it('does not match parts by a name made up from their place', () => {
@@ -166,12 +210,15 @@ void describe('part identity across versions', () => {
       { name: 'A', segments: 4, fileId: 'X' },
       { name: 'B', segments: 5 },
       { name: 'C', segments: 6 },
+      { name: 'F', segments: 7, at: [5, 0, 0] },
+      { name: 'F', segments: 7, at: [6, 0, 0] },
     ]);
     const v2 = convert([
       { name: 'A', segments: 4, fileId: 'X' },
       { name: 'B', segments: 5 },
       { name: 'D', segments: 6 },
-      { name: 'E', segments: 7 },
+      { name: 'F', segments: 7, at: [6, 0, 0] },
+      { name: 'F', segments: 7, at: [5, 0, 0] },
     ]);
     const found = matchParts(
       v2.map((part, index) => ({ ...part, named: true, fileId: index === 0 ? 'X' : undefined })),
@@ -180,8 +227,11 @@ void describe('part identity across versions', () => {
     assert.deepEqual(found, [
       { group_id: 'X', by: 'identity' },
       { group_id: 'm:1', by: 'path-name' },
-      { group_id: 'm:2', by: 'geometry' },
+      // D has C's shape and place, but not its name.
       undefined,
+      // Two parts named F: told apart by their places.
+      { group_id: 'm:4', by: 'geometry' },
+      { group_id: 'm:3', by: 'geometry' },
     ]);
   });
 });

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import yauzl from 'yauzl';
 import { parseXml } from '../../src/review/bcf/xml-read.ts';
 
 /** The BCF 3.0 XSDs shipped as fixtures (see their README for origin and licence). */
@@ -51,4 +53,57 @@ export function validateAgainst(
       }
     })
     .join('');
+}
+
+/** Every file of a zip by name. */
+export async function unzipAll(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, opened) =>
+      error ? reject(error) : resolve(opened!),
+    ),
+  );
+  const files = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) =>
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream!.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream!.on('end', () => {
+          files.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      }),
+    );
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return files;
+}
+
+/** What the schemas say of every XML file of a BCF zip (empty when all are valid), and which validator said it. */
+export async function bcfZipComplaints(
+  bytes: Buffer,
+): Promise<{ validator: XsdValidator; complaints: string }> {
+  const files = await unzipAll(bytes);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vitrine-bcf-'));
+  try {
+    for (const [name, data] of files) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), data);
+    }
+    const pick = (pattern: RegExp) =>
+      [...files.keys()].filter((name) => pattern.test(name)).map((name) => path.join(dir, name));
+    const validator = xsdValidator();
+    const complaints = [
+      validateAgainst(validator, 'version.xsd', pick(/^bcf\.version$/), 'Version'),
+      validateAgainst(validator, 'extensions.xsd', pick(/^extensions\.xml$/), 'Extensions'),
+      validateAgainst(validator, 'markup.xsd', pick(/\/markup\.bcf$/), 'Markup'),
+      validateAgainst(validator, 'visinfo.xsd', pick(/\.bcfv$/), 'VisualizationInfo'),
+    ].join('');
+    return { validator, complaints };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

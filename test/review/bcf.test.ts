@@ -7,46 +7,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import yauzl from 'yauzl';
 import { writeZip } from '../../src/writers/write-zip.ts';
 import { catalogError } from '../helpers/catalog-api.ts';
 import { testDialects } from '../helpers/databases.ts';
 import { addModelWithParts } from '../helpers/model-with-parts.ts';
 import { multipartForm } from '../helpers/multipart.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { validateAgainst, xsdValidator } from './bcf-schemas.ts';
+import { unzipAll, validateAgainst, xsdValidator } from './bcf-schemas.ts';
 import { reviewApi, scopedToken, viewBody } from './review-fixtures.ts';
 
 /** An IFC GlobalId, as IFC parts carry it for group id. */
 const IFC_PART = '2O2Fr$t4X7Zf8NOew3FLOH';
 const PLAIN_PART = 'plain-part';
-
-/** Every file of a zip by name. */
-async function unzipAll(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, opened) =>
-      error ? reject(error) : resolve(opened!),
-    ),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream!.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream!.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      }),
-    );
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return files;
-}
 
 const close = (a: readonly number[], b: readonly number[], label: string) =>
   a.forEach((value, axis) => assert.ok(Math.abs(value - b[axis]!) < 1e-9, `${label}: ${a} ≈ ${b}`));
@@ -170,7 +142,14 @@ for (const dialect of testDialects()) {
       await addModelWithParts(testApp.database, target, [IFC_PART, PLAIN_PART]);
       const answer = await importBcf(target, exported);
       assert.equal(answer.status, 200, answer.text);
-      assert.deepEqual(answer.json.data, { imported: 2, views: 2, skipped: 0, skipped_topics: [] });
+      const { topics, ...counts } = answer.json.data;
+      assert.deepEqual(counts, { imported: 2, views: 2, notes: 0, skipped: 0, skipped_topics: [] });
+      assert.deepEqual(topics.map((topic: { became: string }) => topic.became).sort(), [
+        'annotation',
+        'annotation',
+        'view',
+        'view',
+      ]);
 
       const before = (await call('GET', `/${source}/annotations`, reader)).json.data;
       const after = (await call('GET', `/${target}/annotations`, reader)).json.data;
@@ -211,18 +190,29 @@ for (const dialect of testDialects()) {
       );
     });
 
-    void it('skips a topic whose part the model does not have, saying why', async () => {
+    void it('keeps a topic whose part the model does not have as a saved view on its camera, with its topic', async () => {
       const target = randomUUID();
       await addModelWithParts(testApp.database, target, [PLAIN_PART]);
       const answer = await importBcf(target, exported, writer, true);
       assert.equal(answer.status, 200, answer.text);
       assert.equal(answer.json.data.imported, 1);
-      assert.equal(answer.json.data.skipped, 1);
-      assert.equal(answer.json.data.skipped_topics[0].title, 'Wall too thin');
-      assert.equal(
-        answer.json.data.skipped_topics[0].reason,
-        'no component of the viewpoint is a part of this model',
+      assert.equal(answer.json.data.views, 3);
+      assert.equal(answer.json.data.skipped, 0);
+      const kept = answer.json.data.topics.find(
+        (topic: { title: string }) => topic.title === 'Wall too thin',
       );
+      assert.equal(kept.became, 'view');
+      const [topic] = (await call('GET', `/${target}/topics`, reader)).json.data.filter(
+        (candidate: { title: string }) => candidate.title === 'Wall too thin',
+      );
+      assert.equal(topic.view_id, kept.id);
+      assert.equal(topic.status, 'Closed');
+      assert.equal(topic.comments[0].text.split('\n')[0], 'Wall too thin');
+      // The topic goes with the view it became.
+      assert.equal((await call('DELETE', `/${target}/views/${kept.id}`, writer)).status, 200);
+      const left = (await call('GET', `/${target}/topics`, reader)).json.data;
+      assert.equal(left.length, 3);
+      assert.ok(left.every((candidate: { view_id: string | null }) => candidate.view_id !== kept.id));
     });
 
     void it("pins another tool's topic on its part along the camera's line of sight", async () => {
@@ -232,7 +222,8 @@ for (const dialect of testDialects()) {
       const markup = `<?xml version="1.0" encoding="UTF-8"?>
 <Markup><Topic Guid="${guid}" TopicType="Clash" TopicStatus="Resolved">
   <Title>Duct through beam</Title><CreationDate>2026-03-01T10:00:00+01:00</CreationDate>
-  <CreationAuthor>someone@example.com</CreationAuthor><Description>Reroute the duct</Description>
+  <CreationAuthor>someone@example.com</CreationAuthor><DueDate>+275760-09-13T00:00:00.000Z</DueDate>
+  <Description>Reroute the duct</Description>
   <Viewpoints><ViewPoint Guid="${randomUUID()}"><Viewpoint>vp.bcfv</Viewpoint></ViewPoint></Viewpoints>
 </Topic></Markup>`;
       const viewpoint = `<?xml version="1.0"?>
@@ -250,7 +241,10 @@ for (const dialect of testDialects()) {
         { deflate: true },
       );
       const answer = await importBcf(target, Buffer.from(zip));
-      assert.deepEqual(answer.json.data, { imported: 1, views: 0, skipped: 0, skipped_topics: [] });
+      assert.deepEqual(
+        { ...answer.json.data, topics: undefined },
+        { imported: 1, views: 0, notes: 0, skipped: 0, skipped_topics: [], topics: undefined },
+      );
       const [pin] = (await call('GET', `/${target}/annotations`, reader)).json.data;
       // The camera stands at model (0.2, 5, 0.3) looking down; the part's centre (0.5, 0.5, 0.5) is 4.5 m ahead.
       assert.deepEqual(
@@ -269,6 +263,12 @@ for (const dialect of testDialects()) {
         },
       );
       assert.equal(pin.id, guid, 'the topic keeps its Guid');
+      const [topic] = (await call('GET', `/${target}/topics`, reader)).json.data;
+      assert.deepEqual(
+        [topic.id, topic.annotation_id, topic.topic_type, topic.status],
+        [guid, guid, 'Clash', 'Resolved'],
+      );
+      assert.equal(topic.due_date, null, 'a date past year 9999 is no date either database keeps');
     });
 
     void it('refuses what is not a BCF 3.0 zip with a 400, and a read token with a 403', async () => {
@@ -284,6 +284,34 @@ for (const dialect of testDialects()) {
             writeZip([{ name: 'bcf.version', data: text('<Version VersionId="2.1"/>') }], { deflate: false }),
           ),
           /^BCF 2\.1 is not read; export the topics as BCF 3\.0$/,
+        ],
+        [
+          Buffer.from(
+            writeZip(
+              [
+                { name: 'bcf.version', data: text('<Version VersionId="3.0"/>') },
+                {
+                  name: 't/markup.bcf',
+                  data: text('<Markup><Topic Guid="t"><Title>&#x110000;</Title></Topic></Markup>'),
+                },
+              ],
+              { deflate: true },
+            ),
+          ),
+          /^t\/markup\.bcf cannot be read: "&#x110000;" is not a character XML allows \(line 1\)$/,
+        ],
+        [
+          // A few kilobytes of zip, 4.2 MB of XML nested 600,000 deep: refused at the nesting cap.
+          Buffer.from(
+            writeZip(
+              [
+                { name: 'bcf.version', data: text('<Version VersionId="3.0"/>') },
+                { name: 't/markup.bcf', data: text(`${'<a>'.repeat(600_000)}${'</a>'.repeat(600_000)}`) },
+              ],
+              { deflate: true },
+            ),
+          ),
+          /^t\/markup\.bcf cannot be read: elements are nested deeper than 256 levels \(line 1\)$/,
         ],
       ];
       for (const [bytes, message] of cases) {

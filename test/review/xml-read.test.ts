@@ -2,7 +2,7 @@
 // dropped; malformed files and document type declarations (entity expansion) refused with the line.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { child, childText, parseXml, XmlError } from '../../src/review/bcf/xml-read.ts';
+import { child, childText, MAX_XML_DEPTH, parseXml, XmlError } from '../../src/review/bcf/xml-read.ts';
 import { el, leaf, xmlDocument } from '../../src/review/bcf/xml-write.ts';
 
 void describe('BCF XML reader', () => {
@@ -29,6 +29,12 @@ void describe('BCF XML reader', () => {
     assert.equal(Number(childText(root, 'X')), value);
   });
 
+  void it('reads elements nested as deep as the cap, and the highest code point', () => {
+    let node = parseXml(`${'<A>'.repeat(MAX_XML_DEPTH)}&#x10FFFF;${'</A>'.repeat(MAX_XML_DEPTH)}`);
+    for (let depth = 1; depth < MAX_XML_DEPTH; depth++) node = node.children[0]!;
+    assert.equal(node.text, '\u{10FFFF}');
+  });
+
   void it('refuses malformed files and any DOCTYPE, naming the line', () => {
     const cases: [string, RegExp][] = [
       ['<A><B></A>', /<B> is closed by another tag \(line 1\)/],
@@ -38,6 +44,13 @@ void describe('BCF XML reader', () => {
       ['<A/><B/>', /content after the root element/],
       ['<!DOCTYPE A [<!ENTITY x "xx">]><A>&x;</A>', /a DOCTYPE is not accepted/],
       ['just text', /an element was expected/],
+      ['<A>\nnul \u0000 here</A>', /U\+0000 is not a character XML allows \(line 2\)/],
+      ['<A>&#x110000;</A>', /"&#x110000;" is not a character XML allows/],
+      ['<A B="&#0;"/>', /"&#0;" is not a character XML allows/],
+      ['<A>&#99999999999999999999;</A>', /is not a character XML allows/],
+      [`${'<A>'.repeat(MAX_XML_DEPTH + 1)}${'</A>'.repeat(MAX_XML_DEPTH + 1)}`, /nested deeper than 256/],
+      // Far past what the stack holds in recursion: the cap answers long before.
+      [`${'<A>'.repeat(600_000)}${'</A>'.repeat(600_000)}`, /nested deeper than 256/],
     ];
     for (const [source, message] of cases) {
       assert.throws(

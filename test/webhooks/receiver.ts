@@ -51,6 +51,8 @@ export interface HangingReceiver {
   url: string;
   /** Requests that arrived. */
   readonly requests: number;
+  /** Requests open now: taken and neither answered nor given up by the sender. */
+  readonly openNow: number;
   /** Most requests open at the same time. */
   readonly mostAtOnce: number;
   close(): Promise<void>;
@@ -73,6 +75,9 @@ export async function startHangingReceiver(): Promise<HangingReceiver> {
     url: `http://127.0.0.1:${port}/hang`,
     get requests() {
       return requests;
+    },
+    get openNow() {
+      return open;
     },
     get mostAtOnce() {
       return mostAtOnce;

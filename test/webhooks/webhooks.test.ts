@@ -121,6 +121,12 @@ for (const dialect of testDialects()) {
       assert.ok(validSignature(secret, String(second!.headers['x-vitrine-signature']), second!.body));
       assert.notEqual(second!.headers['x-vitrine-delivery'], request!.headers['x-vitrine-delivery']);
       assert.equal((await hooks('GET', `/${hook.id}/deliveries`)).json().meta.total, 2);
+      // Ids and offsets past what a bigint column (and a JSON number) holds are refused, not sent to the database.
+      const farId = await hooks('POST', `/${hook.id}/deliveries/${'9'.repeat(20)}/redeliver`);
+      assert.equal(farId.statusCode, 400, farId.body);
+      const farOffset = await hooks('GET', `/${hook.id}/deliveries?offset=${'9'.repeat(20)}`);
+      assert.equal(farOffset.statusCode, 400, farOffset.body);
+      assert.match(farOffset.json().error, /offset/);
       await hooks('DELETE', `/${hook.id}`);
     });
 
@@ -175,7 +181,7 @@ for (const dialect of testDialects()) {
       await refused({ url: 'not a url', events: ['model.completed'] }, 'url "not a url" is not a valid URL');
       await refused(
         { url: 'https://example.com/hook', events: ['model.completed', 'model.exploded'] },
-        'events[1] "model.exploded" is not an event type; use model.created, model.progress, model.completed, model.failed, model.updated, model.deleted, model.version.created, model.version.completed, model.version.failed, thumbnail.updated, bindings.changed, annotation.created, annotation.updated, annotation.deleted, view.created, view.deleted',
+        'events[1] "model.exploded" is not an event type; use model.created, model.progress, model.completed, model.failed, model.updated, model.deleted, model.version.created, model.version.completed, model.version.failed, thumbnail.updated, bindings.changed, annotation.created, annotation.updated, annotation.deleted, view.created, view.deleted, configuration.created, configuration.updated, configuration.deleted, configuration.applied',
       );
       await refused({ url: 'https://example.com/hook', events: [] }, 'events must hold at least 1 item');
       await refused(

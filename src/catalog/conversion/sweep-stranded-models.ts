@@ -13,7 +13,7 @@ export const STRANDED_FAILURE =
 
 /** The `error` of a version whose conversion ended without recording how. */
 export const STRANDED_VERSION_FAILURE =
-  'The conversion of this version ended without recording its outcome (its worker or the database was interrupted); post its file again as a new version to try again';
+  'The conversion of this version ended without recording its outcome (its worker or the database was interrupted); reprocess the version to convert it again';
 
 /** What the sweep works with and how often it runs. */
 export interface StrandedSweepOptions {
@@ -32,18 +32,25 @@ const SWEEP_BATCH = 500;
 
 /** A running sweep. */
 export interface StrandedSweep {
-  /** Sweeps now (also what the timer does); resolves with the ids of the models it failed (versions: their events). */
+  /**
+   * Sweeps now (also what the timer does); resolves with the ids of the models it failed or queued again (versions:
+   * their events).
+   */
   sweep(): Promise<string[]>;
   /** Stops the timer and waits for a sweep under way. */
   stop(): Promise<void>;
 }
 
 /**
- * Fails the models and versions left `pending` or `processing` whose conversion job no longer exists or has ended:
- * a failure that could not be recorded (the database away past the retries), a job lost with its queue. Without
- * this such a model stays converting for ever and refuses a reprocess, and such a version shows as converting for
- * ever. Runs at once and then every `intervalMs`; several
- * processes may run it, as each failure is one conditional update that only the first of them makes.
+ * Finds the models and versions left `pending` or `processing` with no live conversion job. A model whose job the
+ * queue no longer holds at all (lost with a Redis that restarted without persistence) is queued again, as its
+ * upload is still stored; one whose job ended without its outcome recorded (the database away past the retries) is
+ * failed, since converting it again would likely end the same way. A later version is treated alike, by the job
+ * under its own subject (version 1 is the model's own conversion; a version whose job cannot be told is failed).
+ * Without this such a model stays converting for ever and refuses a reprocess, and such a version shows as
+ * converting for ever.
+ * Runs at once (so a restarted service picks up what the queue lost) and then every `intervalMs`; several
+ * processes may run it, as each change is one conditional update that only the first of them makes.
  */
 export function startStrandedModelSweep(options: StrandedSweepOptions): StrandedSweep {
   const { models, versions, queue, events, logger, intervalMs } = options;
@@ -51,25 +58,69 @@ export function startStrandedModelSweep(options: StrandedSweepOptions): Stranded
 
   async function sweepOnce(): Promise<string[]> {
     const before = new Date(Date.now() - intervalMs).toISOString();
-    const failed: string[] = [];
+    const handled: string[] = [];
     for (const id of await models.untouchedInProgress(before, SWEEP_BATCH)) {
-      if (await queue.hasLiveJob(id, JobName.ConvertModel)) continue;
-      const row = await models.failUntouched(id, before, STRANDED_FAILURE);
-      if (!row) continue;
-      failed.push(id);
-      logger.warn({ model_id: id }, 'model left converting without a job: marked failed');
-      await events.publish('model.failed', modelEventData(row));
+      const state = await queue.jobState(id, JobName.ConvertModel);
+      if (state === 'live') continue;
+      if (await (state === 'none' ? requeue(id, before) : fail(id, before))) handled.push(id);
     }
     await sweepVersions(before);
-    return failed;
+    return handled;
+  }
+
+  /** Queues the conversion of a model whose job the queue lost; false when another sweep or a worker came first. */
+  async function requeue(id: string, before: string): Promise<boolean> {
+    const row = await models.requeueUntouched(id, before);
+    if (!row) return false;
+    // Should this enqueue fail, the row's new updated_at brings the model back to the next sweep but one.
+    const job = await queue.enqueue(
+      JobName.ConvertModel,
+      { model_id: id },
+      { subject: id, dedupeKey: `convert:${id}` },
+    );
+    logger.warn(
+      { model_id: id, job_id: job.id },
+      'model left converting with no job in the queue (lost with it): queued again',
+    );
+    await events.publish('model.updated', modelEventData(row));
+    return true;
+  }
+
+  /** Fails a model whose job ended without its outcome recorded; false when another sweep or a worker came first. */
+  async function fail(id: string, before: string): Promise<boolean> {
+    const row = await models.failUntouched(id, before, STRANDED_FAILURE);
+    if (!row) return false;
+    logger.warn({ model_id: id }, 'model left converting after its job ended: marked failed');
+    await events.publish('model.failed', modelEventData(row));
+    return true;
+  }
+
+  /** Queues the conversion of a version whose job the queue lost, unless a worker or another sweep came first. */
+  async function requeueVersion(id: string, number: number, before: string): Promise<void> {
+    if (!(await versions.requeueUntouched(id, number, before))) return;
+    const job = await queue.enqueue(
+      JobName.ConvertModel,
+      { model_id: id, version: number },
+      { subject: versionJobSubject(id, number), dedupeKey: `convert:${id}:v${number}` },
+    );
+    logger.warn(
+      { model_id: id, version: number, job_id: job.id },
+      'model version left converting with no job in the queue (lost with it): queued again',
+    );
   }
 
   async function sweepVersions(before: string): Promise<void> {
     for (const { model_id: id, number } of await versions.untouchedInProgress(before, SWEEP_BATCH)) {
       // A version's job has its own subject; version 1 converts under the model's, as did versions queued before
       // versions had their own, so a live job under either leaves the version alone.
-      if (await queue.hasLiveJob(versionJobSubject(id, number), JobName.ConvertModel)) continue;
+      const own = await queue.jobState(versionJobSubject(id, number), JobName.ConvertModel);
+      if (own === 'live') continue;
       if (await queue.hasLiveJob(id, JobName.ConvertModel)) continue;
+      // The models are swept first: a model whose own job was lost is queued again by now, and its versions wait.
+      if (own === 'none' && number > 1) {
+        await requeueVersion(id, number, before);
+        continue;
+      }
       const row = await versions.failUntouched(id, number, before, STRANDED_VERSION_FAILURE);
       if (!row) continue;
       logger.warn(

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { catalogEnvelope, CatalogErrorSchema } from '../../http/catalog-family.ts';
 import { modelFromForm, modelFromResumable } from './model-from-upload.ts';
 import { REPLAYED_HEADER } from './request-keys.ts';
+import { refuseOtherUploadTypes } from './upload-content-types.ts';
 import { CATALOG_ERRORS, CATALOG_TAGS, type CatalogApp, type CatalogRouteContext } from '../route-context.ts';
 import { ModelIdParams, ModelSchema, toModel } from '../schemas.ts';
 import { CreateModelFromUploadBody, UploadModelForm, UploadModelHeaders } from './upload-schemas.ts';
@@ -13,6 +14,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
   app.post(
     '/',
     {
+      preParsing: refuseOtherUploadTypes,
       schema: {
         operationId: 'uploadModel',
         tags: CATALOG_TAGS,
@@ -33,6 +35,7 @@ export function registerUploadRoutes(app: CatalogApp, context: CatalogRouteConte
           ...CATALOG_ERRORS,
           409: CatalogErrorSchema,
           413: CatalogErrorSchema,
+          415: CatalogErrorSchema,
           422: CatalogErrorSchema,
           507: CatalogErrorSchema,
         },

@@ -33,6 +33,17 @@ export interface NewVersionUpload {
   up?: string;
   /** Name of the scoped token that posts it; null for the admin token. */
   author: string | null;
+  /** The finished resumable upload it comes from: it makes one version only, which a retry answers. */
+  uploadId?: string;
+}
+
+/** Thrown when the unique index shows a concurrent copy of the request made the version from its upload first. */
+export class VersionMadeAlready extends Error {
+  override readonly name = 'VersionMadeAlready';
+
+  constructor(readonly row: ModelVersionRow) {
+    super(`version ${row.number} of model ${row.model_id} was already made from this upload`);
+  }
 }
 
 /** What a version upload works with. */
@@ -71,6 +82,7 @@ export async function uploadVersion(
             source_entry: detected.entry ?? null,
             unit,
             up_axis: upAxis,
+            upload_id: upload.uploadId ?? null,
           },
           (number) => sourceKey(modelId, file.filename, versionFolder(modelId, number)),
           upload.author,
@@ -88,7 +100,9 @@ export async function uploadVersion(
         );
         return { row: created, jobId: job.id };
       });
-    const { row, jobId } = await recordNumbered(record).catch((error: unknown) => {
+    const { row, jobId } = await recordNumbered(record, async () =>
+      upload.uploadId === undefined ? undefined : createVersionRepository(db).madeBy(upload.uploadId),
+    ).catch((error: unknown) => {
       throw storageFullOr(error);
     });
     try {
@@ -127,14 +141,21 @@ export async function uploadVersion(
 
 /**
  * Runs `record` again when a concurrent post took the number it chose (two versions posted at once on PostgreSQL
- * both read the same highest number), so each gets the next one instead of an error.
+ * both read the same highest number), so each gets the next one instead of an error; unless the index that stopped
+ * it is the upload's, which a concurrent copy of the request used first (`madeAlready` finds its version).
  */
-async function recordNumbered<T>(record: () => Promise<T>): Promise<T> {
+async function recordNumbered<T>(
+  record: () => Promise<T>,
+  madeAlready: () => Promise<ModelVersionRow | undefined>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await record();
     } catch (error) {
-      if (attempt >= 5 || !isUniqueViolation(error)) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      const made = await madeAlready();
+      if (made) throw new VersionMadeAlready(made);
+      if (attempt >= 5) throw error;
     }
   }
 }

@@ -87,7 +87,7 @@ export function createRenderThumbnailJob(deps: ThumbnailJobDependencies): {
  * LOD 0, which may be tens of millions of triangles, is never read), otherwise the level {@link thumbnailLevel}
  * picks.
  */
-async function thumbnailSource(
+export async function thumbnailSource(
   blobs: BlobStore,
   tilesetKey: string | null,
   lods: ReturnType<typeof storedLods>,

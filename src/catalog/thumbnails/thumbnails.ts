@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ILogger } from '@gltf-transform/core';
 import type { MaterialRepository } from '../../materials/repository.ts';
+import type { Material } from '../../materials/schemas.ts';
 import type { MaterialOverride } from '../../render/render-thumbnail.ts';
 import { modelPrefix } from '../lod-keys.ts';
 
@@ -37,7 +38,11 @@ export async function boundColours(
   materials: MaterialRepository,
   groupIds: readonly string[],
 ): Promise<Map<string, MaterialOverride>> {
-  const { bound } = await materials.lookup(groupIds);
+  return coloursOf((await materials.lookup(groupIds)).bound);
+}
+
+/** The colours of bound materials, by group, as the renderer takes them (0–1). */
+export function coloursOf(bound: ReadonlyMap<string, Material>): Map<string, MaterialOverride> {
   const overrides = new Map<string, MaterialOverride>();
   for (const [groupId, material] of bound) {
     overrides.set(groupId, {

@@ -9,6 +9,7 @@ import { OUTPUT_COLUMNS, outputColumns, type ConversionRecord } from '../convers
 import type { JobQueue } from '../../jobs/queue.ts';
 import { diffParts } from '../../part-diff/diff-parts.ts';
 import type { DiffCounts } from './repository.ts';
+import { lockModel } from '../../db/model-lock.ts';
 import { versionJobSubject } from './schemas.ts';
 import type { ThumbnailSwitch } from './version-thumbnail.ts';
 import { thumbnailInUse } from './version-thumbnail.ts';
@@ -38,6 +39,7 @@ export function currentVersionAccess(db: Db) {
       thumbnailKey: string | null,
     ): Promise<{ diff_counts: DiffCounts | null; thumbnail: ThumbnailSwitch } | undefined> {
       return inTransaction(db, async (trx) => {
+        if (!(await lockModel(trx, modelId))) return undefined;
         const version = await trx
           .selectFrom('model_versions')
           .select('based_on')
@@ -74,11 +76,21 @@ export function currentVersionAccess(db: Db) {
     },
 
     /**
-     * Makes a completed version the model's current one, its picture included; undefined when it is gone or not
-     * completed.
+     * Makes a completed version the model's current one, its picture included; `converting` while the model's own
+     * conversion (an upload's, a reprocess) is under way, whose result would land on the restored version; undefined
+     * when the version is gone or not completed.
      */
-    async makeCurrent(modelId: string, number: number): Promise<ThumbnailSwitch | undefined> {
-      return inTransaction(db, (trx) => makeCurrentIn(trx, modelId, number));
+    async makeCurrent(modelId: string, number: number): Promise<ThumbnailSwitch | 'converting' | undefined> {
+      return inTransaction(db, async (trx) => {
+        if (!(await lockModel(trx, modelId))) return undefined;
+        const model = await trx
+          .selectFrom('models')
+          .select('status')
+          .where('id', '=', modelId)
+          .executeTakeFirstOrThrow();
+        if (model.status === 'pending' || model.status === 'processing') return 'converting' as const;
+        return makeCurrentIn(trx, modelId, number);
+      });
     },
 
     /**
@@ -128,6 +140,7 @@ export function currentVersionAccess(db: Db) {
       queue: Pick<JobQueue, 'cancelQueued'>,
     ): Promise<{ deleted: ModelVersionRow; thumbnailInUse: boolean } | { current: true } | undefined> {
       return inTransaction(db, async (trx) => {
+        if (!(await lockModel(trx, modelId))) return undefined;
         const row = await trx
           .selectFrom('model_versions')
           .selectAll()
@@ -135,7 +148,7 @@ export function currentVersionAccess(db: Db) {
           .where('number', '=', number)
           .executeTakeFirst();
         if (!row) return undefined;
-        // Deleted only while it is not current, checked in the statement itself against a restore racing it.
+        // Deleted only while it is not current; a restore of it waits on the model's lock taken above.
         const result = await trx
           .deleteFrom('model_versions')
           .where('model_id', '=', modelId)

@@ -6,6 +6,7 @@ import type { PreviousPart } from '../../pipeline/types.ts';
 import { nowIso } from '../../db/timestamps.ts';
 import { currentVersionAccess } from './current-version.ts';
 import { versionPartReadAccess } from './version-part-reads.ts';
+import { versionMadeBy, versionReconvertAccess } from './version-reconvert.ts';
 import { strandedVersionAccess } from './version-sweep.ts';
 import { takeVersionThumbnail, versionKeepsThumbnail } from './version-thumbnail.ts';
 import { FILE_COLUMNS, partsOf, pick } from './version-rows.ts';
@@ -24,7 +25,14 @@ export interface DiffCounts {
 /** The fields of a new version that describe its file. */
 export type VersionFile = Pick<
   NewModelVersionRow,
-  'original_filename' | 'format' | 'file_size' | 'source_key' | 'source_entry' | 'unit' | 'up_axis'
+  | 'original_filename'
+  | 'format'
+  | 'file_size'
+  | 'source_key'
+  | 'source_entry'
+  | 'unit'
+  | 'up_axis'
+  | 'upload_id'
 >;
 
 /** The version repository's type. */
@@ -39,6 +47,10 @@ export function createVersionRepository(db: Db) {
     ...versionPartReadAccess(db),
     // The versions left converting without a job, and their failure (version-sweep.ts).
     ...strandedVersionAccess(db),
+    // A failed version queued for conversion again (version-reconvert.ts).
+    ...versionReconvertAccess(db),
+    /** The version made from the finished resumable upload `uploadId`, of any model, or undefined. */
+    madeBy: (uploadId: string) => versionMadeBy(db, uploadId),
     /** Whether a version of the model keeps `key` as its own picture (version-thumbnail.ts). */
     keepsThumbnail: (modelId: string, key: string) => versionKeepsThumbnail(db, modelId, key),
     /** Makes `key` the version's own picture; the key it kept before, or null (version-thumbnail.ts). */
@@ -66,7 +78,8 @@ export function createVersionRepository(db: Db) {
 
     /**
      * A new version numbered after the highest one the model ever had (a deleted version's number is not given
-     * again), based on the model's current version; undefined when the model does not exist. `key` makes the source key from the number the version gets.
+     * again), based on the model's current version, in the model's unit and up axis unless `file` states others;
+     * undefined when the model does not exist. `key` makes the source key from the number the version gets.
      */
     async create(
       modelId: string,
@@ -84,7 +97,7 @@ export function createVersionRepository(db: Db) {
         if (Number(claimed.numUpdatedRows) === 0) return undefined;
         const model = await trx
           .selectFrom('models')
-          .select(['current_version', 'last_version'])
+          .select(['current_version', 'last_version', 'unit', 'up_axis'])
           .where('id', '=', modelId)
           .executeTakeFirstOrThrow();
         const top = await trx
@@ -103,6 +116,10 @@ export function createVersionRepository(db: Db) {
             model_id: modelId,
             number,
             ...file,
+            // A file that states no frame is read in the model's: the unit and up axis it was given (at its upload or
+            // by a PATCH) hold for every version until a version's request states others.
+            unit: file.unit ?? model.unit,
+            up_axis: file.up_axis ?? model.up_axis,
             source_key: key(number),
             status: 'pending',
             progress: 0,

@@ -15,6 +15,8 @@ import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../../http/
 import type { UrlFor } from '../../http/files/request-file-urls.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { diffParts } from '../../part-diff/diff-parts.ts';
+import type { VersionIntake } from '../intake/version-intake.ts';
+import { REPLAYED_HEADER } from '../intake/request-keys.ts';
 import type { VersionRepository } from './repository.ts';
 import {
   CreateVersionFromUploadBody,
@@ -25,6 +27,7 @@ import {
   VersionSchema,
 } from './schemas.ts';
 import { removeVersionFiles } from './version-files.ts';
+import { refuseOtherUploadTypes } from '../intake/upload-content-types.ts';
 
 /** What the version routes need from the app. */
 export interface VersionRoutesOptions {
@@ -36,7 +39,7 @@ export interface VersionRoutesOptions {
   events: EventPublisher;
   checkToken: TokenChecker;
   /** Makes a version from the request's upload (the catalog's intake: a multipart form or a tus `upload_id`). */
-  newVersion(request: FastifyRequest, modelId: string, author: string | null): Promise<ModelVersionRow>;
+  newVersion: VersionIntake;
   /** The name of a scoped token, the author of what it posts. */
   tokenName(tokenId: string): Promise<string | null>;
   /** Resolves blob keys to the signed URLs this request's client should use. */
@@ -48,13 +51,20 @@ export const VERSION_NOT_FOUND = 'Version not found';
 /** The answer to deleting the version the model serves. */
 export const CURRENT_VERSION =
   'The current version cannot be deleted; restore another version first, or delete the model';
+/** The answer to converting again a version that has not failed. */
+export const NOT_FAILED = 'Only a failed version can be converted again';
+/** The answer to converting again the version the model serves, which is the model's own conversion. */
+export const CURRENT_RECONVERT =
+  "The current version is the model's own conversion; reprocess the model (POST /api/models/:id/reprocess)";
+/** The answer to a restore while the model's own conversion (an upload's, a reprocess) is under way. */
+export const CONVERTING = 'The model is being converted; restore a version when its conversion ends';
 /** The answer to restoring a version that has not converted. */
 export const NOT_RESTORABLE = 'Only a completed version can be restored';
 
 const TAGS = ['versions'];
 const ERRORS = { 400: CatalogErrorSchema, 401: CatalogErrorSchema, 404: CatalogErrorSchema };
 
-/** The versions of a model (`/api/models/:id/versions…`): post, list, read, restore, delete and diff. */
+/** The versions of a model (`/api/models/:id/versions…`): post, list, read, restore, reprocess, delete and diff. */
 export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fastify, options) => {
   installApiFamily(fastify, {
     checkToken: options.checkToken,
@@ -80,19 +90,24 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
   app.post(
     '/:id/versions',
     {
+      preParsing: refuseOtherUploadTypes,
       schema: {
         operationId: 'createModelVersion',
         tags: TAGS,
         summary:
           'Upload the next version of a model (multipart `file` like an upload, optional `unit` and `up`; or a ' +
           'JSON body naming the `upload_id` of a finished resumable upload); it converts beside the current ' +
-          'version, which the model serves until the new one completes and becomes current',
+          'version, which the model serves until the new one completes and becomes current. An `upload_id` makes ' +
+          'one version: a retry answers it, 200 with `Idempotent-Replayed: true`',
         params: ModelIdParams,
         body: { content: { 'application/json': { schema: CreateVersionFromUploadBody } } },
         response: {
+          200: catalogEnvelope(Type.Object({ version: VersionSchema })),
           202: catalogEnvelope(Type.Object({ version: VersionSchema })),
           ...ERRORS,
+          409: CatalogErrorSchema,
           413: CatalogErrorSchema,
+          415: CatalogErrorSchema,
           507: CatalogErrorSchema,
         },
       },
@@ -102,8 +117,14 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
       const model = await existing(id);
       const grant = grantOf(request);
       const author = grant === undefined ? null : await options.tokenName(grant);
-      const row = await options.newVersion(request, id, author);
+      const { row, replayed } = await options.newVersion(request, id, author);
       const version = toVersion(row, model.current_version, urlFor(request));
+      // A retry of an `upload_id` request answers the version its first copy made, as the model upload does.
+      if (replayed)
+        return reply
+          .code(200)
+          .header(REPLAYED_HEADER, 'true')
+          .send({ success: true as const, data: { version } });
       return reply.code(202).send({ success: true as const, data: { version } });
     },
   );
@@ -166,6 +187,7 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
       await existing(id);
       const row = await existingVersion(id, request.params.n);
       const thumbnail = await versions.makeCurrent(id, row.number);
+      if (thumbnail === 'converting') throw new ApiError(409, CONVERTING);
       if (!thumbnail) throw new ApiError(409, NOT_RESTORABLE);
       // The model now shows the restored version's picture; one that no version keeps is nobody's any more.
       if (thumbnail.unused) await blobs.delete(thumbnail.unused);
@@ -179,6 +201,44 @@ export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (fa
         error: model.error,
       });
       return { success: true as const, data: toModel(model, urlFor(request)) };
+    },
+  );
+
+  app.post(
+    '/:id/versions/:n/reprocess',
+    {
+      schema: {
+        operationId: 'reprocessModelVersion',
+        tags: TAGS,
+        summary:
+          'Convert a failed version again from the file it was posted with (no new upload, same number); it ' +
+          'converts beside the current version and becomes current when it completes, as a posted version does',
+        params: VersionParams,
+        response: {
+          202: catalogEnvelope(Type.Object({ version: VersionSchema })),
+          ...ERRORS,
+          409: CatalogErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await existing(id);
+      const outcome = await versions.requeueFailed(id, Number(request.params.n), options.queue);
+      if (!outcome) throw new ApiError(404, VERSION_NOT_FOUND);
+      if ('refused' in outcome)
+        throw new ApiError(409, outcome.refused === 'current' ? CURRENT_RECONVERT : NOT_FAILED);
+      await options.queue
+        .promote(outcome.jobId)
+        .catch((error: unknown) =>
+          request.log.warn(
+            { model_id: id, version: outcome.queued.number, err: error },
+            'could not start the conversion at once; it starts when the queue next looks',
+          ),
+        );
+      const model = await existing(id);
+      const version = toVersion(outcome.queued, model.current_version, urlFor(request));
+      return reply.code(202).send({ success: true as const, data: { version } });
     },
   );
 

@@ -1,6 +1,7 @@
 // The rows behind the version repository: the file columns a version shares with its model (the output columns are
 // conversion-record.ts's), its parts as rows and back, and the transaction step that makes a version current.
 import type { Insertable } from 'kysely';
+import { dialectOf, rowChunks } from '../../db/bound-parameters.ts';
 import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../../db/database.ts';
 import { searchFold } from '../../db/search-fold.ts';
 import { nowIso } from '../../db/timestamps.ts';
@@ -101,19 +102,19 @@ export async function makeCurrentIn(
     .orderBy('part_index')
     .execute();
   await trx.deleteFrom('model_parts').where('model_id', '=', modelId).execute();
-  for (let start = 0; start < parts.length; start += 2_000) {
-    const chunk = parts.slice(start, start + 2_000).map((part) => ({
-      model_id: modelId,
-      part_index: part.part_index,
-      group_id: part.group_id,
-      name: part.name,
-      name_folded: searchFold(part.name),
-      path: part.path,
-      triangle_count: part.triangle_count,
-      vertex_count: part.vertex_count,
-      bounds: part.bounds,
-      properties: part.properties,
-    }));
+  const modelParts = parts.map((part) => ({
+    model_id: modelId,
+    part_index: part.part_index,
+    group_id: part.group_id,
+    name: part.name,
+    name_folded: searchFold(part.name),
+    path: part.path,
+    triangle_count: part.triangle_count,
+    vertex_count: part.vertex_count,
+    bounds: part.bounds,
+    properties: part.properties,
+  }));
+  for (const chunk of rowChunks(dialectOf(trx), modelParts)) {
     await trx.insertInto('model_parts').values(chunk).execute();
   }
   await replacePartPropertyRows(
@@ -142,13 +143,10 @@ export async function replaceVersionParts(
   await insertRows(trx, rows);
 }
 
-/** Writes version part rows, 1,000 at a time: 14 values a row stay under both databases' parameter limits. */
+/** Writes version part rows, as many a statement as the engine's limit on bound values allows. */
 async function insertRows(trx: Db, rows: Insertable<ModelVersionPartsTable>[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += 1_000) {
-    await trx
-      .insertInto('model_version_parts')
-      .values(rows.slice(start, start + 1_000))
-      .execute();
+  for (const chunk of rowChunks(dialectOf(trx), rows)) {
+    await trx.insertInto('model_version_parts').values(chunk).execute();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { backfillFolded } from './fold-backfill.ts';
+import { backfillFolded } from './support/fold-backfill.ts';
 
 // The parts' `q=` filter and the material list's name search compare folded copies the app writes beside the
 // text (a part's name, a property's value, a material's name), as the model list's search does: neither

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { backfillFolded, foldText, foldTextWithoutAccents } from './fold-backfill.ts';
+import { backfillFolded, foldText, foldTextWithoutAccents } from './support/fold-backfill.ts';
 
 // Searches become accent-insensitive as well as case-insensitive ("ecrou" finds "écrou"): every folded copy the
 // app writes beside a searchable text is folded again without accents. Down folds them back as before.

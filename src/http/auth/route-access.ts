@@ -13,8 +13,6 @@ export const ADMIN_ONLY_MESSAGE = 'token management needs the admin token';
 
 /** Message of a 403 for a read token listing share links: each link's URL is its secret, a write-level capability. */
 export const SHARES_NEED_WRITE_MESSAGE = 'share links need a write token';
-/** Message of a 403 for a read token asking for an export that is not made yet, which would start a job. */
-export const EXPORT_NEEDS_WRITE_MESSAGE = 'starting an export needs a write token';
 
 // Reads that hand out a capability a read token must not get: the share links' URLs carry their secrets.
 const WRITE_LEVEL_READS = new Map([['/api/models/:id/shares', SHARES_NEED_WRITE_MESSAGE]]);

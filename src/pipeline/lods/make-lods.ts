@@ -1,6 +1,7 @@
-import { Document, Primitive, PropertyType } from '@gltf-transform/core';
-import type { Mesh, Node, mat4 } from '@gltf-transform/core';
-import { cloneDocument, dedup, prune } from '@gltf-transform/functions';
+import { Primitive, PropertyType } from '@gltf-transform/core';
+import type { Mesh, Node, mat4, Document } from '@gltf-transform/core';
+import { cloneDocument, prune } from '@gltf-transform/functions';
+import { dedupByHash } from '../dedup-by-hash.ts';
 import type { MeshoptSimplifier, SimplifierFlags } from 'meshoptimizer';
 import {
   emptyBox,
@@ -9,7 +10,8 @@ import {
   meshWorldBox,
   unionBox,
 } from '../../gltf/measure-geometry.ts';
-import { compactVertices } from './compact-vertices.ts';
+import { countIndexUsers, replaceIndices } from './replace-indices.ts';
+import type { IndexUsers } from './replace-indices.ts';
 import { floatColors, floatNormals, floatPositions, indexCount, uint32Indices } from './primitive-arrays.ts';
 import { simplifierAttributes, weldKeys } from './simplifier-attributes.ts';
 import type { AttributeWeights } from './simplifier-attributes.ts';
@@ -139,6 +141,7 @@ export async function* makeLods(
   for (const level of levels) {
     let done = 0;
     let error = 0;
+    const users = countIndexUsers(lod);
     for (const item of work) {
       // A big primitive reports after each of its pieces; a retried one repeats where it stands.
       let within = 0;
@@ -148,8 +151,8 @@ export async function* makeLods(
       };
       const spent =
         item.primitive.getMode() === Primitive.Mode.POINTS
-          ? thinPoints(item, settings.ratios[level - 1], settings)
-          : simplifyTriangles(item, level, settings, onShare);
+          ? thinPoints(item, settings.ratios[level - 1], settings, users)
+          : simplifyTriangles(item, level, settings, users, onShare);
       error = Math.max(error, spent / item.diagonal);
       done += item.elements;
       context.onProgress?.((level - 1 + done / total) / levels.length);
@@ -251,6 +254,7 @@ function simplifyTriangles(
   item: Work,
   level: 1 | 2,
   settings: MakeLodsOptions,
+  users: IndexUsers,
   onShare: (share: number) => void,
 ): number {
   const { primitive } = item;
@@ -328,7 +332,7 @@ function simplifyTriangles(
     onShare(1);
     if (item.area > 0 && Math.abs(area - item.area) > item.area * maxChange) continue;
     if (deviatingShare > maxShading) continue;
-    replaceIndices(primitive, best, () => onShare(1));
+    replaceIndices(primitive, best, users, () => onShare(1));
     item.pieced = pieced && inPieces && advancePieces(pieced, inPieces, primitive);
     item.spent += error;
     return item.spent;
@@ -340,7 +344,7 @@ function simplifyTriangles(
  * Keeps about `ratio` of a point primitive's LOD 0 points, spread evenly through its volume (and its colours,
  * when it has them); returns the spacing of the kept points as the error spent.
  */
-function thinPoints(item: Work, ratio: number, settings: MakeLodsOptions): number {
+function thinPoints(item: Work, ratio: number, settings: MakeLodsOptions, users: IndexUsers): number {
   const { primitive } = item;
   const position = primitive.getAttribute('POSITION')!;
   const target = Math.max(1, Math.floor(item.elements * ratio));
@@ -352,29 +356,12 @@ function thinPoints(item: Work, ratio: number, settings: MakeLodsOptions): numbe
     ? settings.simplifier.simplifyPoints(positions, 3, target, colors, 3, 1)
     : settings.simplifier.simplifyPoints(positions, 3, target);
   if (kept.length === 0 || kept.length >= position.getCount()) return item.spent;
-  replaceIndices(primitive, kept);
+  replaceIndices(primitive, kept, users);
   // Evenly spread points each stand for a cell of the box; half its side is how far a dropped point may be.
   const [min, max] = [position.getMin([0, 0, 0]), position.getMax([0, 0, 0])];
   const volume = Math.max(1e-30, (max[0] - min[0]) * (max[1] - min[1]) * (max[2] - min[2]));
   item.spent = Math.max(item.spent, Math.cbrt(volume / kept.length) / 2);
   return item.spent;
-}
-
-/** Gives the primitive new indices and drops the vertices nothing refers to any more. */
-function replaceIndices(primitive: Primitive, indices: Uint32Array, onStep?: () => void): void {
-  const previous = primitive.getIndices();
-  const next = Document.fromGraph(primitive.getGraph())!.createAccessor().setType('SCALAR');
-  primitive.setIndices(
-    next.setBuffer(previous?.getBuffer() ?? null).setArray(indices as Uint32Array<ArrayBuffer>),
-  );
-  if (previous && previous.listParents().length === 1) previous.dispose();
-  compactVertices(primitive, onStep);
-  // Points need no index once compacted: every vertex is drawn once.
-  if (primitive.getMode() === Primitive.Mode.POINTS) {
-    const sequential = primitive.getIndices();
-    primitive.setIndices(null);
-    if (sequential && sequential.listParents().length === 1) sequential.dispose();
-  }
 }
 
 /** Gives new accessors the document's buffer (a GLB has exactly one) and drops the replaced ones. */
@@ -386,6 +373,6 @@ async function tidy(document: Document): Promise<void> {
   await document.transform(
     prune({ keepAttributes: true, keepSolidTextures: true, keepExtras: true, keepLeaves: true }),
     // Meshes that were alike at LOD 0 (a spider's legs) shared their accessors, and simplify alike: share again.
-    dedup({ propertyTypes: [PropertyType.ACCESSOR] }),
+    dedupByHash({ propertyTypes: [PropertyType.ACCESSOR] }),
   );
 }

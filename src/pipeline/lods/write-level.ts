@@ -1,6 +1,9 @@
 import type { Document, PlatformIO } from '@gltf-transform/core';
 import { MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
+import { batchParts, hasManyParts } from './batch-parts.ts';
+import type { BatchPartsOptions } from './batch-parts.ts';
+import { cloneSharingData } from '../../gltf/clone-sharing-data.ts';
 import { compressLod, dropCompression } from './compress-lod.ts';
 import type { LodCompression } from './compress-lod.ts';
 import { glbBytes } from '../../gltf/glb-bytes.ts';
@@ -26,6 +29,11 @@ export interface WriteLevelOptions {
   last: boolean;
   /** Texture encodings shared between the levels of one conversion. */
   cache: TextureLadderCache;
+  /**
+   * Batches the level's parts into a few primitives with feature ids when it has many (batch-parts.ts); `false`
+   * writes a node per part however many there are.
+   */
+  batch?: Partial<BatchPartsOptions> | false;
   /** Called between the steps of the write. */
   onStep?: () => void;
 }
@@ -43,12 +51,23 @@ export async function writeLevel(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { level, compression } = options;
   let target = document;
+  let source = document;
+  if (options.batch !== false && hasManyParts(document, options.batch)) {
+    // Batched in a copy: the levels after this one are simplified part by part from the document itself.
+    const copy = cloneSharingData(document);
+    if (batchParts(copy, options.batch ?? {}, context) > 0) source = target = copy;
+  }
   if (compression === 'meshopt') {
     target = await compressLod(
-      document,
+      source,
       // LOD 0 is the download and the exact level: lossless. It is compressed as a copy too, because reordering
       // its vertices in place would hand the simplifier another order and so change LOD 1 and 2.
-      { encoder: MeshoptEncoder, quantize: level > 0, consumeSource: options.last },
+      {
+        encoder: MeshoptEncoder,
+        quantize: level > 0,
+        consumeSource: options.last || source !== document,
+        onStep: options.onStep,
+      },
       context,
     );
   }

@@ -64,6 +64,13 @@ export interface MakeTilesOptions {
    * `tileset.json` last): the tiles are written away one by one rather than held.
    */
   onFile: (path: string, bytes: Uint8Array) => Promise<void>;
+  /**
+   * Most times an inner tile's `geometricError` may be its children's largest (when that is above 0): a tile
+   * keeps more triangles than its share rather than stray further, so a viewer never draws a tile much coarser than
+   * the level below it promised (the 3D Tiles convention is a small factor a level; 8 is what a surface at an
+   * eighth of the triangles strays at most).
+   */
+  maxErrorGrowth: number;
   /** The tree to build, split already (its leaves at most `maxLeafTriangles`); split here when left out. */
   tree?: SplitNode;
   /**
@@ -80,7 +87,21 @@ export const MAKE_TILES_DEFAULTS: Omit<MakeTilesOptions, 'simplifier' | 'io' | '
   cutsPerLevel: 3,
   attributeWeights: MAKE_LODS_DEFAULTS.attributeWeights,
   handUpShare: 1,
+  maxErrorGrowth: 8,
 };
+
+/**
+ * Most times its own `geometricError` a tile strays when simplified to hand its parent its share: with the tile's
+ * own error, the parent's simplification and its quantization, the parent then stays within `maxErrorGrowth` of
+ * its children's error.
+ */
+const HAND_UP_ERROR_FACTOR = 3;
+
+/**
+ * Most times its share of triangles a tile (or what it hands up) keeps to stay within `maxErrorGrowth` of its
+ * children; beyond it the tile is simplified to its share whatever the error, so no tile grows without bound.
+ */
+const MAX_TILE_GROWTH = 4;
 
 /** What {@link makeTiles} wrote. */
 export interface TilesetSummary {
@@ -112,6 +133,118 @@ interface BuiltTile {
   geometry: TileGeometry;
   /** How far `geometry` strays from the tile as written, in metres. */
   handedError: number;
+  /**
+   * A leaf's hand-up again, straying at most `maxError`: a leaf hands up its share whatever it costs, which its
+   * parent undoes where a sibling's error sets a bound (its source is held until the parent is built).
+   */
+  handUpWithin?: (maxError: number) => SimplifiedTile;
+}
+
+/** A leaf beside inner tiles hands up within the bound they set, as they do; the hand-up is settled after. */
+function boundLeafHandUps(children: BuiltTile[]): void {
+  const childBound = HAND_UP_ERROR_FACTOR * Math.max(...children.map((child) => child.json.geometricError));
+  for (const child of children) {
+    if (childBound > 0 && child.handUpWithin && child.handedError > childBound) {
+      const handed = child.handUpWithin(childBound);
+      child.geometry = handed.geometry;
+      child.handedError = handed.error;
+    }
+    child.handUpWithin = undefined;
+  }
+}
+
+/**
+ * Simplifies an inner tile's merged children to about one child's size, its own error kept within
+ * `maxErrorGrowth` of its children's; past a bound of triangles size wins over that rule (`onStrayed` says so).
+ * Gives the tile's geometricError too.
+ */
+function simplifyInnerTile(
+  soup: TriangleSoup,
+  merged: TileGeometry,
+  children: BuiltTile[],
+  options: Omit<Parameters<typeof simplifyTile>[2], 'ratio'> & {
+    maxErrorGrowth: number;
+    modelDiagonal: number;
+    quantization: number;
+    onStrayed: () => void;
+  },
+): { simplified: SimplifiedTile; geometricError: number; average: number } {
+  const { maxErrorGrowth, modelDiagonal, quantization, onStrayed, ...simplifying } = options;
+  const childError = Math.max(...children.map((child) => child.json.geometricError));
+  const handedError = Math.max(...children.map((child) => child.handedError));
+  // What this tile's own simplification may add and keep within `maxErrorGrowth` of its children's error.
+  const allowed =
+    childError > 0
+      ? Math.max(0, maxErrorGrowth * childError - childError - handedError - quantization)
+      : modelDiagonal;
+  // As many triangles as a child has on average: tiles keep about the same size at every depth.
+  const average = children.reduce((sum, child) => sum + child.triangles, 0) / children.length;
+  const ratio = Math.min(1, average / (merged.indices.length / 3));
+  let simplified = simplifyTile(soup, merged, {
+    ...simplifying,
+    maxError: Math.min(modelDiagonal, allowed),
+    ratio,
+  });
+  if (simplified.geometry.indices.length / 3 > MAX_TILE_GROWTH * average) {
+    // A model whose every simplification strays (coarse facets, no dense surface to thin) would otherwise grow
+    // its tiles level by level up to the whole model at the root: past a bound, size wins over the error rule.
+    onStrayed();
+    simplified = simplifyTile(soup, merged, { ...simplifying, maxError: modelDiagonal, ratio });
+  }
+  const geometricError = Math.min(
+    // Past the model's diagonal an error means nothing: anything within the model's box is that close.
+    Math.max(modelDiagonal, childError),
+    childError + handedError + simplified.error + quantization,
+  );
+  return { simplified, geometricError, average };
+}
+
+/**
+ * How a written tile reaches its parent: simplified towards `handUpShare` of its share when it has siblings, its
+ * error within a bound of its own; a leaf keeps the means to be handed up again within a sibling's bound.
+ */
+function createHandUp(
+  soup: TriangleSoup,
+  simplifying: Omit<Parameters<typeof simplifyTileTo>[3], 'vertexData'>,
+  handUpShare: number,
+  modelDiagonal: number,
+) {
+  return (
+    json: TileJson,
+    box: TileBox,
+    height: number,
+    geometry: TileGeometry,
+    siblings: number,
+    from: { vertexData?: TileVertexData; coarse?: SimplifiedTile } = {},
+  ): BuiltTile => {
+    const triangles = geometry.indices.length / 3;
+    if (siblings < 2 || !(handUpShare > 0)) return { json, box, height, triangles, geometry, handedError: 0 };
+    const share = Math.min(1, handUpShare / siblings) * triangles;
+    const coarse = handUpSource(geometry, from.coarse, share);
+    const within = (maxError: number) => {
+      // A coarse version already further astray than allowed is no start: the tile itself is.
+      const source = coarse.error <= maxError ? coarse : { geometry, error: 0 };
+      const vertexData = source.geometry === geometry ? from.vertexData : undefined;
+      return simplifyTileTo(soup, source, share, { ...simplifying, vertexData, maxError });
+    };
+    if (json.geometricError > 0) {
+      let handed = within(HAND_UP_ERROR_FACTOR * json.geometricError);
+      // As for a tile's own simplification: past a bound, size wins over the error rule.
+      if (handed.geometry.indices.length / 3 > MAX_TILE_GROWTH * share) handed = within(modelDiagonal);
+      return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
+    }
+    // A leaf (error 0) hands up its share whatever it costs, unless a sibling's error sets its parent a bound.
+    const handed = within(modelDiagonal);
+    return {
+      json,
+      box,
+      height,
+      triangles,
+      geometry: handed.geometry,
+      handedError: handed.error,
+      handUpWithin: handed.error > 0 ? within : undefined,
+    };
+  };
 }
 
 /**
@@ -155,24 +288,7 @@ export async function makeTiles(
     maxError: modelDiagonal,
     attributeWeights: settings.attributeWeights,
   };
-  /** A written tile as its parent gets it: simplified towards `handUpShare` of its share when it has siblings. */
-  const handUp = (
-    json: TileJson,
-    box: TileBox,
-    height: number,
-    geometry: TileGeometry,
-    siblings: number,
-    from: { vertexData?: TileVertexData; coarse?: SimplifiedTile } = {},
-  ): BuiltTile => {
-    const triangles = geometry.indices.length / 3;
-    if (siblings < 2 || !(settings.handUpShare > 0))
-      return { json, box, height, triangles, geometry, handedError: 0 };
-    const share = Math.min(1, settings.handUpShare / siblings) * triangles;
-    const source = handUpSource(geometry, from.coarse, share);
-    const vertexData = source.geometry === geometry ? from.vertexData : undefined;
-    const handed = simplifyTileTo(soup, source, share, { ...simplifying, vertexData });
-    return { json, box, height, triangles, geometry: handed.geometry, handedError: handed.error };
-  };
+  const handUp = createHandUp(soup, simplifying, settings.handUpShare, modelDiagonal);
 
   const build = async (node: SplitNode, id: string, siblings: number): Promise<BuiltTile> => {
     const uri = `tiles/${id}.glb`;
@@ -204,6 +320,7 @@ export async function makeTiles(
     const children: BuiltTile[] = [];
     for (const [index, child] of node.children.entries())
       children.push(await build(child, `${id}-${index}`, node.children.length));
+    boundLeafHandUps(children);
     const merged = mergeGeometries(
       children.map((child) => child.geometry),
       slots,
@@ -213,12 +330,6 @@ export async function makeTiles(
     // The children's geometry is let go before this tile's is written.
     for (const child of children)
       child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
-    // As many triangles as a child has on average: tiles keep about the same size at every depth.
-    const average = children.reduce((sum, child) => sum + child.triangles, 0) / children.length;
-    const simplified = simplifyTile(soup, merged, {
-      ...simplifying,
-      ratio: Math.min(1, average / (merged.indices.length / 3)),
-    });
     const childBox = unionBoxes(children.map((child) => child.box));
     const quantization = quantizationError(childBox);
     // Quantizing may move a vertex out of its children's box by as much: the box grows to hold it.
@@ -226,13 +337,16 @@ export async function makeTiles(
       min: [0, 1, 2].map((axis) => childBox.min[axis] - quantization) as TileBox['min'],
       max: [0, 1, 2].map((axis) => childBox.max[axis] + quantization) as TileBox['max'],
     };
-    const childError = Math.max(...children.map((child) => child.json.geometricError));
-    const handedError = Math.max(...children.map((child) => child.handedError));
-    const geometricError = Math.min(
-      // Past the model's diagonal an error means nothing: anything within the model's box is that close.
-      Math.max(modelDiagonal, childError),
-      childError + handedError + simplified.error + quantization,
-    );
+    const { simplified, geometricError, average } = simplifyInnerTile(soup, merged, children, {
+      ...simplifying,
+      maxErrorGrowth: settings.maxErrorGrowth,
+      modelDiagonal,
+      quantization,
+      onStrayed: () =>
+        context.logger.debug(
+          `${NAME}: ${id} strays more than ${settings.maxErrorGrowth}× its children to keep its size`,
+        ),
+    });
     await write(
       uri,
       await tileGlb(

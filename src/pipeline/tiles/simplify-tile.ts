@@ -11,7 +11,10 @@ export interface SimplifyTileOptions {
   simplifier: typeof MeshoptSimplifier;
   /** Share of the triangles aimed at. */
   ratio: number;
-  /** Most the result may stray from its input, in metres: the model's diagonal, beyond which nothing is kept. */
+  /**
+   * Most the result may stray from its input, in metres: the model's diagonal (beyond which nothing is kept), or
+   * less where the tile's error must stay within a bound (it then keeps more triangles than `ratio` asks).
+   */
   maxError: number;
   /** Weight of normals, UVs and colours in the error besides positions, as for the levels of detail. */
   attributeWeights: AttributeWeights;
@@ -27,11 +30,23 @@ export interface SimplifiedTile {
 }
 
 /**
+ * How many times the borders-locked simplification of a tile may exceed the borders-free one, in error or in
+ * triangles kept (under an error cap), before the free one is taken: a locked border that is long at full
+ * resolution (every inner tile's, since each level keeps its children's outer borders) leaves the rest of the tile
+ * too few triangles, and the simplifier reaches its target only by collapsing whole shapes into fans along it.
+ */
+export const STARVED_BORDER_FACTOR = 2;
+
+/**
  * Simplifies a tile's geometry towards `ratio` of its triangles with the attribute-aware simplifier the levels of
- * detail use (normals, UVs and colours weighed beside positions). The tile's open borders are locked: they are
- * where it meets its neighbours, which may be drawn at another depth, so keeping them leaves no crack; borders
- * between parts (separate vertices) stay too, so parts never run into each other, and so do UV seams (the copies of
- * a corner with different UVs are separate soup vertices, never welded: the simplifier only slides along them).
+ * detail use (normals, UVs and colours weighed beside positions). The tile's open borders are locked where that
+ * costs little: they are where it meets its neighbours, which may be drawn at another depth, so keeping them leaves
+ * no crack. Where locking them starves the rest of the tile (its error or triangles more than
+ * {@link STARVED_BORDER_FACTOR} times those of the same simplification with borders free), the borders are
+ * simplified too: a border vertex then only slides along its border, so the gap left towards a neighbour drawn at
+ * another depth is within this tile's error, which the viewer keeps below a pixel or so. Borders between parts (separate vertices) stay borders either
+ * way, so parts never run into each other, and so do UV seams (the copies of a corner with different UVs are
+ * separate soup vertices, never welded).
  */
 export function simplifyTile(
   soup: TriangleSoup,
@@ -47,8 +62,11 @@ export function simplifyTile(
     options.attributeWeights,
     options.vertexData?.normals,
   );
-  const [indices, error] =
-    weights.length > 0
+  const simplify = (lockBorder: boolean): [Uint32Array, number] => {
+    const flags: ('LockBorder' | 'ErrorAbsolute')[] = lockBorder
+      ? ['LockBorder', 'ErrorAbsolute']
+      : ['ErrorAbsolute'];
+    return weights.length > 0
       ? options.simplifier.simplifyWithAttributes(
           geometry.indices,
           positions,
@@ -59,13 +77,19 @@ export function simplifyTile(
           null,
           target,
           options.maxError,
-          ['LockBorder', 'ErrorAbsolute'],
+          flags,
         )
-      : options.simplifier.simplify(geometry.indices, positions, 3, target, options.maxError, [
-          'LockBorder',
-          'ErrorAbsolute',
-        ]);
-  return { geometry: compact(geometry, indices), error };
+      : options.simplifier.simplify(geometry.indices, positions, 3, target, options.maxError, flags);
+  };
+  const [lockedIndices, lockedError] = simplify(true);
+  if (lockedError > 0 || lockedIndices.length > target) {
+    const [freeIndices, freeError] = simplify(false);
+    const starved =
+      lockedError > STARVED_BORDER_FACTOR * freeError ||
+      lockedIndices.length > STARVED_BORDER_FACTOR * freeIndices.length;
+    if (starved) return { geometry: compact(geometry, freeIndices), error: freeError };
+  }
+  return { geometry: compact(geometry, lockedIndices), error: lockedError };
 }
 
 /**

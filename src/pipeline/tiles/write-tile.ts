@@ -1,6 +1,7 @@
 import type { Document, PlatformIO } from '@gltf-transform/core';
 import { MeshoptEncoder } from 'meshoptimizer';
 import { compressLod, markLosslessMeshopt } from '../lods/compress-lod.ts';
+import { alignBufferViews } from './align-buffer-views.ts';
 import type { TileBox, TileGeometry } from './tile-geometry.ts';
 import type { StepContext } from '../types.ts';
 
@@ -10,7 +11,8 @@ const POSITION_BITS = 14;
 /**
  * Writes a tile's document as GLB bytes with `EXT_meshopt_compression`, as the levels of detail are: a leaf
  * losslessly (the full-resolution geometry, every float kept), an inner tile quantized, which moves its vertices
- * by up to {@link quantizationError}. A leaf built from {@link reorderLeaf}'s geometry (`reordered`) is already in
+ * by up to {@link quantizationError}; every buffer view starts at a multiple of 8 bytes ({@link alignBufferViews}).
+ * A leaf built from {@link reorderLeaf}'s geometry (`reordered`) is already in
  * the order the codec wants and is only marked for it. The document is consumed.
  */
 export async function tileGlb(
@@ -21,14 +23,14 @@ export async function tileGlb(
 ): Promise<Uint8Array> {
   if (tile.leaf && tile.reordered) {
     markLosslessMeshopt(document);
-    return io.writeBinary(document);
+    return alignBufferViews(await io.writeBinary(document));
   }
   const compressed = await compressLod(
     document,
     { encoder: MeshoptEncoder, quantize: !tile.leaf, consumeSource: true },
     context,
   );
-  return io.writeBinary(compressed);
+  return alignBufferViews(await io.writeBinary(compressed));
 }
 
 /**

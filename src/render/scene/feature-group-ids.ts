@@ -7,6 +7,8 @@ export interface FeatureParts {
   vertexFeatures: ArrayLike<number>;
   /** `group_id` of each feature id, from the property table its feature ids resolve by. */
   groupIds: string[];
+  /** `name` of each feature id, where the table has that column (empty otherwise). */
+  names: string[];
 }
 
 /**
@@ -21,7 +23,13 @@ export function featureParts(primitive: Primitive): FeatureParts | null {
   if (attribute === null || attribute === undefined || !column) return null;
   const vertexFeatures = primitive.getAttribute(`_FEATURE_ID_${attribute}`)?.getArray();
   if (!vertexFeatures) return null;
-  return { vertexFeatures, groupIds: readStrings(column, featureId!.getPropertyTable()!.getCount()) };
+  const table = featureId!.getPropertyTable()!;
+  const names = table.getProperty('name');
+  return {
+    vertexFeatures,
+    groupIds: readStrings(column, table.getCount()),
+    names: names ? readStrings(names, table.getCount()) : [],
+  };
 }
 
 /** The `count` strings of a property table column (UTF-8 bytes and their offsets). */

@@ -1,36 +1,83 @@
 import type { ModelPartRow } from '../../db/database.ts';
 import type { NewAnnotation } from '../repository.ts';
 import { MAX_ANNOTATION_TEXT, MAX_VIEW_NAME, MAX_VIEW_SECTIONS, type CreateViewBody } from '../schemas.ts';
+import type { Topic } from '../topic-schemas.ts';
 import { addScaled, boundsCentre, dot, normalize, subtract, type Vec3 } from './bcf-frame.ts';
+import { SPATIAL_TYPES, type PartHierarchy } from './part-hierarchy.ts';
 import type { BcfComponent, BcfTopic, BcfViewpoint } from './read-bcf.ts';
-import { levelLabel, VIEW_TOPIC, XRAY_LABEL } from './write-bcf.ts';
+import { levelLabel, RESOLVED_STATUSES, VIEW_TOPIC, XRAY_LABEL } from './write-bcf.ts';
 
-/** Statuses read as resolved; any other is open. */
-const RESOLVED_STATUSES = new Set(['closed', 'resolved', 'done']);
+/** What a topic says beyond the annotation or view it becomes: a stored topic without its ids and links. */
+export type TopicFields = Omit<Topic, 'id' | 'model_id' | 'annotation_id' | 'view_id'>;
 
-/** What one topic becomes. */
+/**
+ * What one topic becomes: an annotation, a saved view, or (with neither) an unpinned note; each keeps its topic's
+ * fields.
+ */
 export type TopicImport =
-  | { kind: 'annotation'; guid: string; annotation: Omit<NewAnnotation, 'model_id'> }
-  | { kind: 'view'; guid: string; view: CreateViewBody; author: string | undefined; created_at?: string }
-  | { kind: 'skipped'; guid: string; title: string; reason: string };
+  | { kind: 'annotation'; guid: string; topic: TopicFields; annotation: Omit<NewAnnotation, 'model_id'> }
+  | {
+      kind: 'view';
+      guid: string;
+      topic: TopicFields;
+      view: CreateViewBody;
+      author: string | undefined;
+      created_at?: string;
+    }
+  | { kind: 'note'; guid: string; topic: TopicFields };
 
-/** The part a component names, by IFC GlobalId or authoring tool id (both are group ids here). */
-function findPart(
-  parts: ReadonlyMap<string, ModelPartRow>,
-  components: BcfComponent[],
-): ModelPartRow | undefined {
-  for (const { ifcGuid, authoringToolId } of components) {
-    const part = (ifcGuid && parts.get(ifcGuid)) || (authoringToolId && parts.get(authoringToolId));
-    if (part) return part;
+/** The model's parts and node tree, to turn components into parts. */
+interface ModelIndex {
+  parts: ReadonlyMap<string, ModelPartRow>;
+  hierarchy: PartHierarchy;
+}
+
+/**
+ * The group ids a component stands for: itself when it is a part (by IfcGuid or AuthoringToolId, both group ids
+ * here), else the parts under the object it names (an aggregate's, or a space's contents), else its own id, kept
+ * so that a view keeps what it cannot find (another model's part). For a hidden component, a spatial object
+ * (space, storey) stands for itself only: hiding a space in BCF hides the space, not what stands in it.
+ */
+function groupIdsOf(index: ModelIndex, component: BcfComponent, hiding: boolean): string[] {
+  const ids = [component.ifcGuid, component.authoringToolId].filter((id): id is string => id !== undefined);
+  const part = ids.find((id) => index.parts.has(id));
+  if (part) return [part];
+  for (const id of ids) {
+    const object = index.hierarchy.get(id);
+    if (object && !(hiding && object.type !== undefined && SPATIAL_TYPES.has(object.type)))
+      return object.parts;
+  }
+  return ids.length > 0 ? [component.authoringToolId ?? component.ifcGuid!] : [];
+}
+
+/** Every group id the components stand for, each once, in order. */
+function expandComponents(index: ModelIndex, components: BcfComponent[], hiding: boolean): string[] {
+  const ids = new Set<string>();
+  for (const component of components) for (const id of groupIdsOf(index, component, hiding)) ids.add(id);
+  return [...ids];
+}
+
+/** The first part the components stand for (an aggregate's first part), or undefined. */
+function findPart(index: ModelIndex, components: BcfComponent[]): ModelPartRow | undefined {
+  for (const component of components) {
+    for (const id of groupIdsOf(index, component, false)) {
+      const part = index.parts.get(id);
+      if (part) return part;
+    }
   }
   return undefined;
 }
 
-/** An ISO date from a BCF dateTime, or undefined when it does not parse. */
+/**
+ * An ISO date from a BCF dateTime, or undefined when it does not parse or lies outside the years 1–9999 (ISO's
+ * six-digit years are not dates either database reads back).
+ */
 function isoDate(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const time = new Date(value).getTime();
-  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
+  if (!Number.isFinite(time)) return undefined;
+  const iso = new Date(time).toISOString();
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined;
 }
 
 /**
@@ -51,20 +98,7 @@ function pinOf(viewpoint: BcfViewpoint, part: ModelPartRow): { position: Vec3; n
   return { position: ahead > 0 ? addScaled(camera.eye, sight, ahead) : centre, normal };
 }
 
-function groupIdsOf(parts: ReadonlyMap<string, ModelPartRow>, components: BcfComponent[]): string[] {
-  // A component of another model's part is kept by its id: the view simply does not find it.
-  return components.flatMap(({ ifcGuid, authoringToolId }) => {
-    const known = [ifcGuid, authoringToolId].find((id) => id !== undefined && parts.has(id));
-    const id = known ?? authoringToolId ?? ifcGuid;
-    return id ? [id] : [];
-  });
-}
-
-function viewOf(
-  topic: BcfTopic,
-  viewpoint: BcfViewpoint,
-  parts: ReadonlyMap<string, ModelPartRow>,
-): TopicImport {
+function viewOf(topic: BcfTopic, viewpoint: BcfViewpoint, index: ModelIndex): TopicImport {
   const camera = viewpoint.camera!;
   const sections = viewpoint.clippingPlanes.slice(0, MAX_VIEW_SECTIONS).map(({ location, direction }) => {
     // BCF's direction points at the cut side; three.js cuts the side its normal points away from.
@@ -72,10 +106,11 @@ function viewOf(
     return { normal, constant: -dot(normal, location) };
   });
   const level = [0, 1, 2].find((candidate) => topic.labels.includes(levelLabel(candidate))) ?? 0;
-  const listed = groupIdsOf(parts, viewpoint.exceptions);
+  const listed = expandComponents(index, viewpoint.exceptions, viewpoint.defaultVisible);
   return {
     kind: 'view',
     guid: topic.guid,
+    topic: topicFields(topic),
     author: topic.author,
     created_at: isoDate(topic.created),
     view: {
@@ -95,54 +130,75 @@ function viewOf(
   };
 }
 
+/** The fields of a topic as stored: dates as ISO (a due date that does not parse is dropped), comments in order. */
+function topicFields(topic: BcfTopic): TopicFields {
+  const created = isoDate(topic.created) ?? new Date().toISOString();
+  return {
+    title: topic.title,
+    topic_type: topic.type,
+    status: topic.status,
+    priority: topic.priority ?? null,
+    labels: topic.labels.filter((label) => label !== ''),
+    due_date: isoDate(topic.dueDate) ?? null,
+    assigned_to: topic.assignedTo ?? null,
+    stage: topic.stage ?? null,
+    description: topic.description ?? null,
+    author: topic.author ?? null,
+    comments: topic.comments.map((comment) => ({
+      guid: comment.guid,
+      date: isoDate(comment.date) ?? created,
+      author: comment.author,
+      text: comment.text,
+      modified_date: isoDate(comment.modifiedDate) ?? null,
+      modified_author: comment.modifiedAuthor ?? null,
+    })),
+    created_at: created,
+    modified_at: isoDate(topic.modified) ?? null,
+    modified_author: topic.modifiedAuthor ?? null,
+  };
+}
+
+function annotationOf(topic: BcfTopic, viewpoint: BcfViewpoint, part: ModelPartRow): TopicImport {
+  const created = isoDate(topic.created);
+  return {
+    kind: 'annotation',
+    guid: topic.guid,
+    topic: topicFields(topic),
+    annotation: {
+      group_id: part.group_id,
+      ...pinOf(viewpoint, part),
+      // BCF requires a title, but a file may still leave everything blank; an annotation needs some text.
+      text: (topic.text || 'Untitled topic').slice(0, MAX_ANNOTATION_TEXT),
+      author: topic.author ?? null,
+      resolved: RESOLVED_STATUSES.has(topic.status.toLowerCase()),
+      created_at: created,
+      updated_at: isoDate(topic.modified) ?? created,
+    },
+  };
+}
+
 /**
- * What each topic becomes: a `View` topic with a camera becomes a saved view; any other topic becomes an
- * annotation on the part its viewpoint selects (or, lacking a selection, the first visible exception), matched
- * by IfcGuid or AuthoringToolId. A topic with no viewpoint, no camera for a view, or no part of this model is
- * skipped with its reason.
+ * What each topic becomes; none is left out. A topic whose viewpoint selects a part (directly, or an aggregate or
+ * space with parts under it; matched by IfcGuid or AuthoringToolId) becomes an annotation on it, unless it is a
+ * `View` topic; a topic whose viewpoint has a camera becomes a saved view (visibility and clipping planes kept,
+ * aggregates turned into their parts); a viewpoint with neither but a visible part pins an annotation on it; any
+ * other topic (no viewpoint, or nothing of this model and no camera) is an unpinned note.
  */
-export function planImport(topics: readonly BcfTopic[], modelParts: readonly ModelPartRow[]): TopicImport[] {
-  const parts = new Map(modelParts.map((part) => [part.group_id, part]));
+export function planImport(
+  topics: readonly BcfTopic[],
+  modelParts: readonly ModelPartRow[],
+  hierarchy: PartHierarchy = new Map(),
+): TopicImport[] {
+  const index: ModelIndex = { parts: new Map(modelParts.map((part) => [part.group_id, part])), hierarchy };
   return topics.map((topic): TopicImport => {
-    const skip = (reason: string): TopicImport => ({
-      kind: 'skipped',
-      guid: topic.guid,
-      title: topic.title,
-      reason,
-    });
     const viewpoint = topic.viewpoint;
-    if (!viewpoint) return skip('the topic has no viewpoint');
-    if (topic.type === VIEW_TOPIC) {
-      const camera = viewpoint.camera;
-      if (!camera) return skip('the view topic has no camera');
-      if (!normalize(camera.direction) || !normalize(camera.up))
-        return skip("the view's camera has no direction");
-      return viewOf(topic, viewpoint, parts);
-    }
-    const candidates = [...viewpoint.selected, ...(viewpoint.defaultVisible ? [] : viewpoint.exceptions)];
-    const part = findPart(parts, candidates);
-    if (!part) {
-      return skip(
-        candidates.length === 0
-          ? 'the viewpoint names no component'
-          : 'no component of the viewpoint is a part of this model',
-      );
-    }
-    const text = topic.text.slice(0, MAX_ANNOTATION_TEXT);
-    if (!text) return skip('the topic has no text');
-    const created = isoDate(topic.created);
-    return {
-      kind: 'annotation',
-      guid: topic.guid,
-      annotation: {
-        group_id: part.group_id,
-        ...pinOf(viewpoint, part),
-        text,
-        author: topic.author ?? null,
-        resolved: RESOLVED_STATUSES.has(topic.status.toLowerCase()),
-        created_at: created,
-        updated_at: isoDate(topic.modified) ?? created,
-      },
-    };
+    if (!viewpoint) return { kind: 'note', guid: topic.guid, topic: topicFields(topic) };
+    const selected = topic.type === VIEW_TOPIC ? undefined : findPart(index, viewpoint.selected);
+    if (selected) return annotationOf(topic, viewpoint, selected);
+    const camera = viewpoint.camera;
+    if (camera && normalize(camera.direction) && normalize(camera.up)) return viewOf(topic, viewpoint, index);
+    const visible = findPart(index, viewpoint.defaultVisible ? [] : viewpoint.exceptions);
+    if (visible && topic.type !== VIEW_TOPIC) return annotationOf(topic, viewpoint, visible);
+    return { kind: 'note', guid: topic.guid, topic: topicFields(topic) };
   });
 }

@@ -20,6 +20,17 @@ export interface BcfViewpoint {
   clippingPlanes: { location: Vec3; direction: Vec3 }[];
 }
 
+/** A comment of a topic, as written. */
+export interface BcfComment {
+  guid: string;
+  date: string;
+  author: string;
+  /** Empty when the comment has no text (it may only point at a viewpoint). */
+  text: string;
+  modifiedDate?: string;
+  modifiedAuthor?: string;
+}
+
 /** A topic as the import reads it. */
 export interface BcfTopic {
   guid: string;
@@ -32,23 +43,28 @@ export interface BcfTopic {
   author?: string;
   created?: string;
   modified?: string;
+  modifiedAuthor?: string;
+  priority?: string;
+  dueDate?: string;
+  assignedTo?: string;
+  stage?: string;
+  description?: string;
+  comments: BcfComment[];
   /** The first comment's text, else the description, else the title. */
   text: string;
   /** The first viewpoint, undefined when the topic has none (or its file is missing or unreadable). */
   viewpoint?: BcfViewpoint;
 }
 
-/** A topic folder that could not be read, and why. */
-export interface UnreadableTopic {
-  folder: string;
-  reason: string;
-}
-
 /** The BCF versions read; 2.x files lay out comments and viewpoints differently. */
 const READ_VERSIONS = ['3.0'];
 
-/** Reads the topics of an unzipped BCF; a missing or other-version `bcf.version` is a 400. */
-export function readBcf(files: Map<string, string>): { topics: BcfTopic[]; unreadable: UnreadableTopic[] } {
+/**
+ * Reads the topics of an unzipped BCF. A missing or other-version `bcf.version` is a 400, and so is a markup or
+ * viewpoint file that is not well-formed XML (naming it): nothing of such a file is imported, rather than some of
+ * its topics.
+ */
+export function readBcf(files: Map<string, string>): BcfTopic[] {
   const version = files.get('bcf.version');
   if (version === undefined) throw new ApiError(400, 'The zip is not a BCF file: it has no bcf.version');
   let versionId: string | undefined;
@@ -61,23 +77,31 @@ export function readBcf(files: Map<string, string>): { topics: BcfTopic[]; unrea
     throw new ApiError(400, `BCF ${versionId ?? '(no VersionId)'} is not read; export the topics as BCF 3.0`);
   }
   const topics: BcfTopic[] = [];
-  const unreadable: UnreadableTopic[] = [];
   for (const [name, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const folder = /^([^/]+)\/markup\.bcf$/i.exec(name)?.[1];
     if (folder === undefined) continue;
-    try {
-      const topic = readTopic(folder, parseXml(text));
-      const viewpointFile = topic.viewpointFile && files.get(`${folder}/${topic.viewpointFile}`);
-      topics.push({
-        ...topic.topic,
-        viewpoint: viewpointFile ? readViewpoint(parseXml(viewpointFile)) : undefined,
-      });
-    } catch (error) {
-      if (!(error instanceof XmlError || error instanceof BcfFormatError)) throw error;
-      unreadable.push({ folder, reason: error.message });
-    }
+    const topic = readFile(name, () => readTopic(folder, parseXml(text)));
+    const viewpointName = topic.viewpointFile && `${folder}/${topic.viewpointFile}`;
+    const viewpointFile = viewpointName ? files.get(viewpointName) : undefined;
+    topics.push({
+      ...topic.topic,
+      viewpoint:
+        viewpointName && viewpointFile
+          ? readFile(viewpointName, () => readViewpoint(parseXml(viewpointFile)))
+          : undefined,
+    });
   }
-  return { topics, unreadable };
+  return topics;
+}
+
+/** What `read` makes of one file of the zip; a file that is not well-formed or not BCF is a 400 naming it. */
+function readFile<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof XmlError || error instanceof BcfFormatError)) throw error;
+    throw new ApiError(400, `${name} cannot be read: ${error.message}`);
+  }
 }
 
 class BcfFormatError extends Error {}
@@ -95,6 +119,8 @@ function readTopic(
     childText(topic, 'Description') ??
     title;
   const viewpoints = childrenNamed(child(topic, 'Viewpoints'), 'ViewPoint');
+  const author = childText(topic, 'CreationAuthor');
+  const created = childText(topic, 'CreationDate');
   return {
     topic: {
       guid: topic.attributes.Guid ?? folder,
@@ -103,9 +129,24 @@ function readTopic(
       status: topic.attributes.TopicStatus ?? '',
       title,
       labels: childrenNamed(child(topic, 'Labels'), 'Label').map((label) => label.text.trim()),
-      author: childText(topic, 'CreationAuthor'),
-      created: childText(topic, 'CreationDate'),
+      author,
+      created,
       modified: childText(topic, 'ModifiedDate'),
+      modifiedAuthor: childText(topic, 'ModifiedAuthor'),
+      priority: childText(topic, 'Priority'),
+      dueDate: childText(topic, 'DueDate'),
+      assignedTo: childText(topic, 'AssignedTo'),
+      stage: childText(topic, 'Stage'),
+      description: childText(topic, 'Description'),
+      // Every comment, those with no text too: a comment may only point at a viewpoint.
+      comments: comments.map((comment, index) => ({
+        guid: comment.attributes.Guid ?? `${folder}-${index}`,
+        date: childText(comment, 'Date') ?? created ?? '',
+        author: childText(comment, 'Author') ?? author ?? '',
+        text: child(comment, 'Comment')?.text.trim() ?? '',
+        modifiedDate: childText(comment, 'ModifiedDate'),
+        modifiedAuthor: childText(comment, 'ModifiedAuthor'),
+      })),
       text,
     },
     viewpointFile: viewpoints.map((viewpoint) => childText(viewpoint, 'Viewpoint')).find(Boolean),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelPartRow, ModelRow } from '../../db/database.ts';
 import { writeZip, type ZipFile } from '../../writers/write-zip.ts';
 import type { Annotation, SavedView } from '../schemas.ts';
+import type { Topic, TopicComment } from '../topic-schemas.ts';
 import { annotationViewpoint, savedViewViewpoint } from './write-viewpoint.ts';
 import { el, leaf, xmlDocument, type XmlElement } from './xml-write.ts';
 
@@ -26,6 +27,32 @@ export interface BcfContent {
   parts: readonly ModelPartRow[];
   annotations: readonly Annotation[];
   views: readonly SavedView[];
+  /** Imported topics: what they say is written with the annotation or view they became, or alone (unpinned). */
+  topics: readonly Topic[];
+}
+
+/** Statuses read as resolved; any other is open. */
+export const RESOLVED_STATUSES = new Set(['closed', 'resolved', 'done']);
+
+/** What one topic's markup says. */
+interface MarkupTopic {
+  guid: string;
+  type: string;
+  status: string;
+  title: string;
+  priority?: string | null;
+  labels: string[];
+  created: string;
+  author: string;
+  modified?: string | null;
+  modifiedAuthor?: string | null;
+  dueDate?: string | null;
+  assignedTo?: string | null;
+  stage?: string | null;
+  description?: string | null;
+  comments: TopicComment[];
+  /** The viewpoint's Guid; none for an unpinned note. */
+  viewpointGuid?: string;
 }
 
 /** The first line of a text, cut to {@link MAX_TITLE} characters: the topic's title. */
@@ -36,27 +63,15 @@ export function titleOf(text: string): string {
   return trimmed.length > MAX_TITLE ? `${trimmed.slice(0, MAX_TITLE - 1)}…` : trimmed;
 }
 
-function markup(
-  model: ModelRow,
-  topic: {
-    guid: string;
-    type: string;
-    status: string;
-    title: string;
-    labels: string[];
-    created: string;
-    author: string;
-    modified?: string;
-    comment?: string;
-    viewpointGuid: string;
-  },
-): XmlElement {
+function markup(model: ModelRow, topic: MarkupTopic): XmlElement {
   // The model file the topic is about, so a BIM tool can tell which of its files to open.
   const header = el(
     'Header',
     {},
     el('Files', {}, el('File', { IsExternal: true }, leaf('Filename', model.original_filename))),
   );
+  const optional = (name: string, value: string | null | undefined) =>
+    value ? leaf(name, value) : undefined;
   return el(
     'Markup',
     {},
@@ -64,42 +79,144 @@ function markup(
     el(
       'Topic',
       { Guid: topic.guid, TopicType: topic.type, TopicStatus: topic.status },
-      leaf('Title', topic.title),
+      leaf('Title', topic.title.trim() === '' ? 'Untitled topic' : topic.title),
+      optional('Priority', topic.priority),
       topic.labels.length > 0
         ? el('Labels', {}, ...topic.labels.map((label) => leaf('Label', label)))
         : undefined,
       leaf('CreationDate', topic.created),
       leaf('CreationAuthor', topic.author),
-      topic.modified ? leaf('ModifiedDate', topic.modified) : undefined,
-      topic.comment
+      optional('ModifiedDate', topic.modified),
+      optional('ModifiedAuthor', topic.modifiedAuthor),
+      optional('DueDate', topic.dueDate),
+      optional('AssignedTo', topic.assignedTo),
+      optional('Stage', topic.stage),
+      optional('Description', topic.description),
+      topic.comments.length > 0
         ? el(
             'Comments',
             {},
-            el(
-              'Comment',
-              { Guid: randomUUID() },
-              leaf('Date', topic.created),
-              leaf('Author', topic.author),
-              leaf('Comment', topic.comment),
-              el('Viewpoint', { Guid: topic.viewpointGuid }),
+            ...topic.comments.map((comment) =>
+              el(
+                'Comment',
+                { Guid: comment.guid },
+                leaf('Date', comment.date),
+                leaf('Author', comment.author.trim() === '' ? UNNAMED_AUTHOR : comment.author),
+                comment.text ? leaf('Comment', comment.text) : undefined,
+                topic.viewpointGuid ? el('Viewpoint', { Guid: topic.viewpointGuid }) : undefined,
+                optional('ModifiedDate', comment.modified_date),
+                optional('ModifiedAuthor', comment.modified_author),
+              ),
             ),
           )
         : undefined,
-      el('Viewpoints', {}, el('ViewPoint', { Guid: topic.viewpointGuid }, leaf('Viewpoint', VIEWPOINT_FILE))),
+      topic.viewpointGuid
+        ? el(
+            'Viewpoints',
+            {},
+            el('ViewPoint', { Guid: topic.viewpointGuid }, leaf('Viewpoint', VIEWPOINT_FILE)),
+          )
+        : undefined,
     ),
   );
 }
 
-function extensions(authors: string[]): XmlElement {
-  const list = (name: string, item: string, values: string[]) =>
-    el(name, {}, ...values.map((v) => leaf(item, v)));
+/** The fields an imported topic gives its markup, as it was read. */
+function fromTopic(topic: Topic): Omit<MarkupTopic, 'guid' | 'viewpointGuid'> {
+  return {
+    // BCF requires both; a file that left them blank gets the defaults.
+    type: topic.topic_type || ISSUE_TOPIC,
+    status: topic.status || 'Open',
+    title: topic.title,
+    priority: topic.priority,
+    labels: topic.labels,
+    created: topic.created_at,
+    author: topic.author ?? UNNAMED_AUTHOR,
+    modified: topic.modified_at,
+    modifiedAuthor: topic.modified_author,
+    dueDate: topic.due_date,
+    assignedTo: topic.assigned_to,
+    stage: topic.stage,
+    description: topic.description,
+    comments: topic.comments,
+  };
+}
+
+/**
+ * The markup of an annotation that came from an imported topic: the topic as read, with the annotation's changes
+ * since: its status when resolved or reopened here, and its text as a new comment when edited here.
+ */
+function annotationTopic(annotation: Annotation, topic: Topic): Omit<MarkupTopic, 'guid' | 'viewpointGuid'> {
+  const fields = fromTopic(topic);
+  const resolvedThere = RESOLVED_STATUSES.has(topic.status.toLowerCase());
+  const status =
+    resolvedThere === annotation.resolved ? topic.status : annotation.resolved ? 'Closed' : 'Open';
+  const said = [
+    topic.title,
+    topic.description ?? '',
+    ...topic.comments.map((comment) => comment.text),
+  ].filter((text) => text.trim() !== '');
+  const edited = !said.some((text) => text.trim() === annotation.text.trim());
+  const lastChange = topic.modified_at ?? topic.created_at;
+  return {
+    ...fields,
+    status,
+    modified: annotation.updated_at > lastChange ? annotation.updated_at : topic.modified_at,
+    comments: edited
+      ? [
+          ...topic.comments,
+          {
+            guid: randomUUID(),
+            date: annotation.updated_at,
+            author: annotation.author ?? UNNAMED_AUTHOR,
+            text: annotation.text,
+            modified_date: null,
+            modified_author: null,
+          },
+        ]
+      : topic.comments,
+  };
+}
+
+/** The one comment of an annotation made here: its whole text. */
+function annotationComment(annotation: Annotation, author: string): TopicComment[] {
+  if (annotation.text.trim() === '') return [];
+  return [
+    {
+      guid: randomUUID(),
+      date: annotation.created_at,
+      author,
+      text: annotation.text,
+      modified_date: null,
+      modified_author: null,
+    },
+  ];
+}
+
+/** The values the topics use, for `extensions.xml`. */
+interface UsedValues {
+  types: Set<string>;
+  statuses: Set<string>;
+  priorities: Set<string>;
+  labels: Set<string>;
+  users: Set<string>;
+  stages: Set<string>;
+}
+
+function extensions(used: UsedValues): XmlElement {
+  const list = (name: string, item: string, values: Set<string>) => {
+    const sorted = [...values].filter((value) => value.trim() !== '').sort();
+    return sorted.length > 0 ? el(name, {}, ...sorted.map((v) => leaf(item, v))) : undefined;
+  };
   return el(
     'Extensions',
     {},
-    list('TopicTypes', 'TopicType', [ISSUE_TOPIC, VIEW_TOPIC]),
-    list('TopicStatuses', 'TopicStatus', ['Open', 'Closed']),
-    list('TopicLabels', 'TopicLabel', [XRAY_LABEL, levelLabel(0), levelLabel(1), levelLabel(2)]),
-    authors.length > 0 ? list('Users', 'User', authors) : undefined,
+    list('TopicTypes', 'TopicType', used.types),
+    list('TopicStatuses', 'TopicStatus', used.statuses),
+    list('Priorities', 'Priority', used.priorities),
+    list('TopicLabels', 'TopicLabel', used.labels),
+    list('Users', 'User', used.users),
+    list('Stages', 'Stage', used.stages),
   );
 }
 
@@ -114,55 +231,91 @@ export function writeBcf(content: BcfContent): Uint8Array {
     data: encoder.encode(xmlDocument(root)),
   });
   const partByGroup = new Map(content.parts.map((part) => [part.group_id, part]));
-  const authors = new Set<string>();
+  const byAnnotation = new Map(
+    content.topics.flatMap((t) => (t.annotation_id ? [[t.annotation_id, t]] : [])),
+  );
+  const byView = new Map(content.topics.flatMap((t) => (t.view_id ? [[t.view_id, t]] : [])));
+  const used: UsedValues = {
+    types: new Set([ISSUE_TOPIC, VIEW_TOPIC]),
+    statuses: new Set(['Open', 'Closed']),
+    priorities: new Set(),
+    labels: new Set([XRAY_LABEL, levelLabel(0), levelLabel(1), levelLabel(2)]),
+    users: new Set(),
+    stages: new Set(),
+  };
   const files: ZipFile[] = [file('bcf.version', el('Version', { VersionId: '3.0' }))];
+  const addTopic = (
+    guid: string,
+    topic: Omit<MarkupTopic, 'guid' | 'viewpointGuid'>,
+    viewpoint?: (guid: string) => XmlElement,
+  ) => {
+    used.types.add(topic.type);
+    used.statuses.add(topic.status);
+    if (topic.priority) used.priorities.add(topic.priority);
+    for (const label of topic.labels) used.labels.add(label);
+    for (const user of [topic.author, topic.assignedTo, ...topic.comments.map((comment) => comment.author)]) {
+      if (user) used.users.add(user);
+    }
+    if (topic.stage) used.stages.add(topic.stage);
+    const viewpointGuid = viewpoint ? randomUUID() : undefined;
+    files.push(file(`${guid}/markup.bcf`, markup(content.model, { ...topic, guid, viewpointGuid })));
+    if (viewpoint && viewpointGuid) files.push(file(`${guid}/${VIEWPOINT_FILE}`, viewpoint(viewpointGuid)));
+  };
   for (const annotation of content.annotations) {
     const author = annotation.author ?? UNNAMED_AUTHOR;
-    authors.add(author);
-    const viewpointGuid = randomUUID();
-    files.push(
-      file(
-        `${annotation.id}/markup.bcf`,
-        markup(content.model, {
-          guid: annotation.id,
-          type: ISSUE_TOPIC,
-          status: annotation.resolved ? 'Closed' : 'Open',
-          title: titleOf(annotation.text),
-          labels: [],
-          created: annotation.created_at,
-          author,
-          modified: annotation.updated_at,
-          comment: annotation.text.trim() === '' ? undefined : annotation.text,
-          viewpointGuid,
-        }),
-      ),
-      file(
-        `${annotation.id}/${VIEWPOINT_FILE}`,
-        annotationViewpoint(viewpointGuid, annotation, partByGroup.get(annotation.group_id)),
-      ),
+    const topic = byAnnotation.get(annotation.id);
+    const viewpoint = (guid: string) =>
+      annotationViewpoint(guid, annotation, partByGroup.get(annotation.group_id));
+    if (topic) {
+      addTopic(topic.id, annotationTopic(annotation, topic), viewpoint);
+      continue;
+    }
+    addTopic(
+      annotation.id,
+      {
+        type: ISSUE_TOPIC,
+        status: annotation.resolved ? 'Closed' : 'Open',
+        title: titleOf(annotation.text),
+        labels: [],
+        created: annotation.created_at,
+        author,
+        modified: annotation.updated_at,
+        comments: annotationComment(annotation, author),
+      },
+      viewpoint,
     );
   }
   for (const view of content.views) {
-    const author = view.author ?? UNNAMED_AUTHOR;
-    authors.add(author);
-    const viewpointGuid = randomUUID();
-    files.push(
-      file(
-        `${view.id}/markup.bcf`,
-        markup(content.model, {
-          guid: view.id,
-          type: VIEW_TOPIC,
-          status: 'Open',
-          title: view.name,
-          labels: [...(view.xray ? [XRAY_LABEL] : []), levelLabel(view.level)],
-          created: view.created_at,
-          author,
-          viewpointGuid,
-        }),
-      ),
-      file(`${view.id}/${VIEWPOINT_FILE}`, savedViewViewpoint(viewpointGuid, view)),
+    const topic = byView.get(view.id);
+    const viewpoint = (guid: string) => savedViewViewpoint(guid, view);
+    // x-ray and the level travel as labels; an imported topic had them already when they are not the defaults.
+    const viewLabels = [
+      ...(view.xray ? [XRAY_LABEL] : []),
+      ...(view.level > 0 || !topic ? [levelLabel(view.level)] : []),
+    ];
+    if (topic) {
+      const labels = [...topic.labels, ...viewLabels.filter((label) => !topic.labels.includes(label))];
+      addTopic(topic.id, { ...fromTopic(topic), labels }, viewpoint);
+      continue;
+    }
+    addTopic(
+      view.id,
+      {
+        type: VIEW_TOPIC,
+        status: 'Open',
+        title: view.name,
+        labels: viewLabels,
+        created: view.created_at,
+        author: view.author ?? UNNAMED_AUTHOR,
+        comments: [],
+      },
+      viewpoint,
     );
   }
-  files.splice(1, 0, file('extensions.xml', extensions([...authors].sort())));
+  // Unpinned notes: topics that became neither, written with no viewpoint, as they came.
+  for (const topic of content.topics) {
+    if (!topic.annotation_id && !topic.view_id) addTopic(topic.id, fromTopic(topic));
+  }
+  files.splice(1, 0, file('extensions.xml', extensions(used)));
   return writeZip(files, { deflate: true });
 }

@@ -1,5 +1,6 @@
 // A small, strict XML reader for BCF files: elements, attributes, text, CDATA and the predefined and numeric
-// entities. Document type declarations are refused, so no entity expansion can blow a small file up.
+// entities. Document type declarations are refused, so no entity expansion can blow a small file up; nesting is
+// capped, so a small file of deeply nested elements cannot exhaust the stack.
 
 /** An element as read: its local name (any namespace prefix dropped), attributes, child elements and text. */
 export interface XmlNode {
@@ -16,7 +17,25 @@ export class XmlError extends Error {
 }
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Deepest element nesting read; BCF files nest a few levels, and each level is a frame of the reader's stack. */
+export const MAX_XML_DEPTH = 256;
+
+/** Whether a code point is a character XML allows (its `Char` production). */
+function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
 const NAME = /^[A-Za-z_][\w.:-]*/;
+
+/** Characters XML forbids even written out: controls other than tab and line ends, and U+FFFE, U+FFFF. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const FORBIDDEN_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 /** Parses a document and returns its root element; throws {@link XmlError} on anything malformed. */
 export function parseXml(source: string): XmlNode {
@@ -25,6 +44,13 @@ export function parseXml(source: string): XmlNode {
     const line = source.slice(0, at).split('\n').length;
     throw new XmlError(`${what} (line ${line})`);
   };
+  // Checked once up front: such a character (a NUL above all) would reach the database, which refuses it.
+  const forbidden = FORBIDDEN_CHAR.exec(source);
+  if (forbidden) {
+    at = forbidden.index;
+    const code = forbidden[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    fail(`U+${code} is not a character XML allows`);
+  }
   const skipMisc = () => {
     for (;;) {
       while (at < source.length && /\s/.test(source[at]!)) at++;
@@ -42,13 +68,18 @@ export function parseXml(source: string): XmlNode {
   const decode = (text: string) =>
     text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);?/g, (whole, entity: string) => {
       if (!whole.endsWith(';')) fail(`an unterminated entity "${whole}"`);
-      if (entity.startsWith('#x')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
-      if (entity.startsWith('#')) return String.fromCodePoint(parseInt(entity.slice(1), 10));
+      if (entity.startsWith('#')) {
+        const code = entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+        // Out of Unicode's range (String.fromCodePoint would throw) or a character XML forbids.
+        if (!isXmlChar(code)) fail(`"${whole}" is not a character XML allows`);
+        return String.fromCodePoint(code);
+      }
       return ENTITIES[entity] ?? fail(`an unknown entity "&${entity};"`);
     });
   const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
-  const element = (): XmlNode => {
+  const element = (depth: number): XmlNode => {
+    if (depth > MAX_XML_DEPTH) fail(`elements are nested deeper than ${MAX_XML_DEPTH} levels`);
     if (source[at] !== '<') fail('an element was expected');
     at++;
     const name = NAME.exec(source.slice(at, at + 200))?.[0] ?? fail('an element name was expected');
@@ -94,12 +125,12 @@ export function parseXml(source: string): XmlNode {
         at = end + 3;
       } else if (source.startsWith('<!--', at)) at = endOf('-->', 'an unclosed comment');
       else if (source.startsWith('<?', at)) at = endOf('?>', 'an unclosed processing instruction');
-      else node.children.push(element());
+      else node.children.push(element(depth + 1));
     }
   };
 
   skipMisc();
-  const root = element();
+  const root = element(1);
   skipMisc();
   if (at < source.length) fail('content after the root element');
   return root;

@@ -1,7 +1,8 @@
 // Versions of real formats through the front door: the FZK-Haus IFC with one wall moved by its placement and then
 // three elements deleted, and an OBJ with one group added, each posted as a next version and diffed by the API; the
 // annotations and material bindings on the parts a version continues follow them, and the annotation on a part a
-// version removed stays listed on a part the model no longer has.
+// version removed stays listed on a part the model no longer has. A new part of a removed part's shape and
+// another name is added, never given the removed part's id, binding or annotation.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -180,6 +181,59 @@ for (const dialect of testDialects()) {
           [before[2].group_id, 'Shelf'],
           [before[3].group_id, 'Lamp'],
         ],
+      );
+    });
+
+    void it('never hands the group_id of a removed part, its binding or annotation to a new part of its shape', async () => {
+      // Unit cubes at x = 0, 2, 4; then Bravo removed and Delta, the same cube, added at x = 6.
+      const cubes = (parts: [string, number][]) =>
+        boxesObj(parts.map(([name, x]) => ({ name, at: [x, 0, 0], size: [1, 1, 1] })));
+      const id = (
+        await api.create(
+          'abc.obj',
+          cubes([
+            ['Alpha', 0],
+            ['Bravo', 2],
+            ['Charlie', 4],
+          ]),
+        )
+      ).id as string;
+      const first = await waitForStatus(testApp.app, id, ['completed']);
+      assert.equal(first.status, 'completed', first.error);
+      const bravo = (await partsOf(id)).find((part) => part.name === 'Bravo')!.group_id;
+      const note = await api.call('POST', `/${id}/annotations`, {
+        group_id: bravo,
+        position: [2.5, 1, 0.5],
+        normal: [0, 1, 0],
+        text: 'Bravo only',
+      });
+      assert.equal(note.status, 201, note.text);
+      const materials = materialApi(testApp.app, testApp.auth);
+      const brass = await materials.create({ name: 'Brass' });
+      await materials.bind(brass.id, [bravo]);
+
+      await postVersion(
+        id,
+        'acd.obj',
+        cubes([
+          ['Alpha', 0],
+          ['Charlie', 4],
+          ['Delta', 6],
+        ]),
+        2,
+      );
+      const diff = await diffOf(id, 1, 2);
+      assert.deepEqual(diff.added, [{ group_id: `${id}:v2-2`, name: 'Delta' }]);
+      assert.deepEqual(diff.removed, [{ group_id: bravo, name: 'Bravo' }]);
+      assert.deepEqual(diff.counts, { added: 1, removed: 1, changed: 0, unchanged: 2 });
+      const delta = (await partsOf(id)).find((part) => part.name === 'Delta')!;
+      assert.notEqual(delta.group_id, bravo);
+      assert.equal(delta.material, null, 'Delta has no binding of its own');
+      const annotations = (await api.call('GET', `/${id}/annotations`)).json.data as { group_id: string }[];
+      assert.deepEqual(
+        annotations.map((annotation) => annotation.group_id),
+        [bravo],
+        'the note stays on Bravo, which the model no longer has',
       );
     });
   });

@@ -235,9 +235,24 @@ for (const dialect of testDialects()) {
       const upload = await tus.create(bytes.length, { filename: 'house-2.glb' });
       assert.equal(upload.status, 201, upload.text);
       assert.equal((await tus.patch(upload.location, 0, bytes))?.status, 204);
-      const posted = await api.call('POST', `/${id}/versions`, { upload_id: uploadIdOf(upload.location) });
+      const uploadId = uploadIdOf(upload.location);
+      const posted = await api.call('POST', `/${id}/versions`, { upload_id: uploadId });
       assert.equal(posted.status, 202, posted.text);
+      // Retried after a lost answer: the version it made, not a second one, and not a 404 for the upload gone.
+      const retried = await api.call('POST', `/${id}/versions`, { upload_id: uploadId });
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.headers['idempotent-replayed'], 'true');
+      assert.equal(retried.json.data.version.number, 2);
       assert.equal((await waitForVersion(id, 2, ['completed', 'failed'])).status, 'completed');
+      const again = await api.call('POST', `/${id}/versions`, { upload_id: uploadId });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json.data.version.status, 'completed');
+      const other = (await api.create('other.glb', await partsGlb(FIRST))).id as string;
+      await waitForStatus(testApp.app, other, ['completed']);
+      assert.equal(
+        (await api.call('POST', `/${other}/versions`, { upload_id: uploadId })).text,
+        catalogError('This upload already made a version of another model'),
+      );
 
       const broken = await api.postForm(
         `/${id}/versions`,
@@ -345,6 +360,147 @@ for (const dialect of testDialects()) {
       );
       assert.deepEqual(posted.map((answer) => answer.json.data.version.number).sort(), [2, 3, 4]);
       for (const n of [2, 3, 4]) await waitForVersion(id, n, ['completed', 'failed']);
+    });
+
+    void it('converts a failed version again from its file, and refuses to for any other', async () => {
+      const id = (await api.create('house.glb', await partsGlb(FIRST))).id as string;
+      await waitForStatus(testApp.app, id, ['completed']);
+      // The store cannot give version 2's file back, on every try: the version fails on the server's side.
+      const realDownload = testApp.blobs.download.bind(testApp.blobs);
+      let storeDown = true;
+      testApp.blobs.download = async (key, localPath) => {
+        if (storeDown && key.startsWith(`models/${id}/v2/`)) throw new Error('store unreachable');
+        return realDownload(key, localPath);
+      };
+      try {
+        const posted = await api.postForm(
+          `/${id}/versions`,
+          {},
+          { field: 'file', filename: 'house-2.glb', data: await partsGlb(SECOND) },
+        );
+        assert.equal(posted.status, 202, posted.text);
+        const failed = await waitForVersion(id, 2, ['completed', 'failed']);
+        assert.equal(failed.status, 'failed');
+        storeDown = false;
+
+        const again = await api.call('POST', `/${id}/versions/2/reprocess`);
+        assert.equal(again.status, 202, again.text);
+        assert.equal(again.json.data.version.number, 2);
+        assert.equal(again.json.data.version.status, 'pending');
+        assert.equal(again.json.data.version.error, null);
+        assert.equal((await waitForVersion(id, 2, ['completed', 'failed'])).status, 'completed');
+        const model = (await api.call('GET', `/${id}`)).json.data;
+        assert.equal(model.part_count, 3);
+        assert.deepEqual(
+          (await api.call('GET', `/${id}/versions`)).json.data.map(
+            (version: { number: number; current: boolean }) => [version.number, version.current],
+          ),
+          [
+            [2, true],
+            [1, false],
+          ],
+        );
+      } finally {
+        testApp.blobs.download = realDownload;
+      }
+      assert.equal(
+        (await api.call('POST', `/${id}/versions/1/reprocess`)).text,
+        catalogError('Only a failed version can be converted again'),
+      );
+      assert.equal(
+        (await api.call('POST', `/${id}/versions/2/reprocess`)).text,
+        catalogError(
+          "The current version is the model's own conversion; reprocess the model (POST /api/models/:id/reprocess)",
+        ),
+      );
+      assert.equal(
+        (await api.call('POST', `/${id}/versions/9/reprocess`)).text,
+        catalogError('Version not found'),
+      );
+    });
+
+    void it('leaves a current version after each of 20 restores and deletes of one version sent at once, and restores none during a reprocess', async () => {
+      const id = (await api.create('house.glb', await partsGlb(FIRST))).id as string;
+      await waitForStatus(testApp.app, id, ['completed']);
+      const posted = await api.postForm(
+        `/${id}/versions`,
+        {},
+        { field: 'file', filename: 'house-2.glb', data: await partsGlb(SECOND) },
+      );
+      assert.equal(posted.status, 202, posted.text);
+      assert.equal((await waitForVersion(id, 2, ['completed', 'failed'])).status, 'completed');
+      // Versions 3 to 22 are copies of version 2's rows (its files stay where version 2 has them): the race is over
+      // rows, and twenty conversions would only make the test slower.
+      const { db } = testApp.database;
+      const source = await db
+        .selectFrom('model_versions')
+        .selectAll()
+        .where('model_id', '=', id)
+        .where('number', '=', 2)
+        .executeTakeFirstOrThrow();
+      const parts = await db
+        .selectFrom('model_version_parts')
+        .selectAll()
+        .where('model_id', '=', id)
+        .where('version', '=', 2)
+        .execute();
+      const ROUNDS = 20;
+      const now = new Date().toISOString();
+      for (let n = 3; n < 3 + ROUNDS; n++) {
+        await db
+          .insertInto('model_versions')
+          .values({ ...source, number: n, thumbnail_key: null, created_at: now, updated_at: now })
+          .execute();
+        await db
+          .insertInto('model_version_parts')
+          .values(parts.map((part) => ({ ...part, version: n })))
+          .execute();
+      }
+      await db
+        .updateTable('models')
+        .set({ last_version: 2 + ROUNDS })
+        .where('id', '=', id)
+        .execute();
+
+      for (let n = 3; n < 3 + ROUNDS; n++) {
+        const [restore, remove] = await Promise.all([
+          api.call('POST', `/${id}/versions/${n}/restore`),
+          api.call('DELETE', `/${id}/versions/${n}`),
+        ]);
+        // One of the two went first: restored (the delete refused: now current), or deleted (nothing to restore).
+        const outcome = `${restore.status}/${remove.status}`;
+        assert.ok(['200/409', '404/204', '409/204'].includes(outcome), `round ${n}: ${outcome}`);
+        const list = (await api.call('GET', `/${id}/versions`)).json.data as {
+          number: number;
+          current: boolean;
+        }[];
+        const current = list.filter((version) => version.current);
+        assert.equal(current.length, 1, `round ${n}: one current version of ${list.length}`);
+        const model = (await api.call('GET', `/${id}`)).json.data;
+        assert.equal(model.status, 'completed');
+        assert.equal((await api.call('GET', `/${id}/lod/0`)).status, 200, `round ${n}: level 0 answers`);
+      }
+
+      // While the model's own conversion runs (held here at its download), a restore would be overwritten by it.
+      const realDownload = testApp.blobs.download.bind(testApp.blobs);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      testApp.blobs.download = async (key, localPath) => {
+        if (key.startsWith(`models/${id}/`)) await held;
+        return realDownload(key, localPath);
+      };
+      try {
+        assert.equal((await api.call('POST', `/${id}/reprocess`)).status, 200);
+        assert.equal(
+          (await api.call('POST', `/${id}/versions/1/restore`)).text,
+          catalogError('The model is being converted; restore a version when its conversion ends'),
+        );
+      } finally {
+        release();
+        testApp.blobs.download = realDownload;
+      }
+      assert.equal((await waitForStatus(testApp.app, id, ['completed', 'failed'])).status, 'completed');
+      assert.equal((await api.call('POST', `/${id}/versions/1/restore`)).status, 200);
     });
 
     void it('answers unknown models and versions with 404 and bad numbers and bodies with 400', async () => {

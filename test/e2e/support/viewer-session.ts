@@ -1,5 +1,6 @@
 // What most browser suites start from: a server of their own on a fresh data folder, a catalog client, and a
 // Chromium page at 1280×800 already holding the API token; and a screenshot of the view once it has drawn.
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,8 +18,9 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 export const VIEW_BACKGROUND = hexToRgb('#262b36');
 /** Pixels along the canvas edge to leave out: its rounded corners show the page behind it. */
 export const CANVAS_EDGE = 16;
-/** Where screenshots go when VITRINE_E2E_SHOTS names a folder, to look at. */
+/** Where screenshots go when VITRINE_E2E_SHOTS names a folder, to look at; made if it is not there yet. */
 export const SHOTS = process.env.VITRINE_E2E_SHOTS;
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 
 /** A running server and a signed-in page, closed together. */
 export interface ViewerSession {

@@ -45,8 +45,20 @@ export function unbindGroups(
   return data(`/materials/${id}/bindings`, { method: 'DELETE', body: { group_ids: groupIds } });
 }
 
-/** The materials bound to a set of groups, in one call; unbound groups are left out. */
-export function materialsForGroups(groupIds: string[]): Promise<GroupMaterial[]> {
-  if (groupIds.length === 0) return Promise.resolve([]);
-  return data('/groups/materials', { method: 'POST', body: { group_ids: groupIds } });
+/** Group ids per lookup: the service takes at most 100,000 in one call. */
+const GROUPS_PER_LOOKUP = 50_000;
+
+/**
+ * The materials bound to a set of groups, in one call per 50,000 groups (one for most models); unbound groups are
+ * left out.
+ */
+export async function materialsForGroups(groupIds: string[]): Promise<GroupMaterial[]> {
+  const found: GroupMaterial[] = [];
+  for (let start = 0; start < groupIds.length; start += GROUPS_PER_LOOKUP) {
+    const group_ids = groupIds.slice(start, start + GROUPS_PER_LOOKUP);
+    found.push(
+      ...(await data<GroupMaterial[]>('/groups/materials', { method: 'POST', body: { group_ids } })),
+    );
+  }
+  return found;
 }

@@ -1,5 +1,7 @@
 /** Client of a model's annotations and saved views (`/api/models/:id/annotations`, `…/views`, catalog envelope). */
+import { ApiError } from './api-error.ts';
 import { request } from './http.ts';
+import { getToken } from './token.ts';
 
 /** An x, y, z triple in the model's metres (the frame of its `bounds` and of its GLB files). */
 export type Triple = [number, number, number];
@@ -108,4 +110,68 @@ export function createView(modelId: string, body: NewSavedView): Promise<SavedVi
 /** Deletes a saved view. */
 export async function deleteView(modelId: string, id: string): Promise<void> {
   await request(modelPath(modelId, `views/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+/** A comment of an imported BCF topic. */
+export interface TopicComment {
+  guid: string;
+  date: string;
+  author: string;
+  /** Empty when the comment only pointed at a viewpoint. */
+  text: string;
+}
+
+/** An imported BCF topic: what it says beyond the annotation or view it became (neither: an unpinned note). */
+export interface Topic {
+  id: string;
+  annotation_id: string | null;
+  view_id: string | null;
+  title: string;
+  topic_type: string;
+  status: string;
+  priority: string | null;
+  labels: string[];
+  due_date: string | null;
+  assigned_to: string | null;
+  description: string | null;
+  author: string | null;
+  comments: TopicComment[];
+  created_at: string;
+}
+
+/** What a BCF import answers. */
+export interface BcfImportResult {
+  imported: number;
+  views: number;
+  notes: number;
+  skipped: number;
+  skipped_topics: { guid: string; title: string; reason: string }[];
+  topics: { guid: string; title: string; became: 'annotation' | 'view' | 'note'; id: string }[];
+}
+
+/** The model's imported BCF topics. */
+export function listTopics(modelId: string): Promise<Topic[]> {
+  return data<Topic[]>(modelPath(modelId, 'topics'));
+}
+
+/** Imports a BCF 3.0 file's topics into the model. */
+export function importBcf(modelId: string, file: File): Promise<BcfImportResult> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return data<BcfImportResult>(modelPath(modelId, 'bcf'), { method: 'POST', body: form });
+}
+
+/** The model's annotations, saved views and topics as a BCF 3.0 zip. */
+export async function exportBcf(modelId: string): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(modelPath(modelId, 'bcf'), { headers: { 'X-API-Token': getToken() ?? '' } });
+  } catch {
+    throw new ApiError(0, 'Cannot reach the server (GET bcf)');
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
+    throw new ApiError(response.status, body?.error ?? `The BCF export failed (${response.status})`);
+  }
+  return response.blob();
 }

@@ -1,6 +1,6 @@
 /**
  * Client of a model's versions (`/api/models/:id/versions`, catalog envelope): list and read them, send a new
- * one, make an older one current again, delete one, and compare two part by part.
+ * one, convert a failed one again, make an older one current again, delete one, and compare two part by part.
  */
 import { request } from './http.ts';
 import { postForm, type UploadFields, type UploadProgress } from './upload-model.ts';
@@ -72,18 +72,27 @@ export function getVersion(modelId: string, number: number): Promise<ModelVersio
 
 /**
  * Sends a new version of the model as one multipart request (reporting the bytes sent), which the server queues
- * for conversion; the model keeps serving its current version meanwhile.
+ * for conversion; the model keeps serving its current version meanwhile. Several files are one version with its
+ * resources (an OBJ with its MTL and textures, a glTF with its .bin), each a `file` field named with its folder
+ * when it came from a chosen folder, as a model upload of several files is.
  */
 export async function uploadVersion(
   modelId: string,
-  file: File,
+  files: readonly File[],
   fields: UploadFields,
   progress: UploadProgress,
 ): Promise<ModelVersion> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) if (value) form.append(key, value);
-  form.append('file', file, file.name);
+  for (const file of files) form.append('file', file, file.webkitRelativePath || file.name);
   return (await postForm<{ version: ModelVersion }>(versionsPath(modelId), form, progress)).version;
+}
+
+/** Converts a failed version again from the file it was sent with; answers the version, pending again. */
+export async function reprocessVersion(modelId: string, number: number): Promise<ModelVersion> {
+  return (
+    await data<{ version: ModelVersion }>(`${versionsPath(modelId)}/${number}/reprocess`, { method: 'POST' })
+  ).version;
 }
 
 /** Makes a completed version the current one again; answers the model as it now is. */

@@ -4,7 +4,7 @@ import type { Material } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt, notifyInfo } from '../ui/notify.ts';
 import { bindingState } from './binding-state.ts';
-import type { BindingContext } from './materials-panel.ts';
+import type { BindingContext, MaterialsChange } from './materials-panel.ts';
 
 /** The box and the hook that shows the selection and the open material as they are now. */
 export interface BindingBox {
@@ -16,7 +16,7 @@ export interface BindingBox {
 export function createBindingBox(
   binding: BindingContext,
   current: () => Material | null,
-  onChanged: () => void,
+  onChanged: (change: MaterialsChange) => void,
 ): BindingBox {
   const selectionLabel = h('p', { class: 'selection-label', role: 'status' });
   const bindButton = h(
@@ -42,7 +42,7 @@ export function createBindingBox(
     attempt('Binding parts', async () => {
       await bindGroups(material.id, groupIds);
       notifyInfo(`Bound ${groupIds.length} part${groupIds.length === 1 ? '' : 's'} to ${material.name}`);
-      onChanged();
+      onChanged({ groupIds });
     });
   };
 
@@ -63,7 +63,7 @@ export function createBindingBox(
       for (const [materialId, groupIds] of byMaterial)
         unbound += (await unbindGroups(materialId, groupIds)).unbound.length;
       notifyInfo(`Unbound ${unbound} part${unbound === 1 ? '' : 's'}`);
-      onChanged();
+      onChanged({ groupIds: [...byMaterial.values()].flat() });
     });
   };
 

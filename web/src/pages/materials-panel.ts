@@ -16,12 +16,18 @@ export interface BindingContext {
   boundMaterialId: (groupId: string) => number | undefined;
 }
 
+/**
+ * What changed how bound parts look: the bindings of some parts, or a material (edited or deleted), which changes
+ * every part bound to it; a new material changes none.
+ */
+export type MaterialsChange = { groupIds: string[] } | { materialId: number } | { created: true };
+
 /** Options of {@link createMaterialsPanel}. */
 export interface MaterialsPanelOptions {
   /** Absent on the materials page, where no parts are shown. */
   binding?: BindingContext;
   /** Runs after anything that can change how bound parts look. */
-  onChanged: () => void;
+  onChanged: (change: MaterialsChange) => void;
 }
 
 /** The panel and the hook the model page calls when the part selection changes. */
@@ -103,19 +109,20 @@ export function createMaterialsPanel(options: MaterialsPanelOptions): MaterialsP
           const saved = await updateMaterial(material.id, fields);
           notifyInfo(`Saved material ${saved.name}`);
           edit(saved, 'save');
+          options.onChanged({ materialId: saved.id });
         } else {
           const created = await createMaterial({ name: fields.name ?? '', ...fields });
           notifyInfo(`Created material ${created.name}`);
           edit(created, 'save');
+          options.onChanged({ created: true });
         }
-        options.onChanged();
       },
       remove: material
         ? async () => {
             await deleteMaterial(material.id);
             notifyInfo(`Deleted material ${material.name}`);
             close();
-            options.onChanged();
+            options.onChanged({ materialId: material.id });
           }
         : undefined,
       cancel: close,

@@ -16,23 +16,26 @@ import { createExportMenu } from './export-menu.ts';
 import { createModelDetails } from './model-details.ts';
 import { mountModelWorkspace } from './model-workspace.ts';
 import { createWorkspaceView } from './workspace-view.ts';
+import { mountSidebarTabs, type ChosenTab } from '../workspace/sidebar-tabs.ts';
 
 /** Builds the page of model `id`. */
 export function modelPage(id: string): Page {
   return (outlet) => {
-    let leave = mountModelPage(id, outlet, remount);
+    // The panel tab chosen outlives a rebuild of the page.
+    const tab: ChosenTab = {};
+    let leave = mountModelPage(id, outlet, remount, tab);
     /** Builds the page afresh, so a model sent back to conversion is followed and opened again like a new one. */
     function remount(): void {
       leave();
       outlet.replaceChildren();
-      leave = mountModelPage(id, outlet, remount);
+      leave = mountModelPage(id, outlet, remount, tab);
     }
     return () => leave();
   };
 }
 
-/** Fills `outlet` with the page of model `id`; `remount` rebuilds it. Returns the clean-up. */
-function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): () => void {
+/** Fills `outlet` with the page of model `id`; `remount` rebuilds it, on the panel tab `tab` keeps. Returns the clean-up. */
+function mountModelPage(id: string, outlet: HTMLElement, remount: () => void, tab: ChosenTab): () => void {
   let left = false;
   // On wide screens the page is sized to the window (styles.css), so the view's tools are never below the fold.
   const app = outlet.parentElement;
@@ -46,6 +49,8 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
   const pending = h('div', { class: 'pending-view' }, statusBox);
   const viewerColumn = h('div', { class: 'viewer-column' }, pending);
   const sidebar = h('div', { class: 'sidebar' });
+  const tabs = mountSidebarTabs(sidebar, tab);
+  cleanups.push(tabs.dispose);
   /** Page-level actions beside the title (export menu, share button): append a button here. */
   const actions = h('div', { class: 'model-actions' });
   const downloads = h('section', { class: 'card downloads' }, h('h2', {}, 'Downloads'));
@@ -62,7 +67,12 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
         tagSlot,
         actions,
       ),
-      h('div', { class: 'model-layout' }, viewerColumn, sidebar),
+      h(
+        'div',
+        { class: 'model-layout' },
+        viewerColumn,
+        h('div', { class: 'side-column' }, tabs.element, sidebar),
+      ),
     ),
   );
 
@@ -104,19 +114,8 @@ function mountModelPage(id: string, outlet: HTMLElement, remount: () => void): (
     const exportMenu = createExportMenu({ ...model, lods });
     actions.append(exportMenu.element);
     cleanups.push(exportMenu.dispose);
-    cleanups.push(
-      mountModelWorkspace(
-        model,
-        parts,
-        lods,
-        {
-          viewerColumn,
-          sidebar,
-          onCurrentVersionChanged: remount,
-        },
-        workspaceView,
-      ),
-    );
+    const slots = { viewerColumn, sidebar, onCurrentVersionChanged: remount };
+    cleanups.push(mountModelWorkspace(model, parts, lods, slots, workspaceView));
   };
 
   const showDownloads = (model: Model, lods: Model['lods']): void => {

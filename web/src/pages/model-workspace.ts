@@ -12,8 +12,10 @@ import { createSectionControls } from './section-controls.ts';
 import { createVisibilityTools } from './visibility-tools.ts';
 import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
+import { createViewStage } from '../workspace/view-stage.ts';
 import type { WorkspaceView } from './workspace-view.ts';
 import { mountWorkspacePanels, whenViewStarted, type WorkspacePanels } from './workspace-panels.ts';
+import type { MaterialsChange } from './materials-panel.ts';
 
 /** The readout of the selection, from the names of the selected parts. */
 function selectionSummary(names: string[]): string {
@@ -73,10 +75,14 @@ export function mountModelWorkspace(
     selectionLabel.textContent = selectionSummary(names);
   };
 
-  const refreshPaint = async (): Promise<void> => {
-    const entries = await materialsForGroups(parts.map((part) => part.group_id));
+  /** Reads the bound materials of `groupIds` (all parts when absent) again and repaints. */
+  const refreshPaint = async (groupIds?: string[]): Promise<void> => {
+    const entries = await materialsForGroups(groupIds ?? parts.map((part) => part.group_id));
     if (disposed) return;
-    paint = new Map(entries.map((entry) => [entry.group_id, entry.material]));
+    const next = groupIds ? new Map(paint) : new Map<string, Material>();
+    for (const groupId of groupIds ?? []) next.delete(groupId);
+    for (const entry of entries) next.set(entry.group_id, entry.material);
+    paint = next;
     view.setPaint(paintOverride ?? paint);
     panels?.tree.setMaterials(paint);
     viewport.dataset.paint = String(paint.size);
@@ -86,6 +92,7 @@ export function mountModelWorkspace(
     hidden = next;
     view.setHidden(hidden);
     panels?.tree.setHidden(hidden);
+    panels?.properties.setHidden(hidden);
     visibility.update(selection.size, hidden.size);
     viewport.dataset.hidden = String(hidden.size);
   };
@@ -112,8 +119,9 @@ export function mountModelWorkspace(
     },
   });
   const measure = createMeasureControls(view);
+  const stage = createViewStage(model, view, viewport);
   const stopEscape = onEscape(() => {
-    if (!measure.cancel()) select(null, false);
+    if (!measure.cancel() && !stage.cancel()) select(null, false);
   });
 
   const { levels, lodSwitcher, current } = createWorkspaceLevels(model, lods, {
@@ -126,7 +134,7 @@ export function mountModelWorkspace(
   layOutViewerColumn(viewerColumn, {
     lodSwitcher,
     viewTools: [visibility.element, measure.element],
-    viewport,
+    stage: stage.element,
     readouts: [triangleLabel, selectionLabel, measure.readout],
     belowView: [createSectionControls(view), animation.element],
     resetView: () => view.resetView(),
@@ -148,7 +156,10 @@ export function mountModelWorkspace(
       setHidden,
       selected: () => [...selection],
       boundMaterialId: (groupId) => paint.get(groupId)?.id,
-      onMaterialsChanged: () => attempt('Repainting the parts', refreshPaint),
+      onMaterialsChanged: (change) => {
+        const groupIds = touchedGroups(change, paint);
+        if (groupIds.length > 0) attempt('Repainting the parts', () => refreshPaint(groupIds));
+      },
       setPaintOverride: (override) => {
         paintOverride = override;
         view.setPaint(override ?? paint);
@@ -157,6 +168,7 @@ export function mountModelWorkspace(
     });
     showSelection(panels);
     panels.tree.setHidden(hidden);
+    panels.properties.setHidden(hidden);
     panels.tree.setMaterials(paint);
     performance.mark('vitrine:panels-built');
   };
@@ -164,13 +176,24 @@ export function mountModelWorkspace(
   select(null, false);
   attempt('Loading the model', () => levels.open().finally(panelsWait.settled));
   performance.mark('vitrine:view-opening');
-  attempt('Loading bound materials', refreshPaint);
+  attempt('Loading bound materials', () => refreshPaint());
   return () => {
     disposed = true;
     stopEscape();
+    stage.dispose();
     animation.dispose();
     panelsWait.cancel();
     panels?.dispose();
     view.dispose();
   };
+}
+
+/**
+ * The parts a material change touches, the only ones looked up again: a bind on a model of 100,000 parts is one
+ * small call, and an edited material repaints only the parts it is bound to.
+ */
+function touchedGroups(change: MaterialsChange, paint: ReadonlyMap<string, Material>): string[] {
+  if ('created' in change) return [];
+  if ('groupIds' in change) return change.groupIds;
+  return [...paint].filter(([, material]) => material.id === change.materialId).map(([id]) => id);
 }

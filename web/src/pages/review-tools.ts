@@ -7,6 +7,7 @@ import {
   deleteAnnotation,
   getView,
   listAnnotations,
+  listTopics,
   updateAnnotation,
   type Annotation,
 } from '../api/review-api.ts';
@@ -16,10 +17,11 @@ import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { createAnnotateMode } from './annotate-mode.ts';
+import { createBcfTools } from './bcf-tools.ts';
 import { createAnnotationList } from './annotations-list.ts';
 import { showAnnotations } from './annotation-pins.ts';
 import type { ViewState } from './saved-view-state.ts';
-import { createViewsPanel, restoreView } from './views-panel.ts';
+import { createViewsPanel, restoreView, VIEWS_CHANGED } from './views-panel.ts';
 import { WriteAccess } from './write-access.ts';
 import './review.css';
 
@@ -60,9 +62,11 @@ export function mountReviewTools(context: ReviewContext): () => void {
   let annotations: Annotation[] = [];
 
   const refresh = async (): Promise<void> => {
-    annotations = await listAnnotations(model.id);
+    const [latest, topics] = await Promise.all([listAnnotations(model.id), listTopics(model.id)]);
+    annotations = latest;
     pins.show(annotations);
     list.render(annotations);
+    bcf.renderNotes(topics);
   };
   const choose = (annotation: Annotation): void => {
     pins.flyTo(annotation);
@@ -106,9 +110,14 @@ export function mountReviewTools(context: ReviewContext): () => void {
     lodSwitcher: viewerColumn.querySelector('.lod-switcher'),
   };
   viewerColumn.querySelector('.view-tools')?.append(annotate.button);
+  const viewsPanel = createViewsPanel(model.id, state, access);
+  const bcf = createBcfTools(model, access, async () => {
+    viewsPanel.dispatchEvent(new Event(VIEWS_CHANGED));
+    await refresh();
+  });
   const cards = [
-    h('section', { class: 'card annotations-panel' }, h('h2', {}, 'Annotations'), list.element),
-    createViewsPanel(model.id, state, access),
+    h('section', { class: 'card annotations-panel' }, h('h2', {}, 'Annotations'), list.element, bcf.element),
+    viewsPanel,
   ];
   const materials = sidebar.querySelector('.materials-section');
   if (materials) materials.after(...cards);

@@ -27,7 +27,7 @@ import { servedLevels } from '../viewer/served-levels.ts';
 import { VersionGhosts } from '../viewer/version-ghosts.ts';
 import { lodDescriber } from './lod-description.ts';
 import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
-import type { PartsTree } from './parts-tree.ts';
+import type { PartsTree } from '../parts-tree/parts-tree.ts';
 import type { CurrentLevels } from './workspace-levels.ts';
 
 /** What of the workspace the version view acts on. */

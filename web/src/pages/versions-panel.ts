@@ -1,11 +1,13 @@
 /**
  * The Versions card of the model page: every version with its number, status, counts, diff against the version it
- * was based on, date and author; a new version sent from a file (bytes, then conversion progress); and per version
- * Open (into the view), Restore (make it current again) and Delete. Below it the compare controls.
+ * was based on, date and author; a new version sent from its files (bytes, then conversion progress); and per version
+ * Open (into the view), Restore (make it current again), Convert again (a failed one) and Delete. Below it the
+ * compare controls.
  */
 import {
   deleteVersion,
   listVersions,
+  reprocessVersion,
   restoreVersion,
   uploadVersion,
   type DiffCounts,
@@ -100,6 +102,8 @@ export function createVersionsPanel(options: VersionsPanelOptions): VersionsPane
       }),
     restore: (version) =>
       act(`Restoring version ${version.number}`, () => restoreVersion(model.id, version.number)),
+    reprocess: (version) =>
+      act(`Converting version ${version.number} again`, () => reprocessVersion(model.id, version.number)),
     remove: (version) => {
       if (!confirm(`Delete version ${version.number}? Its files are removed for good.`)) return;
       act(`Deleting version ${version.number}`, async () => {
@@ -137,6 +141,7 @@ export function createVersionsPanel(options: VersionsPanelOptions): VersionsPane
 interface RowActions {
   open: (version: ModelVersion) => void;
   restore: (version: ModelVersion) => void;
+  reprocess: (version: ModelVersion) => void;
   remove: (version: ModelVersion) => void;
 }
 
@@ -183,15 +188,23 @@ function versionRow(version: ModelVersion, shown: boolean, actions: RowActions):
       { class: 'button-row' },
       completed ? button('open', 'Open', actions.open) : null,
       completed && !version.current ? button('restore', 'Restore', actions.restore) : null,
+      // The current version failing is the model's own conversion, which the model's Reprocess converts again.
+      version.status === 'failed' && !version.current
+        ? button('reprocess', 'Convert again', actions.reprocess)
+        : null,
       version.current ? null : button('delete danger', 'Delete', actions.remove),
     ),
   );
 }
 
-/** The form sending a new version from a file: the bytes' progress, then the list follows its conversion. */
+/**
+ * The form sending a new version from its files: one model file, or a model with its resources chosen together
+ * (an OBJ with its MTL, a glTF with its .bin), as the model upload takes them; the bytes' progress, then the list
+ * follows its conversion.
+ */
 function createVersionUpload(model: Model, onSent: () => void): HTMLElement {
   const inputId = uid('version-file');
-  const input = h('input', { id: inputId, type: 'file', class: 'version-file' });
+  const input = h('input', { id: inputId, type: 'file', class: 'version-file', multiple: true });
   const bar = h('progress', { class: 'version-progress', max: 100, value: 0, hidden: true });
   const status = h('small', { class: 'version-upload-status', 'aria-live': 'polite' });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Upload new version');
@@ -201,19 +214,20 @@ function createVersionUpload(model: Model, onSent: () => void): HTMLElement {
       class: 'version-upload',
       onsubmit: (event: Event) => {
         event.preventDefault();
-        const file = input.files?.[0];
-        if (!file) {
+        const files = Array.from(input.files ?? []);
+        if (files.length === 0) {
           status.textContent = 'Choose the file of the new version first.';
           return;
         }
         send.disabled = true;
         bar.hidden = false;
-        status.textContent = `Sending ${file.name}…`;
+        status.textContent =
+          files.length === 1 ? `Sending ${files[0].name}…` : `Sending ${files.length} files…`;
         attempt('Uploading the new version', async () => {
           try {
             const version = await uploadVersion(
               model.id,
-              file,
+              files,
               {},
               { onProgress: (fraction) => (bar.value = Math.round(fraction * 100)) },
             );
@@ -232,6 +246,11 @@ function createVersionUpload(model: Model, onSent: () => void): HTMLElement {
     },
     h('label', { for: inputId }, 'New version'),
     input,
+    h(
+      'small',
+      { class: 'hint' },
+      'A model with its files (an OBJ with its MTL, a glTF with its .bin): choose them together.',
+    ),
     h('div', { class: 'button-row' }, send, bar),
     status,
   );

@@ -12,7 +12,8 @@ export interface ViewerColumnPieces {
   lodSwitcher: HTMLElement | null;
   /** Controls of fixed size in the toolbar above the view. */
   viewTools: HTMLElement[];
-  viewport: HTMLElement;
+  /** The view with its toolbar and readouts over it, holding `viewport`: what goes fullscreen. */
+  stage: HTMLElement;
   /** Readouts of what is shown, selected and measured, under the view. */
   readouts: HTMLElement[];
   /** Tools that grow (sections, an animation's controls), below the readouts. */
@@ -34,7 +35,7 @@ export function layOutViewerColumn(column: HTMLElement, pieces: ViewerColumnPiec
       pieces.lodSwitcher,
       h('div', { class: 'view-tools', role: 'toolbar', 'aria-label': 'View tools' }, ...pieces.viewTools),
     ),
-    pieces.viewport,
+    pieces.stage,
     h(
       'div',
       { class: 'viewer-status' },

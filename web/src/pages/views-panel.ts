@@ -22,6 +22,9 @@ export function restoreView(state: ViewState, saved: SavedView): void {
   );
 }
 
+/** The event that makes a views panel fetch its list again (a BCF import added views). */
+export const VIEWS_CHANGED = 'views-changed';
+
 /** Builds the card for `modelId`; `state` reads and sets the page's view. */
 export function createViewsPanel(modelId: string, state: ViewState, access: WriteAccess): HTMLElement {
   const list = h('ul', { class: 'review-list views-list', 'aria-live': 'polite' });
@@ -109,5 +112,7 @@ export function createViewsPanel(modelId: string, state: ViewState, access: Writ
     for (const button of deleteButtons) button.disabled = !allowed;
   });
   attempt('Loading the saved views', refresh);
-  return h('section', { class: 'card views-panel' }, h('h2', {}, 'Views'), form, list);
+  const panel = h('section', { class: 'card views-panel' }, h('h2', {}, 'Views'), form, list);
+  panel.addEventListener(VIEWS_CHANGED, () => attempt('Loading the saved views', refresh));
+  return panel;
 }

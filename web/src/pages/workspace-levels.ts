@@ -6,9 +6,10 @@ import { formatDrawn } from '../ui/format.ts';
 import { attempt } from '../ui/notify.ts';
 import { createLevelLoader, type LevelLoader } from '../viewer/level-loader.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
-import { openingLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
+import type { DrawnCounts } from '../viewer/part-meshes.ts';
+import { openingLevel, openingWithTiles, openTiles, opensTiles } from '../viewer/tiles-opening.ts';
 import { lodDescriber } from './lod-description.ts';
-import { createLodSwitcher, showLodCount } from './lod-switcher.ts';
+import { createLodSwitcher, showLodCount, showStreaming } from './lod-switcher.ts';
 
 /** What the levels are shown in and report to. */
 export interface WorkspaceLevelsOptions {
@@ -86,6 +87,16 @@ export function createWorkspaceLevels(
       throw error;
     },
   });
+  const tilesOpening = {
+    view,
+    element: viewport,
+    onShown: ({ triangles }: DrawnCounts) => {
+      if (options.isDisposed()) return;
+      viewport.dataset.triangles = String(triangles);
+      triangleLabel.textContent = `Streamed tiles: ${formatDrawn(triangles, 0)} in the first frame`;
+    },
+  };
+  const tilesetUrl = model.tileset_url;
   const lodSwitcher =
     lods.length > 0
       ? createLodSwitcher(
@@ -94,17 +105,17 @@ export function createWorkspaceLevels(
           openingLevel(lods),
           (lod) => attempt(`Loading LOD ${lod.level}`, () => byLevel.choose(lod)),
           lodDescriber(model),
+          tilesetUrl
+            ? {
+                checked: opensTiles(lods, tilesetUrl),
+                choose: () => attempt('Streaming the tiles', () => openTiles(tilesetUrl, tilesOpening)),
+              }
+            : undefined,
         )
       : null;
-  const levels = openingWithTiles(byLevel, openable, model.tileset_url, {
-    view,
-    element: viewport,
-    onShown: ({ triangles }) => {
-      if (options.isDisposed()) return;
-      viewport.dataset.triangles = String(triangles);
-      triangleLabel.textContent = `Streamed tiles: ${formatDrawn(triangles, 0)} in the first frame`;
-    },
-  });
+  // The Streamed entry says whether tiles are on their way, frame by frame.
+  if (lodSwitcher && tilesetUrl) view.onFrame(() => showStreaming(lodSwitcher, view.streamingTiles));
+  const levels = openingWithTiles(byLevel, openable, tilesetUrl, tilesOpening);
   // An older version's buttons take the place of these, in the same element the saved views read.
   const own = lodSwitcher ? Array.from(lodSwitcher.childNodes) : [];
   const showLevels = (switcher: HTMLElement | null) =>

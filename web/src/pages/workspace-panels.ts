@@ -6,9 +6,10 @@
 import type { Material } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
-import { createMaterialsPanel, type MaterialsPanel } from './materials-panel.ts';
-import { createPropertiesPanel, type PropertiesPanel } from './part-properties-panel.ts';
-import { createPartsTree, type PartsTree } from './parts-tree.ts';
+import { createMaterialsPanel, type MaterialsChange, type MaterialsPanel } from './materials-panel.ts';
+import { createPartCard, type PartCard } from '../workspace/part-card.ts';
+import { createPropertiesPanel } from './part-properties-panel.ts';
+import { createPartsTree, type PartsTree } from '../parts-tree/parts-tree.ts';
 import { createPropertyFilter } from './property-filter.ts';
 import { mountReviewTools, type ReviewContext } from './review-tools.ts';
 import { createVersionsPanel, type VersionsPanel } from './versions-panel.ts';
@@ -22,8 +23,8 @@ export interface WorkspacePanelsContext extends ReviewContext {
   selected: () => string[];
   /** The material bound to a part, for the bind buttons. */
   boundMaterialId: (groupId: string) => number | undefined;
-  /** A material was bound or unbound: the view's paint must be read again. */
-  onMaterialsChanged: () => void;
+  /** Bindings or a material changed: the paint of the parts it touches must be read again. */
+  onMaterialsChanged: (change: MaterialsChange) => void;
   /** A version's paint to show instead of the current bindings (null gives them back). */
   setPaintOverride: (override: Map<string, Material> | null) => void;
   onCurrentVersionChanged: () => void;
@@ -32,7 +33,8 @@ export interface WorkspacePanelsContext extends ReviewContext {
 /** The built panels the workspace keeps in step with its selection, hidden parts and paint. */
 export interface WorkspacePanels {
   tree: PartsTree;
-  properties: PropertiesPanel;
+  /** The selected part's card: its name and properties. */
+  properties: PartCard;
   materials: MaterialsPanel;
   versions: VersionsPanel;
   dispose: () => void;
@@ -42,7 +44,11 @@ export interface WorkspacePanels {
 export function mountWorkspacePanels(context: WorkspacePanelsContext): WorkspacePanels {
   const { model, parts, view, viewport, sidebar } = context;
   const tree = createPartsTree(parts, context.select);
-  const properties = createPropertiesPanel(model.id);
+  const partNames = new Map(parts.map((part) => [part.group_id, part.name || part.group_id]));
+  const partCard = createPartCard(
+    createPropertiesPanel(model.id),
+    (groupId) => partNames.get(groupId) ?? groupId,
+  );
   const propertyFilter = createPropertyFilter(model.id, (matches) => tree.setPropertyMatches(matches));
   const materials = createMaterialsPanel({
     binding: { selected: context.selected, boundMaterialId: context.boundMaterialId },
@@ -67,10 +73,12 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
       tree.element,
     ),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
-    // Below the materials, so binding stays in sight at 1280×800; the tree's selection scrolls nothing here.
-    h('section', { class: 'card properties-section' }, h('h2', {}, 'Properties'), properties.element),
     versions.element,
   );
+  // The selected part's card lies over the view's corner, in sight whichever tab is open, and moves nothing.
+  const frame = context.viewerColumn.querySelector('.view-frame');
+  if (frame) frame.append(partCard.element);
+  else sidebar.prepend(partCard.element);
   const stopReview = mountReviewTools({
     model,
     parts,
@@ -84,7 +92,7 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
   });
   return {
     tree,
-    properties,
+    properties: partCard,
     materials,
     versions,
     dispose: () => {

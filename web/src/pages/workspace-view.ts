@@ -5,13 +5,14 @@
  */
 import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
-import { ModelViewport, type PickHandler } from '../viewer/model-viewport.ts';
+import type { PickHandler } from '../viewer/model-viewport.ts';
+import { WorkspaceViewport } from '../workspace/workspace-viewport.ts';
 
 /** The view, its element, and where its clicks go once the workspace is built. */
 export interface WorkspaceView {
   /** The view's element (class `viewer`), carrying `data-state` and the other `data-` readouts. */
   viewport: HTMLElement;
-  view: ModelViewport;
+  view: WorkspaceViewport;
   /** Sends the view's picks to `handler`; until then a pick selects nothing. */
   onPick: (handler: PickHandler) => void;
 }
@@ -20,7 +21,7 @@ export interface WorkspaceView {
 export function createWorkspaceView(model: Model): WorkspaceView {
   const viewport = h('div', { class: 'viewer', 'data-state': 'loading' });
   let pick: PickHandler | null = null;
-  const view = new ModelViewport(
+  const view = new WorkspaceViewport(
     viewport,
     (groupId, additive) => pick?.(groupId, additive),
     `3D view of ${model.name}. Drag to orbit, scroll to zoom, arrow keys to pan, click a part to select it.`,

@@ -1,7 +1,7 @@
 /** The public page of a share link: one model's view, LODs, parts and bound materials; bare in an embed. */
 import type { Material, Part } from '../api/types.ts';
 import { createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
-import { createPartsTree } from '../pages/parts-tree.ts';
+import { createPartsTree } from '../parts-tree/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';

@@ -65,7 +65,7 @@ export class MeasureOverlay {
     this.group.renderOrder = 1001;
   }
 
-  /** Draws `points` (zero, one or two) with markers `size` world units across. */
+  /** Draws `points` (a distance's two, an angle's three) with markers `size` world units across, joined by a line. */
   show(points: Vector3[], size: number): void {
     this.clear();
     for (const point of points) {
@@ -76,7 +76,7 @@ export class MeasureOverlay {
       dot.raycast = () => undefined;
       this.group.add(dot);
     }
-    if (points.length === 2) {
+    if (points.length >= 2) {
       const line = new Line(new BufferGeometry().setFromPoints(points), this.lineMaterial);
       line.renderOrder = 1001;
       line.raycast = () => undefined;

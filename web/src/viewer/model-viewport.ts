@@ -1,35 +1,32 @@
 /** The three.js view of one model: loading a GLB, orbiting, picking parts, painting, styling, playing, measuring and cutting it. */
 import { Box3, Clock, Color, Group, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
-import type { Intersection, Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
+import type { Camera } from 'three';
+import type { Material as ThreeMaterial, Mesh, Object3D, Plane } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import type { Material } from '../api/types.ts';
 import { AnimationPlayer } from './animation-player.ts';
-import { listenForClicks } from './click-events.ts';
+import {
+  ViewClicks,
+  type MeasureHandler,
+  type PickHandler,
+  type SurfaceClickHandler,
+} from './click-events.ts';
 import { disposeObject } from './dispose-object.ts';
 import { frameBox, frameCamera, frameFromHere } from './frame-camera.ts';
 import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
-import type { MeasurePoint } from './measure-tool.ts';
 import { collectPartMeshes, drawnCounts, groupIdOf, isShown, originalMaterials } from './part-meshes.ts';
 import type { DrawnCounts } from './part-meshes.ts';
 import { PartPaint } from './part-paint.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
 import { SectionPlanes } from './section-planes.ts';
+import { createPartsLoader, splitByPart } from './tile-parts.ts';
 import { warmModelShaders } from './shader-warmup.ts';
-import { snapAt, surfaceAt } from './surface-hit.ts';
 import { TiledModel, type DrawnTiles } from './tiled-model.ts';
 
-/** Called when the person clicks the view: the part hit (or null for empty space) and whether to add to the selection. */
-export type PickHandler = (groupId: string | null, additive: boolean) => void;
 export type { DrawnCounts } from './part-meshes.ts';
-
-/** Called with each point placed while measuring. */
-export type MeasureHandler = (point: MeasurePoint) => void;
-/** Called with the surface hit by a click while a tool (annotating) takes clicks instead of the selection. */
-export type SurfaceClickHandler = (hit: Intersection) => void;
+export type { MeasureHandler, PickHandler, SurfaceClickHandler } from './click-events.ts';
 /** The camera and its orbit controls, which saved views and flying to a pin move. */
 export interface CameraRig {
   camera: PerspectiveCamera;
@@ -48,13 +45,13 @@ export class ModelViewport {
   readonly extras = new Group();
   /** Parts a click looks past to whatever lies behind them (compare mode's see-through unchanged parts). */
   lookPast: ReadonlySet<string> = new Set();
-  private readonly renderer: WebGLRenderer;
+  protected readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
-  private readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
-  private readonly controls: OrbitControls;
+  protected readonly camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+  protected readonly controls: OrbitControls;
   // Every level is meshopt-compressed by default (GLB_COMPRESSION); the decoder is bundled, not fetched.
   // WebP textures (EXT_texture_webp, LOD_TEXTURES) GLTFLoader decodes itself.
-  private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  private readonly loader = createPartsLoader();
   private readonly styles = new PartStyles();
   private readonly measure = new MeasureOverlay();
   /** The section planes; call {@link ModelViewport.sectionsChanged} after changing them. */
@@ -64,27 +61,25 @@ export class ModelViewport {
   private readonly resizeObserver: ResizeObserver;
   private readonly lighting: ViewLighting;
   private root: Object3D | null = null;
-  private tiled: TiledModel | null = null;
+  protected tiled: TiledModel | null = null;
   // Settles a tileset's opening once a frame has drawn some of it.
   private firstTiles: ((counts: DrawnTiles) => void) | null = null;
-  private bounds = new Box3();
+  protected bounds = new Box3();
   private player: AnimationPlayer | null = null;
-  private partMeshes = new Map<string, Mesh[]>();
+  protected partMeshes = new Map<string, Mesh[]>();
   private originals = new Map<Mesh, ThreeMaterial | ThreeMaterial[]>();
   private readonly paint = new PartPaint();
-  private measureHandler: MeasureHandler | null = null;
-  private surfaceClick: SurfaceClickHandler | null = null;
+  /** What a mesh is drawn with but for the styles: its bound material's, else its own. */
+  private readonly ownMaterial = (mesh: Mesh): ThreeMaterial | ThreeMaterial[] =>
+    this.paint.materialOf(groupIdOf(mesh)) || (this.originals.get(mesh) ?? mesh.material);
+  private readonly clicks: ViewClicks;
   private readonly frameListeners = new Set<() => void>();
   private framed = false;
   private loadSerial = 0;
   private renderQueued = false;
   private disposed = false;
 
-  constructor(
-    container: HTMLElement,
-    private readonly onPick: PickHandler,
-    label: string,
-  ) {
+  constructor(container: HTMLElement, onPick: PickHandler, label: string) {
     // The stencil buffer is what section caps are drawn with.
     this.renderer = new WebGLRenderer({ antialias: true, stencil: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
@@ -102,7 +97,19 @@ export class ModelViewport {
     this.controls.listenToKeyEvents(this.canvas);
     this.controls.addEventListener('change', () => this.requestRender());
 
-    listenForClicks(this.canvas, (event) => this.handleClick(event));
+    this.clicks = new ViewClicks({
+      canvas: this.canvas,
+      camera: () => this.viewCamera,
+      snapCamera: this.camera,
+      root: () => this.root,
+      keep: (entry) =>
+        isShown(entry.object) &&
+        !this.styles.isGhost(entry.object) &&
+        this.sections.active().every((plane) => plane.distanceToPoint(entry.point) >= 0),
+      lookPast: (entry) => this.lookPast.has(groupIdOf(entry.object) ?? ''),
+      onPick,
+      focus: (groupId) => this.frameParts([groupId]),
+    });
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
@@ -120,6 +127,8 @@ export class ModelViewport {
     }
     const previous = this.player;
     this.clearModel();
+    // A level of many parts draws them batched: each part gets its mesh back to be picked, painted and hidden.
+    splitByPart(gltf.scene);
     this.root = gltf.scene;
     this.scene.add(this.root);
     this.bounds = new Box3().setFromObject(this.root);
@@ -137,6 +146,7 @@ export class ModelViewport {
     if (!this.framed) frameCamera(this.camera, this.controls, this.root);
     this.framed = true;
     this.applyPaint();
+    this.partsChanged();
     this.requestRender();
     return drawnCounts(this.root);
   }
@@ -183,14 +193,15 @@ export class ModelViewport {
 
   /** Highlights the selected parts, drawn over everything so an inner part still shows. */
   setSelection(selection: Set<string>): void {
-    this.styles.setSelection(selection);
-    this.restyle();
+    // X-ray ghosts nothing while nothing is selected: a first selection or a cleared one restyles every part.
+    const everyPart = this.styles.ghostingChanges(selection);
+    const changed = this.styles.setSelection(selection);
+    this.restyle(everyPart ? null : changed);
   }
 
   /** Hides the given parts and shows every other one. */
   setHidden(hidden: Set<string>): void {
-    this.styles.setHidden(hidden);
-    this.restyle();
+    this.restyle(this.styles.setHidden(hidden));
   }
 
   /** Ghosts the parts outside the selection. */
@@ -212,14 +223,12 @@ export class ModelViewport {
 
   /** While a handler is set, clicks place measure points instead of selecting parts. */
   setMeasuring(handler: MeasureHandler | null): void {
-    this.measureHandler = handler;
-    this.canvas.classList.toggle('measuring', handler !== null);
+    this.clicks.setMeasuring(handler);
   }
 
   /** While a handler is set, clicks on a surface go to it instead of selecting parts. */
   setSurfaceClick(handler: SurfaceClickHandler | null): void {
-    this.surfaceClick = handler;
-    this.canvas.classList.toggle('measuring', handler !== null);
+    this.clicks.setSurfaceClick(handler);
   }
 
   /** Calls `listener` after every drawn frame (overlays follow the camera); returns the unsubscribe. */
@@ -236,6 +245,11 @@ export class ModelViewport {
   /** The loaded model's bounds (empty before the first level), the box section fractions are measured in. */
   get modelBounds(): Box3 {
     return this.bounds.clone();
+  }
+
+  /** Whether the view streams tiles and some are still on their way for the current camera. */
+  get streamingTiles(): boolean {
+    return this.tiled?.loading ?? false;
   }
 
   /** The section planes cutting the model now. */
@@ -256,10 +270,7 @@ export class ModelViewport {
     this.requestRender();
   }
 
-  /**
-   * Frames the given parts (an isolated selection), looking from where the camera looks now so the person keeps
-   * their bearings. Does nothing when none of them is loaded.
-   */
+  /** Frames the given parts (an isolated selection) from where the camera looks now; none loaded, nothing. */
   frameParts(groupIds: Iterable<string>): void {
     const meshes = [...groupIds].flatMap((groupId) => this.partMeshes.get(groupId) ?? []);
     if (frameFromHere(this.camera, this.controls, meshes)) this.requestRender();
@@ -270,6 +281,14 @@ export class ModelViewport {
     if (!this.bounds.isEmpty()) frameBox(this.camera, this.controls, this.bounds);
     this.requestRender();
   }
+
+  /** The camera frames are drawn and clicks are picked with (a subclass may draw with another). */
+  protected get viewCamera(): Camera {
+    return this.camera;
+  }
+
+  /** Hears that the loaded parts' meshes changed (a level loaded, tiles came or went). */
+  protected partsChanged(): void {}
 
   /** Frees the GPU resources and listeners. */
   dispose(): void {
@@ -287,32 +306,6 @@ export class ModelViewport {
     this.canvas.remove();
   }
 
-  private handleClick(event: PointerEvent): void {
-    if (!this.root) return;
-    const client = { x: event.clientX, y: event.clientY };
-    const planes = this.sections.active();
-    const hit = surfaceAt(
-      this.canvas,
-      this.camera,
-      this.root,
-      client,
-      (entry) =>
-        isShown(entry.object) &&
-        !this.styles.isGhost(entry.object) &&
-        planes.every((plane) => plane.distanceToPoint(entry.point) >= 0),
-      (entry) => this.lookPast.has(groupIdOf(entry.object) ?? ''),
-    );
-    if (this.surfaceClick) {
-      if (hit) this.surfaceClick(hit);
-      return;
-    }
-    if (this.measureHandler) {
-      if (hit) this.measureHandler(snapAt(this.canvas, this.camera, hit, client));
-      return;
-    }
-    this.onPick(hit ? groupIdOf(hit.object) : null, event.shiftKey || event.ctrlKey || event.metaKey);
-  }
-
   /** Takes in the parts of tiles that came or went, framing the tileset once its bounds are known. */
   private tilesChanged(tiled: TiledModel): void {
     if (tiled !== this.tiled) return;
@@ -326,6 +319,7 @@ export class ModelViewport {
     }
     this.paint.add(this.partMeshes.keys());
     this.restyle();
+    this.partsChanged();
   }
 
   private applyPaint(): void {
@@ -333,11 +327,10 @@ export class ModelViewport {
     this.restyle();
   }
 
-  /** Re-applies paint, visibility, x-ray and highlight to every part. */
-  private restyle(): void {
-    this.styles.apply(this.partMeshes, (mesh) => {
-      return this.paint.materialOf(groupIdOf(mesh)) || (this.originals.get(mesh) ?? mesh.material);
-    });
+  /** Re-applies paint, visibility, x-ray and highlight to the parts `only` names, or to every part. */
+  protected restyle(only: Iterable<string> | null = null): void {
+    if (only) this.styles.applyTo(this.partMeshes, only, this.ownMaterial);
+    else this.styles.apply(this.partMeshes, this.ownMaterial);
     this.requestRender();
   }
 
@@ -382,18 +375,25 @@ export class ModelViewport {
         this.requestRender();
       }
       this.tiled?.update();
-      this.renderer.render(this.scene, this.camera);
-      const { triangles, points } = this.renderer.info.render;
+      const { triangles, points } = this.drawFrame();
       if (triangles + points > 0) this.drewGeometry(triangles);
       // Tiles on their way need frames to be chosen and shown.
       if (this.tiled?.loading) this.requestRender();
-      this.caps.render(
-        this.renderer,
-        this.camera,
-        this.sections.active(),
-        (mesh) => isShown(mesh) && !this.styles.isGhost(mesh),
-      );
       for (const listener of this.frameListeners) listener();
     });
+  }
+
+  /** Draws the scene and the section caps with the view's camera; returns what the scene's pass drew. */
+  protected drawFrame(): { triangles: number; points: number } {
+    const camera = this.viewCamera;
+    this.renderer.render(this.scene, camera);
+    const { triangles, points } = this.renderer.info.render;
+    this.caps.render(
+      this.renderer,
+      camera,
+      this.sections.active(),
+      (mesh) => isShown(mesh) && !this.styles.isGhost(mesh),
+    );
+    return { triangles, points };
   }
 }

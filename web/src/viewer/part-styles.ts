@@ -16,6 +16,14 @@ function highlightMaterial(): MeshBasicMaterial {
   });
 }
 
+/** The ids in one set and not the other. */
+function changedIds(before: ReadonlySet<string>, after: ReadonlySet<string>): string[] {
+  const changed: string[] = [];
+  for (const id of before) if (!after.has(id)) changed.push(id);
+  for (const id of after) if (!before.has(id)) changed.push(id);
+  return changed;
+}
+
 /** The see-through stand-in for every part that is not selected while x-ray is on. */
 function ghostMaterial(): MeshStandardMaterial {
   return new MeshStandardMaterial({
@@ -35,17 +43,24 @@ export class PartStyles {
   private hidden = new Set<string>();
   private selection = new Set<string>();
   private xray = false;
-  /** Highlight meshes hung under the selected parts' meshes, so they follow animation and skinning. */
-  private attached: Mesh[] = [];
+  /**
+   * Each highlighted part's overlays: meshes hung under its meshes (so they follow animation and skinning) and its
+   * box.
+   */
+  private attached = new Map<string, { overlays: Mesh[]; helper: Box3Helper }>();
 
-  /** Parts not to draw. */
-  setHidden(hidden: Set<string>): void {
+  /** Parts not to draw; returns those that were drawn and are not, or the other way, for {@link PartStyles.applyTo}. */
+  setHidden(hidden: ReadonlySet<string>): string[] {
+    const changed = changedIds(this.hidden, hidden);
     this.hidden = new Set(hidden);
+    return changed;
   }
 
-  /** Parts to highlight. */
-  setSelection(selection: Set<string>): void {
+  /** Parts to highlight; returns those whose highlight comes or goes, for {@link PartStyles.applyTo}. */
+  setSelection(selection: ReadonlySet<string>): string[] {
+    const changed = changedIds(this.selection, selection);
     this.selection = new Set(selection);
+    return changed;
   }
 
   /** Whether parts outside the selection are ghosted. */
@@ -60,25 +75,56 @@ export class PartStyles {
    */
   apply(parts: Map<string, Mesh[]>, material: (mesh: Mesh) => ThreeMaterial | ThreeMaterial[]): void {
     this.clearOverlays();
-    const ghosting = this.xray && this.selection.size > 0;
-    for (const [groupId, meshes] of parts) {
-      const visible = !this.hidden.has(groupId);
-      const selected = this.selection.has(groupId);
-      const box = new Box3();
-      for (const mesh of meshes) {
-        mesh.visible = visible;
-        mesh.material = ghosting && !selected ? this.ghost : material(mesh);
-        if (!visible || !selected) continue;
-        mesh.add(this.overlayFor(mesh));
-        box.expandByObject(mesh);
-      }
-      if (!box.isEmpty()) {
-        const helper = new Box3Helper(box, HIGHLIGHT_COLOR);
-        (helper.material as LineBasicMaterial).depthTest = false;
-        helper.renderOrder = 1000;
-        this.overlays.add(helper);
-      }
+    for (const [groupId, meshes] of parts) this.stylePart(groupId, meshes, material);
+  }
+
+  /**
+   * Styles only the parts `groupIds` names (those whose selection or visibility just changed), so a click on a
+   * model of 100,000 parts touches a few meshes, not all. Whether x-ray ghosts anything at all depends on the
+   * whole selection: {@link PartStyles.ghostingChanges} tells when every part must be styled instead.
+   */
+  applyTo(
+    parts: Map<string, Mesh[]>,
+    groupIds: Iterable<string>,
+    material: (mesh: Mesh) => ThreeMaterial | ThreeMaterial[],
+  ): void {
+    for (const groupId of groupIds) {
+      this.dropOverlays(groupId);
+      const meshes = parts.get(groupId);
+      if (meshes) this.stylePart(groupId, meshes, material);
     }
+  }
+
+  /** Whether a new selection turns x-ray's ghosting on or off (it ghosts nothing while nothing is selected). */
+  ghostingChanges(selection: ReadonlySet<string>): boolean {
+    return this.xray && this.selection.size > 0 !== selection.size > 0;
+  }
+
+  private stylePart(
+    groupId: string,
+    meshes: Mesh[],
+    material: (mesh: Mesh) => ThreeMaterial | ThreeMaterial[],
+  ): void {
+    const ghosting = this.xray && this.selection.size > 0;
+    const visible = !this.hidden.has(groupId);
+    const selected = this.selection.has(groupId);
+    const overlays: Mesh[] = [];
+    const box = new Box3();
+    for (const mesh of meshes) {
+      mesh.visible = visible;
+      mesh.material = ghosting && !selected ? this.ghost : material(mesh);
+      if (!visible || !selected) continue;
+      const overlay = this.overlayFor(mesh);
+      mesh.add(overlay);
+      overlays.push(overlay);
+      box.expandByObject(mesh);
+    }
+    if (box.isEmpty()) return;
+    const helper = new Box3Helper(box, HIGHLIGHT_COLOR);
+    (helper.material as LineBasicMaterial).depthTest = false;
+    helper.renderOrder = 1000;
+    this.overlays.add(helper);
+    this.attached.set(groupId, { overlays, helper });
   }
 
   /** True for a mesh drawn as a ghost, which clicks and measurements pass through. */
@@ -104,14 +150,19 @@ export class PartStyles {
     overlay.renderOrder = 999;
     // Overlays must never be what a click or a measurement hits.
     overlay.raycast = () => undefined;
-    this.attached.push(overlay);
     return overlay;
   }
 
+  private dropOverlays(groupId: string): void {
+    const attached = this.attached.get(groupId);
+    if (!attached) return;
+    for (const overlay of attached.overlays) overlay.removeFromParent();
+    attached.helper.removeFromParent();
+    attached.helper.dispose();
+    this.attached.delete(groupId);
+  }
+
   private clearOverlays(): void {
-    for (const overlay of this.attached) overlay.removeFromParent();
-    this.attached = [];
-    for (const helper of this.overlays.children) (helper as Box3Helper).dispose();
-    this.overlays.clear();
+    for (const groupId of [...this.attached.keys()]) this.dropOverlays(groupId);
   }
 }

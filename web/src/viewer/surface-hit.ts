@@ -1,6 +1,6 @@
 /** Finding the surface under a point of the view, and snapping a measured point to it. */
 import { Raycaster, Vector2 } from 'three';
-import type { Intersection, Object3D, PerspectiveCamera, Vector3 } from 'three';
+import type { Camera, Intersection, Object3D, PerspectiveCamera, Vector3 } from 'three';
 import { snapToSurface } from './measure-tool.ts';
 import type { MeasurePoint } from './measure-tool.ts';
 
@@ -10,7 +10,7 @@ import type { MeasurePoint } from './measure-tool.ts';
  */
 export function surfaceAt(
   canvas: HTMLCanvasElement,
-  camera: PerspectiveCamera,
+  camera: Camera,
   root: Object3D,
   client: { x: number; y: number },
   keep: (entry: Intersection) => boolean,

@@ -1,11 +1,26 @@
 /**
- * Splits a loaded tile's meshes by the part they draw (`EXT_mesh_features` ids resolved to a `group_id` by the
+ * Splits a loaded tile's meshes (or a batched level's: a model of many parts draws them a few primitives per
+ * material) by the part they draw (`EXT_mesh_features` ids resolved to a `group_id` by the
  * tile's `EXT_structural_metadata` table), so each part is a mesh of its own, tagged as plain models' nodes are.
  * It runs on the main thread for every tile that arrives, before the tile can be drawn: it sorts the index in two
  * passes over typed arrays (count, then place) and gives a primitive of one part its own mesh back untouched.
  */
 import { BufferAttribute, BufferGeometry, Mesh } from 'three';
 import type { Object3D, TypedArray } from 'three';
+import { GLTFMeshFeaturesExtension, GLTFStructuralMetadataExtension } from '3d-tiles-renderer/plugins';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+
+/**
+ * A loader of a model's levels: meshopt-compressed, and reading the feature ids and table of parts a batched
+ * level carries, so {@link splitByPart} can give each part its mesh back.
+ */
+export function createPartsLoader(): GLTFLoader {
+  return new GLTFLoader()
+    .setMeshoptDecoder(MeshoptDecoder)
+    .register(() => new GLTFStructuralMetadataExtension())
+    .register(() => new GLTFMeshFeaturesExtension());
+}
 
 /** What GLTFLoader names the first feature id attribute (glTF `_FEATURE_ID_0`, lower-cased). */
 const FEATURE_ATTRIBUTE = '_feature_id_0';

@@ -63,14 +63,22 @@ export function openingWithTiles(
     async open() {
       if (askedLod) return levels.choose(askedLod);
       if (!tilesetUrl) return levels.open();
-      const { element } = options;
-      element.dataset.state = 'loading';
-      const counts = await options.view.loadTiles(tilesetUrl);
-      element.dataset.tileBytes = String(counts.bytes);
-      element.dataset.lod = 'tiles';
-      element.dataset.state = 'ready';
-      options.onShown(counts);
+      await openTiles(tilesetUrl, options);
     },
     choose: (lod) => levels.choose(lod),
   };
+}
+
+/**
+ * Streams `tilesetUrl` into the view (replacing a level shown), reporting as an opening does: what the page's
+ * Streamed entry of the LOD switcher does, from a level back to tiles.
+ */
+export async function openTiles(tilesetUrl: string, options: TilesOpeningOptions): Promise<void> {
+  const { element } = options;
+  element.dataset.state = 'loading';
+  const counts = await options.view.loadTiles(tilesetUrl);
+  element.dataset.tileBytes = String(counts.bytes);
+  element.dataset.lod = 'tiles';
+  element.dataset.state = 'ready';
+  options.onShown(counts);
 }

@@ -5,11 +5,10 @@
  */
 import { Color, MeshStandardMaterial, SRGBColorSpace } from 'three';
 import type { Mesh, Object3D, Texture } from 'three';
-import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { DIFF_COLORS } from './diff-colors.ts';
 import { disposeObject } from './dispose-object.ts';
 import { collectPartMeshes } from './part-meshes.ts';
+import { createPartsLoader, splitByPart } from './tile-parts.ts';
 
 /** The see-through red every removed part is drawn in. */
 function ghostMaterial(): MeshStandardMaterial {
@@ -38,7 +37,7 @@ function freeMaterials(mesh: Mesh): void {
 
 /** Ghosts of removed parts under `parent`; `changed` asks the view for a frame. */
 export class VersionGhosts {
-  private readonly loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  private readonly loader = createPartsLoader();
   private readonly material = ghostMaterial();
   private root: Object3D | null = null;
   private serial = 0;
@@ -62,6 +61,7 @@ export class VersionGhosts {
       return 0;
     }
     let drawn = 0;
+    splitByPart(gltf.scene);
     for (const [groupId, meshes] of collectPartMeshes(gltf.scene)) {
       for (const mesh of meshes) {
         freeMaterials(mesh);

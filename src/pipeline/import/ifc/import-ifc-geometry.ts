@@ -19,11 +19,18 @@ export interface IfcProductGeometry {
 /**
  * Streams every product's placed geometry out of web-ifc, baking each placement into the vertices
  * and merging pieces of the same colour, because the meshes live in WebAssembly memory that is
- * reused as soon as the callback returns.
+ * reused as soon as the callback returns; `onProduct` hears of each product as it is streamed.
  */
-export function readProductGeometry(api: IfcAPI, modelID: number): IfcProductGeometry[] {
+export function readProductGeometry(
+  api: IfcAPI,
+  modelID: number,
+  onProduct?: () => void,
+): IfcProductGeometry[] {
   const products: IfcProductGeometry[] = [];
+  // Heard from inside the stream: tessellating a big building is most of an IFC import's time. The stream goes
+  // type by type, each with its own count, so it tells no fraction of the whole.
   api.StreamAllMeshes(modelID, (mesh) => {
+    onProduct?.();
     const groups = new Map<string, IfcColorGroup>();
     let triangles = 0;
     const placed = mesh.geometries;

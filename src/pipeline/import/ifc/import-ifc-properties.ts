@@ -2,6 +2,7 @@ import type { IfcAPI } from 'web-ifc';
 import type { PartProperties, PropertyValue } from '../../part-properties.ts';
 import { readProjectUnits, unitSymbol, unitTypeOfMeasure, unitTypeOfQuantity } from './ifc-units.ts';
 import type { IfcUnits } from './ifc-units.ts';
+import { ifcStoreyName } from './ifc-storey-name.ts';
 import { lineClass, measureOf, rawArguments, refId, refIds, scalarOf, textOf } from './ifc-values.ts';
 
 /** Type codes of the relations that give an IFC object its properties, type and material. */
@@ -66,7 +67,7 @@ export function readIfcProperties(
       // HasPropertySets is the sixth attribute of every IfcTypeObject.
       typeSets.push(...refIds(typeArgs[5]));
     }
-    const storey = storeyOf(api, modelID, id, parents);
+    const storey = storeyOf(api, modelID, id, parents, units.get('LENGTHUNIT'));
     if (storey) element.Storey = storey;
     const materials = [
       ...new Set((materialOf.get(id) ?? []).flatMap((m) => materialNames(api, modelID, m, 0))),
@@ -220,14 +221,13 @@ function storeyOf(
   modelID: number,
   id: number,
   parents: ReadonlyMap<number, number>,
+  lengthUnit: string | undefined,
 ): string | undefined {
   const seen = new Set<number>();
   for (let at = parents.get(id); at !== undefined && !seen.has(at); at = parents.get(at)) {
     seen.add(at);
-    if (lineClass(api, modelID, at) === 'IFCBUILDINGSTOREY') {
-      const args = rawArguments(api, modelID, at);
-      return textOf(args[2]) || textOf(args[7]) || `#${at}`;
-    }
+    if (lineClass(api, modelID, at) === 'IFCBUILDINGSTOREY')
+      return ifcStoreyName(api, modelID, at, lengthUnit);
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { IfcAPI } from 'web-ifc';
+import { ifcStoreyName } from './ifc-storey-name.ts';
 
 /** Type codes of the IFC relations that place one object under another. */
 export interface IfcRelationTypes {
@@ -11,7 +12,7 @@ export interface IfcRelationTypes {
 export interface IfcObjectInfo {
   /** The `GlobalId`, or `#<express id>` for the rare object without one. */
   globalId: string;
-  /** The `Name`, falling back to the IFC class (`IfcWall`). */
+  /** The `Name`, falling back to the IFC class (`IfcWall`), or for a storey to its readable name. */
   name: string;
   /** IFC class of the object, e.g. `IfcWallStandardCase`. */
   type: string;
@@ -47,11 +48,21 @@ export function readParents(api: IfcAPI, modelID: number, types: IfcRelationType
   return parents;
 }
 
-/** GlobalId, display name and class of one IFC object (an `IfcRoot`: GlobalId first, Name third). */
-export function readObjectInfo(api: IfcAPI, modelID: number, expressID: number): IfcObjectInfo {
+/**
+ * GlobalId, display name and class of one IFC object (an `IfcRoot`: GlobalId first, Name third). An unnamed
+ * storey is named by ifcStoreyName, in the project's `lengthUnit` (undefined when unknown).
+ */
+export function readObjectInfo(
+  api: IfcAPI,
+  modelID: number,
+  expressID: number,
+  lengthUnit?: string,
+): IfcObjectInfo {
   const type = api.GetNameFromTypeCode(api.GetLineType(modelID, expressID)) || 'IfcProduct';
   const args = rawArguments(api, modelID, expressID);
-  const name = text(args[2])?.trim() || type;
+  const unnamed =
+    type.toUpperCase() === 'IFCBUILDINGSTOREY' ? ifcStoreyName(api, modelID, expressID, lengthUnit) : type;
+  const name = text(args[2])?.trim() || unnamed;
   return { globalId: text(args[0]) ?? `#${expressID}`, name, type };
 }
 

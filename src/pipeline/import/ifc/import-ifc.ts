@@ -96,7 +96,8 @@ async function readWithWebIfc(
     if (modelID < 0) throw fail('the file is damaged or not in this format');
     const schema = api.GetModelSchema(modelID);
     const sourceUnit = readLengthUnit(api, modelID, types.IFCPROJECT);
-    const products = readProductGeometry(api, modelID);
+    const storeyUnit = sourceUnit === 'unknown' ? undefined : sourceUnit;
+    const products = readProductGeometry(api, modelID, () => context.onProgress?.(0.1));
     context.onProgress?.(0.7);
     const sourceTriangleCount = products.reduce((sum, product) => sum + product.triangles, 0);
     if (sourceTriangleCount === 0) throw fail('no geometry found');
@@ -112,7 +113,7 @@ async function readWithWebIfc(
     const nodeFor = (expressID: number, visiting = new Set<number>()): Node => {
       const existing = nodes.get(expressID);
       if (existing) return existing;
-      const info = readObjectInfo(api, modelID, expressID);
+      const info = readObjectInfo(api, modelID, expressID, storeyUnit);
       const node = document.createNode(info.name).setExtras({ group_id: info.globalId, ifc_type: info.type });
       nodes.set(expressID, node);
       visiting.add(expressID);

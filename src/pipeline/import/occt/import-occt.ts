@@ -151,6 +151,7 @@ async function readWithOcct(
   const scene = document.createScene(path.basename(source.file));
   const materials = new Map<string, Material>();
   const built = new Map<string, Mesh>();
+  let builtTriangles = 0;
   const fileName = path.basename(source.file).replace(/\.[^.]+$/, '');
 
   const productOf = stepProductMatcher(kind === 'step' ? readStepProducts(bytes) : []);
@@ -172,6 +173,9 @@ async function readWithOcct(
       const key = indices.join(',');
       let mesh = built.get(key);
       if (!mesh) {
+        // A model of many shapes builds for a while: heard from at each one.
+        builtTriangles += indices.reduce((sum, index) => sum + meshes[index]!.index.array.length / 3, 0);
+        context.onProgress?.(0.8 + 0.15 * Math.min(1, builtTriangles / sourceTriangleCount));
         mesh = buildOcctMesh(
           document,
           buffer,

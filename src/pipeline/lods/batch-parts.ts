@@ -1,0 +1,294 @@
+import { PropertyType } from '@gltf-transform/core';
+import type {
+  Accessor,
+  Document,
+  Material,
+  Mesh,
+  Node,
+  Primitive,
+  TypedArray,
+  mat4,
+} from '@gltf-transform/core';
+import { meshNodesUnder } from '../../gltf/measure-geometry.ts';
+import { partName } from '../extract-parts.ts';
+import { addPartFeatures } from '../tiles/part-features.ts';
+import type { TilePart } from '../tiles/triangle-soup.ts';
+import {
+  bakeNormals,
+  determinant3,
+  isIdentity,
+  transformPositions,
+} from '../../render/scene/transform-vertices.ts';
+import type { StepContext } from '../types.ts';
+
+/** Step name used in logs. */
+export const NAME = 'batch-parts';
+
+/** glTF's TRIANGLES draw mode, the only one merged. */
+const TRIANGLES = 4;
+
+/**
+ * The extras mark of a part node kept, without its mesh, where it sat in a node tree (an IFC object's element):
+ * its triangles are drawn by the batched mesh, under its `group_id` as a feature.
+ */
+export const DRAWN_BY_FEATURES = 'drawn_by_features';
+
+/** Options of {@link batchParts}. */
+export interface BatchPartsOptions {
+  /**
+   * Batch only a document of more part nodes than this. Each part costs a node, a mesh and three or four
+   * accessors of JSON (600 to 800 bytes) against one or two bytes a vertex of feature id once batched, so a
+   * model of a few parts keeps one node per part as it came, and a model of many small parts sheds most of its JSON.
+   */
+  aboveParts: number;
+  /**
+   * A mesh drawn by this many nodes or more stays one mesh its nodes share, as it came: copying it into the batch
+   * once per node would cost more vertex bytes than its nodes' JSON.
+   */
+  sharedAtLeast: number;
+}
+
+/** Defaults for {@link BatchPartsOptions}. */
+export const BATCH_PARTS_DEFAULTS: BatchPartsOptions = { aboveParts: 64, sharedAtLeast: 4 };
+
+/** Whether a document has more part nodes than {@link batchParts} leaves as they are: a count, no copy. */
+export function hasManyParts(document: Document, options: Partial<BatchPartsOptions> = {}): boolean {
+  const { aboveParts } = { ...BATCH_PARTS_DEFAULTS, ...options };
+  const root = document.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  let count = 0;
+  scene?.traverse((node) => {
+    if (node.getMesh()) count++;
+  });
+  return count > aboveParts;
+}
+
+/** A part's primitive on its way into a batch, with the world matrix its vertices are baked with. */
+interface Piece {
+  primitive: Primitive;
+  matrix: mat4;
+  feature: number;
+}
+
+/** Primitives of one material and one vertex layout, merged into one. */
+interface Batch {
+  material: Material | null;
+  semantics: string[];
+  pieces: Piece[];
+}
+
+/**
+ * Merges the parts of a document of many parts into a few primitives, one per material and vertex layout, on one
+ * node at the root of the default scene: each part's vertices are baked into world space and carry its feature
+ * id (`_FEATURE_ID_0`, `EXT_mesh_features`), which the document's table of parts (`EXT_structural_metadata`,
+ * `group_id` and `name`, as tiles carry them) resolves. Parts that cannot merge stay nodes of their own: skinned,
+ * morphed, animated or GPU-instanced ones, points and lines, primitives with extensions, and meshes that many
+ * nodes share.
+ * Returns how many parts were batched (0: the document is left as it was).
+ */
+export function batchParts(
+  document: Document,
+  options: Partial<BatchPartsOptions>,
+  context: StepContext,
+): number {
+  const settings = { ...BATCH_PARTS_DEFAULTS, ...options };
+  const root = document.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  if (!scene) return 0;
+  const partNodes = meshNodesUnder(scene.listChildren());
+  if (partNodes.length <= settings.aboveParts) return 0;
+
+  const uses = new Map<Mesh, number>();
+  for (const { mesh } of partNodes) uses.set(mesh, (uses.get(mesh) ?? 0) + 1);
+  const animated = animatedNodes(document);
+  const batches = new Map<string, Batch>();
+  const parts: TilePart[] = [];
+  const batched: Node[] = [];
+  const materialIds = new Map<Material | null, number>();
+  const materialId = (material: Material | null): number => {
+    let id = materialIds.get(material);
+    if (id === undefined) materialIds.set(material, (id = materialIds.size));
+    return id;
+  };
+  partNodes.forEach(({ node, mesh, ancestors }, index) => {
+    const groupId = node.getExtras().group_id;
+    if (typeof groupId !== 'string' || (uses.get(mesh) ?? 0) >= settings.sharedAtLeast) return;
+    // A node's own extensions (GPU instancing above all) say more than one placement of its mesh.
+    if (node.getSkin() || node.listExtensions().length > 0) return;
+    if ([node, ...ancestors].some((each) => animated.has(each))) return;
+    const matrix = node.getWorldMatrix();
+    if (!mesh.listPrimitives().every((primitive) => mergeable(primitive, matrix))) return;
+    const feature = parts.length;
+    parts.push({ group_id: groupId, name: partName(node, mesh, index) });
+    batched.push(node);
+    for (const primitive of mesh.listPrimitives()) {
+      const semantics = layoutOf(primitive);
+      const key = `${materialId(primitive.getMaterial())}|${semantics.join(',')}`;
+      let batch = batches.get(key);
+      if (!batch) batches.set(key, (batch = { material: primitive.getMaterial(), semantics, pieces: [] }));
+      batch.pieces.push({ primitive, matrix, feature });
+    }
+  });
+  if (parts.length <= settings.aboveParts) return 0;
+
+  const buffer = root.listBuffers()[0] ?? document.createBuffer();
+  const mesh = document.createMesh('Batched parts');
+  const primitives = [...batches.values()].map((batch) => {
+    const primitive = mergeBatch(document, batch, parts.length);
+    for (const accessor of [primitive.getIndices()!, ...primitive.listAttributes()])
+      accessor.setBuffer(buffer);
+    mesh.addPrimitive(primitive);
+    return primitive;
+  });
+  addPartFeatures(document, primitives, parts);
+  scene.addChild(document.createNode('Batched parts').setMesh(mesh));
+  removeBatchedNodes(document, batched);
+  context.logger.debug(`${NAME}: ${parts.length} parts in ${primitives.length} primitives`);
+  return parts.length;
+}
+
+/** Nodes an animation moves, whose world matrices are not fixed. */
+function animatedNodes(document: Document): Set<Node> {
+  const nodes = new Set<Node>();
+  for (const animation of document.getRoot().listAnimations()) {
+    for (const channel of animation.listChannels()) {
+      const node = channel.getTargetNode();
+      if (node) nodes.add(node);
+    }
+  }
+  return nodes;
+}
+
+/** Whether a primitive can be merged: float triangles without morph targets or extensions. */
+function mergeable(primitive: Primitive, matrix: mat4): boolean {
+  if (primitive.getMode() !== TRIANGLES || primitive.listTargets().length > 0) return false;
+  if (primitive.listExtensions().length > 0) return false;
+  const position = primitive.getAttribute('POSITION');
+  if (!(position?.getArray() instanceof Float32Array)) return false;
+  if (primitive.listSemantics().some((semantic) => semantic.startsWith('_FEATURE_ID_'))) return false;
+  const normal = primitive.getAttribute('NORMAL');
+  if (normal && !(normal.getArray() instanceof Float32Array)) return false;
+  // A tangent's handedness under a moved frame is not worth baking for the few models that have both.
+  return !primitive.getAttribute('TANGENT') || isIdentity(matrix);
+}
+
+/** A primitive's vertex layout: each attribute's semantic, type, component type and normalization. */
+function layoutOf(primitive: Primitive): string[] {
+  return primitive
+    .listSemantics()
+    .map((semantic) => {
+      const accessor = primitive.getAttribute(semantic)!;
+      return `${semantic}:${accessor.getType()}:${accessor.getComponentType()}:${accessor.getNormalized()}`;
+    })
+    .sort();
+}
+
+/** One primitive drawing every piece of a batch, its vertices in world space and tagged with their feature. */
+function mergeBatch(document: Document, batch: Batch, featureCount: number): Primitive {
+  const counts = batch.pieces.map(({ primitive }) => primitive.getAttribute('POSITION')!.getCount());
+  const vertexCount = counts.reduce((sum, count) => sum + count, 0);
+  const indexCounts = batch.pieces.map(
+    ({ primitive }, at) => primitive.getIndices()?.getCount() ?? counts[at]! - (counts[at]! % 3),
+  );
+  const indices =
+    vertexCount <= 0xffff
+      ? new Uint16Array(indexCounts.reduce((sum, count) => sum + count, 0))
+      : new Uint32Array(indexCounts.reduce((sum, count) => sum + count, 0));
+  const FeatureArray =
+    featureCount <= 0x100 ? Uint8Array : featureCount <= 0x10000 ? Uint16Array : Float32Array;
+  const features = new FeatureArray(vertexCount);
+  const primitive = document.createPrimitive().setMaterial(batch.material);
+  for (const layout of batch.semantics) {
+    const semantic = layout.slice(0, layout.indexOf(':'));
+    const template = batch.pieces[0]!.primitive.getAttribute(semantic)!;
+    const size = template.getElementSize();
+    const ArrayType = template.getArray()!.constructor as new (length: number) => TypedArray;
+    const values = new ArrayType(vertexCount * size);
+    let at = 0;
+    batch.pieces.forEach(({ primitive: piece, matrix }) => {
+      const source = piece.getAttribute(semantic)!.getArray()!;
+      values.set(bakedValues(semantic, source, matrix), at * size);
+      at += piece.getAttribute('POSITION')!.getCount();
+    });
+    primitive.setAttribute(semantic, copyAccessor(document, template, values));
+  }
+  let vertexAt = 0;
+  let indexAt = 0;
+  batch.pieces.forEach(({ primitive: piece, matrix, feature }, pieceIndex) => {
+    features.fill(feature, vertexAt, vertexAt + counts[pieceIndex]!);
+    const own = piece.getIndices()?.getArray();
+    const length = indexCounts[pieceIndex]!;
+    // A mirroring matrix turns the winding around; swapping two corners keeps the front face in front.
+    const flip = determinant3(matrix) < 0;
+    for (let corner = 0; corner < length; corner++) {
+      const source = flip && corner % 3 !== 0 ? corner + (corner % 3 === 1 ? 1 : -1) : corner;
+      indices[indexAt + corner] = vertexAt + (own ? own[source]! : source);
+    }
+    vertexAt += counts[pieceIndex]!;
+    indexAt += length;
+  });
+  return primitive
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(indices))
+    .setAttribute('_FEATURE_ID_0', document.createAccessor().setType('SCALAR').setArray(features));
+}
+
+/** An attribute's values as the batch holds them: positions and normals through the piece's world matrix. */
+function bakedValues(semantic: string, source: TypedArray, matrix: mat4): ArrayLike<number> {
+  if (isIdentity(matrix)) return source;
+  if (semantic === 'POSITION') return transformPositions(source as Float32Array, matrix);
+  if (semantic !== 'NORMAL') return source;
+  const normals = bakeNormals(source as Float32Array, matrix);
+  // The cofactor matrix bakeNormals uses points normals inward under a mirroring matrix.
+  if (determinant3(matrix) < 0) for (let i = 0; i < normals.length; i++) normals[i] = -normals[i]!;
+  return normals;
+}
+
+/** A new accessor like `template` (type, normalization) over `values`. */
+function copyAccessor(document: Document, template: Accessor, values: TypedArray): Accessor {
+  return document
+    .createAccessor()
+    .setType(template.getType())
+    .setNormalized(template.getNormalized())
+    .setArray(values);
+}
+
+/**
+ * Takes the meshes off the batched part nodes, disposing what nothing draws any more. A node that holds a camera
+ * or other nodes, or sits under an object of its own (an IFC element in its storey), stays where it was, marked
+ * {@link DRAWN_BY_FEATURES}, so the node tree still says which parts each object stands for.
+ */
+function removeBatchedNodes(document: Document, nodes: Node[]): void {
+  const meshes = new Set<Mesh>();
+  for (const node of nodes) {
+    meshes.add(node.getMesh()!);
+    node.setMesh(null);
+    if (node.listChildren().length > 0 || node.getCamera() || underAnObject(node)) {
+      node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
+    } else {
+      node.dispose();
+    }
+  }
+  const accessors = new Set<Accessor>();
+  for (const mesh of meshes) {
+    if (mesh.listParents().some((parent) => parent.propertyType === PropertyType.NODE)) continue;
+    for (const primitive of mesh.listPrimitives()) {
+      const indices = primitive.getIndices();
+      if (indices) accessors.add(indices);
+      for (const attribute of primitive.listAttributes()) accessors.add(attribute);
+      primitive.dispose();
+    }
+    mesh.dispose();
+  }
+  const root = document.getRoot();
+  for (const accessor of accessors) {
+    if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
+  }
+}
+
+/** Whether one of a node's ancestors carries a `group_id` of its own. */
+function underAnObject(node: Node): boolean {
+  for (let parent = node.getParentNode(); parent; parent = parent.getParentNode()) {
+    if (typeof parent.getExtras().group_id === 'string') return true;
+  }
+  return false;
+}

@@ -1,0 +1,138 @@
+import { PropertyType } from '@gltf-transform/core';
+import type { Accessor, Document, Mesh, Primitive, TypedArray } from '@gltf-transform/core';
+import { featureParts } from './feature-group-ids.ts';
+import type { FeatureParts } from './feature-group-ids.ts';
+
+/** glTF's TRIANGLES draw mode; a batched level merges nothing else. */
+const TRIANGLES = 4;
+
+/** The extensions a batched level carries its parts in, gone once every part is a node again. */
+const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
+
+/**
+ * Turns a level whose parts are batched (primitives whose `_FEATURE_ID_0` resolves to a `group_id` through
+ * `EXT_structural_metadata`, as batch-parts.ts writes them) back into a node per part, as levels of few parts are
+ * written: each part a node named after it with its `extras.group_id`, under the batched primitives' node, with
+ * a mesh of only its own vertices (every attribute but the feature ids, types kept) and its primitives' materials.
+ * Exports and the renderer then find each part as they always have. Returns how many part nodes it made; a level
+ * without feature ids is left as it is.
+ */
+export function splitFeatureParts(document: Document): number {
+  const root = document.getRoot();
+  let made = 0;
+  const emptied = new Set<Accessor>();
+  for (const node of root.listNodes()) {
+    const mesh = node.getMesh();
+    if (!mesh) continue;
+    const batched = mesh
+      .listPrimitives()
+      .map((primitive) => ({ primitive, parts: featureParts(primitive) }))
+      .filter((entry): entry is { primitive: Primitive; parts: FeatureParts } => entry.parts !== null);
+    if (batched.length === 0) continue;
+    const split = batched
+      .filter(({ primitive }) => primitive.getMode() === TRIANGLES)
+      .map(({ primitive, parts }) => ({ primitive, parts, byFeature: trianglesByFeature(primitive, parts) }));
+    // Part nodes in feature order, which is the order the parts are listed in.
+    const features = [...new Set(split.flatMap(({ byFeature }) => [...byFeature.keys()]))].sort(
+      (a, b) => a - b,
+    );
+    const partMeshes = new Map<string, Mesh>();
+    for (const feature of features) {
+      for (const { primitive, parts, byFeature } of split) {
+        const triangles = byFeature.get(feature);
+        const groupId = parts.groupIds[feature];
+        if (!triangles || groupId === undefined) continue;
+        let partMesh = partMeshes.get(groupId);
+        if (!partMesh) {
+          const name = parts.names[feature] || groupId;
+          partMesh = document.createMesh(name);
+          partMeshes.set(groupId, partMesh);
+          node.addChild(document.createNode(name).setMesh(partMesh).setExtras({ group_id: groupId }));
+          made++;
+        }
+        partMesh.addPrimitive(copyTriangles(document, primitive, triangles));
+      }
+    }
+    for (const { primitive } of batched) {
+      for (const accessor of [primitive.getIndices(), ...primitive.listAttributes()]) {
+        if (accessor) emptied.add(accessor);
+      }
+      primitive.dispose();
+    }
+    if (mesh.listPrimitives().length === 0) {
+      node.setMesh(null);
+      if (!mesh.listParents().some((parent) => parent.propertyType === PropertyType.NODE)) mesh.dispose();
+    }
+  }
+  if (made === 0) return 0;
+  for (const accessor of emptied) {
+    if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
+  }
+  const stillFeatured = root
+    .listMeshes()
+    .some((mesh) => mesh.listPrimitives().some((primitive) => primitive.getExtension('EXT_mesh_features')));
+  if (!stillFeatured) {
+    for (const extension of root.listExtensionsUsed()) {
+      if (FEATURE_EXTENSIONS.includes(extension.extensionName)) extension.dispose();
+    }
+  }
+  return made;
+}
+
+/** A primitive's triangles (vertex indices, three a triangle) by the feature id of their first vertex. */
+function trianglesByFeature(primitive: Primitive, parts: FeatureParts): Map<number, number[]> {
+  const vertexCount = primitive.getAttribute('POSITION')?.getCount() ?? 0;
+  const indices = primitive.getIndices()?.getArray() ?? null;
+  const count = indices ? indices.length : vertexCount;
+  const byFeature = new Map<number, number[]>();
+  for (let at = 0; at + 2 < count; at += 3) {
+    const a = indices ? indices[at]! : at;
+    const b = indices ? indices[at + 1]! : at + 1;
+    const c = indices ? indices[at + 2]! : at + 2;
+    if (a >= vertexCount || b >= vertexCount || c >= vertexCount) continue;
+    const feature = Math.round(parts.vertexFeatures[a]!);
+    let list = byFeature.get(feature);
+    if (!list) byFeature.set(feature, (list = []));
+    list.push(a, b, c);
+  }
+  return byFeature;
+}
+
+/** A primitive drawing the given triangles of `source`, with only the vertices they use, in their own types. */
+function copyTriangles(document: Document, source: Primitive, triangles: number[]): Primitive {
+  const remap = new Map<number, number>();
+  const order: number[] = [];
+  const indices = new Uint32Array(triangles.length);
+  triangles.forEach((vertex, at) => {
+    let next = remap.get(vertex);
+    if (next === undefined) {
+      remap.set(vertex, (next = order.length));
+      order.push(vertex);
+    }
+    indices[at] = next;
+  });
+  const buffer = source.getAttribute('POSITION')?.getBuffer() ?? null;
+  const primitive = document
+    .createPrimitive()
+    .setMaterial(source.getMaterial())
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
+  for (const semantic of source.listSemantics()) {
+    if (semantic.startsWith('_FEATURE_ID_')) continue;
+    const accessor = source.getAttribute(semantic)!;
+    const array = accessor.getArray();
+    if (!array) continue;
+    const size = accessor.getElementSize();
+    const values = new (array.constructor as new (length: number) => TypedArray)(order.length * size);
+    order.forEach((vertex, to) => values.set(array.subarray(vertex * size, vertex * size + size), to * size));
+    primitive.setAttribute(
+      semantic,
+      document
+        .createAccessor()
+        .setType(accessor.getType())
+        .setNormalized(accessor.getNormalized())
+        .setArray(values)
+        .setBuffer(buffer),
+    );
+  }
+  return primitive;
+}

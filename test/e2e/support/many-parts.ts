@@ -1,0 +1,204 @@
+// A model of 100,489 parts seeded straight into a data folder as a finished conversion would leave it: a GLB made in
+// code (a square grid of nodes, each a part instancing one of 50 small meshes) stored as its LOD 0, and the model's
+// row and parts' rows written through the catalog's repository. Converting such a file would take the pipeline
+// longer than a browser test should wait; the viewer only reads what a conversion stores.
+import { randomUUID } from 'node:crypto';
+import { Document } from '@gltf-transform/core';
+import { createModelRepository } from '../../../src/catalog/repository.ts';
+import { lodKey, modelPrefix } from '../../../src/catalog/lod-keys.ts';
+import { createVersionRepository } from '../../../src/catalog/versions/repository.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createNodeIO } from '../../../src/gltf/create-io.ts';
+import type { PartInfo } from '../../../src/pipeline/types.ts';
+import { openServices } from '../../../src/services.ts';
+
+/** Parts along each side of the grid: odd, so one part sits at the grid's centre, where the view looks. */
+export const GRID_SIDE = 317;
+/** Distinct meshes the parts instance. */
+export const MESH_COUNT = 50;
+/** Height of every mesh; flat, so no neighbour stands between the camera and the centre part. */
+const HEIGHT = 0.2;
+
+/** The part at grid row `row`, column `column`: its group id, name and folder. */
+export function gridPart(row: number, column: number): { group_id: string; name: string; path: string } {
+  return {
+    group_id: `grid-${row}-${column}`,
+    name: `Part ${row}-${column}`,
+    path: `Grid/Row ${row}`,
+  };
+}
+
+/** The part at the grid's centre: the model's bounds are centred on it, so the framed view looks at it. */
+export const CENTRE_PART = gridPart((GRID_SIDE - 1) / 2, (GRID_SIDE - 1) / 2);
+
+/** Footprint of mesh `m` (x and z half-widths), all within a 0.6 m cell of the 1 m pitch. */
+function footprint(m: number): [number, number] {
+  return [0.15 + (m % 10) * 0.015, 0.3 - Math.floor(m / 10) * 0.03];
+}
+
+/** A box standing on y = 0: its 24 vertices (flat normals) and 12 triangles, drawn from both sides. */
+function box(
+  halfX: number,
+  halfZ: number,
+): {
+  positions: Float32Array<ArrayBuffer>;
+  normals: Float32Array<ArrayBuffer>;
+  indices: Uint16Array<ArrayBuffer>;
+} {
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  for (let axis = 0; axis < 3; axis++) {
+    for (const sign of [-1, 1]) {
+      const [u, v] = [0, 1, 2].filter((other) => other !== axis) as [number, number];
+      const base = positions.length / 3;
+      for (const [a, b] of [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ] as const) {
+        const corner = [0, 0, 0];
+        corner[axis] = sign;
+        corner[u] = a;
+        corner[v] = b;
+        positions.push(corner[0]! * halfX, ((corner[1]! + 1) / 2) * HEIGHT, corner[2]! * halfZ);
+        normals.push(axis === 0 ? sign : 0, axis === 1 ? sign : 0, axis === 2 ? sign : 0);
+      }
+      indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
+    }
+  }
+  return {
+    positions: new Float32Array(positions),
+    normals: new Float32Array(normals),
+    indices: new Uint16Array(indices),
+  };
+}
+
+/** The GLB of the grid: a `Grid` node holding one node per row, each holding its parts' nodes. */
+export async function manyPartsGlb(): Promise<Uint8Array> {
+  const document = new Document();
+  const buffer = document.createBuffer();
+  const scene = document.createScene('Scene');
+  const material = document
+    .createMaterial('Grey')
+    .setBaseColorFactor([0.7, 0.72, 0.75, 1])
+    .setDoubleSided(true);
+  const meshes = Array.from({ length: MESH_COUNT }, (_, m) => {
+    const [halfX, halfZ] = footprint(m);
+    const shape = box(halfX, halfZ);
+    const accessor = (type: 'VEC3' | 'SCALAR', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>) =>
+      document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+    const primitive = document
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', shape.positions))
+      .setAttribute('NORMAL', accessor('VEC3', shape.normals))
+      .setIndices(accessor('SCALAR', shape.indices))
+      .setMaterial(material);
+    return document.createMesh(`Mesh ${m}`).addPrimitive(primitive);
+  });
+  const grid = document.createNode('Grid');
+  scene.addChild(grid);
+  const half = (GRID_SIDE - 1) / 2;
+  for (let row = 0; row < GRID_SIDE; row++) {
+    const rowNode = document.createNode(`Row ${row}`);
+    grid.addChild(rowNode);
+    for (let column = 0; column < GRID_SIDE; column++) {
+      const part = gridPart(row, column);
+      rowNode.addChild(
+        document
+          .createNode(part.name)
+          .setMesh(meshes[meshOf(row, column)]!)
+          .setTranslation([column - half, 0, row - half])
+          .setExtras({ group_id: part.group_id }),
+      );
+    }
+  }
+  const io = await createNodeIO();
+  return io.writeBinary(document);
+}
+
+/** The mesh a part instances; the centre part's is the widest, so a click at the view's centre finds it. */
+function meshOf(row: number, column: number): number {
+  const half = (GRID_SIDE - 1) / 2;
+  return row === half && column === half ? MESH_COUNT - 10 + 9 : (row * 7 + column * 3) % MESH_COUNT;
+}
+
+/** The parts' rows as a conversion records them, in the GLB's node order. */
+function gridParts(): PartInfo[] {
+  const parts: PartInfo[] = [];
+  const half = (GRID_SIDE - 1) / 2;
+  for (let row = 0; row < GRID_SIDE; row++) {
+    for (let column = 0; column < GRID_SIDE; column++) {
+      const m = meshOf(row, column);
+      const [halfX, halfZ] = footprint(m);
+      const [x, z] = [column - half, row - half];
+      parts.push({
+        ...gridPart(row, column),
+        triangle_count: 12,
+        vertex_count: 24,
+        bounds: { min: [x - halfX, 0, z - halfZ], max: [x + halfX, HEIGHT, z + halfZ] },
+        properties: {},
+        fingerprint: { geometry: `mesh-${m}`, transform: `${x},0,${z}`, properties: '{}', material: 'grey' },
+      });
+    }
+  }
+  return parts;
+}
+
+/**
+ * Writes the grid model into `dataDir` (migrating its database first), as a completed model named `name`, and
+ * answers its id. Run before the server starts on that folder.
+ */
+export async function seedManyParts(dataDir: string, name: string): Promise<string> {
+  const config = loadConfig({ DATA_DIR: dataDir });
+  const services = await openServices(config);
+  try {
+    const { db, dialect } = services.database;
+    const models = createModelRepository({ db, dialect });
+    const glb = await manyPartsGlb();
+    const id = randomUUID();
+    const sourceKey = `${modelPrefix(id)}source/grid.glb`;
+    await services.blobs.putBytes(sourceKey, glb);
+    const lod0 = lodKey(id, 0, glb);
+    await services.blobs.putBytes(lod0, glb);
+    const row = await models.create({
+      id,
+      name,
+      description: `${GRID_SIDE * GRID_SIDE} parts instancing ${MESH_COUNT} meshes`,
+      original_filename: 'grid.glb',
+      format: 'glb',
+      file_size: glb.byteLength,
+      status: 'pending',
+      progress: 0,
+      source_key: sourceKey,
+      source_entry: null,
+      unit: null,
+      up_axis: null,
+      lods: '[]',
+      tags: '[]',
+      upload_id: null,
+      idempotency_key: null,
+      request_fingerprint: null,
+    });
+    await createVersionRepository(db).createFirst(row);
+    const parts = gridParts();
+    const extent = (GRID_SIDE - 1) / 2 + 0.3;
+    await models.complete(id, {
+      lods: [
+        { level: 0, key: lod0, triangle_count: parts.length * 12, size: glb.byteLength, reduced: false },
+      ],
+      tileset_key: null,
+      tilesetCutGlb: null,
+      parts,
+      triangle_count: parts.length * 12,
+      vertex_count: parts.length * 24,
+      bounds: { min: [-extent, 0, -extent], max: [extent, HEIGHT, extent] },
+      source_unit: 'm',
+      source_up_axis: 'y',
+    });
+    return id;
+  } finally {
+    await services.close();
+  }
+}

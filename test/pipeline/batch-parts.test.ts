@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Node } from '@gltf-transform/core';
+import sharp from 'sharp';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { BATCH_PARTS_DEFAULTS, DRAWN_BY_FEATURES, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
+import type { ConversionResult } from '../../src/pipeline/types.ts';
+import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { featureParts } from '../../src/render/scene/feature-group-ids.ts';
+import { splitFeatureParts } from '../../src/render/scene/split-feature-parts.ts';
+import { readPartHierarchy } from '../../src/review/bcf/part-hierarchy.ts';
+import { exportModel } from '../../src/writers/export-model.ts';
+import { zipEntries } from '../exports/support.ts';
+import { MANY_PARTS_TRIANGLES_PER_GROUP, manyPartsObj } from '../fixtures/many-parts-obj.ts';
+import { addSphere, emptyDocument, quietLogger, readGlb, tempDir, validationErrors } from './documents.ts';
+
+const GROUPS = BATCH_PARTS_DEFAULTS.aboveParts + 36;
+let scratch: Awaited<ReturnType<typeof tempDir>>;
+let many: ConversionResult;
+
+/** Converts a generated OBJ of `groups` boxes, one `o` group each, its levels compressed as served. */
+async function convertBoxes(groups: number): Promise<ConversionResult> {
+  const file = path.join(scratch.dir, `boxes-${groups}.obj`);
+  await writeFile(file, manyPartsObj({ groups, kind: 'distinct' }));
+  return convertModel({
+    modelId: 'b',
+    source: { file, dir: scratch.dir, format: 'obj' },
+    logger: quietLogger,
+    compressLods: 'meshopt',
+  });
+}
+
+/** The group ids a level's feature ids resolve to, and how many primitives carry them. */
+async function featureGroups(glb: Uint8Array): Promise<{ groupIds: Set<string>; primitives: number }> {
+  const document = await readGlb(glb);
+  const groupIds = new Set<string>();
+  let primitives = 0;
+  for (const mesh of document.getRoot().listMeshes()) {
+    for (const primitive of mesh.listPrimitives()) {
+      const parts = featureParts(primitive);
+      if (!parts) continue;
+      primitives++;
+      for (const feature of new Set(Array.from(parts.vertexFeatures))) groupIds.add(parts.groupIds[feature]!);
+    }
+  }
+  return { groupIds, primitives };
+}
+
+before(async () => {
+  scratch = await tempDir();
+  many = await convertBoxes(GROUPS);
+});
+after(() => scratch.remove());
+
+void test('a model of many parts has batched levels: one primitive, every part a feature, valid glTF', async () => {
+  assert.equal(many.parts.length, GROUPS, 'every part is still listed');
+  const expected = new Set(many.parts.map((part) => part.group_id));
+  for (const lod of many.lods) {
+    const { groupIds, primitives } = await featureGroups(lod.glb);
+    assert.equal(primitives, 1, `LOD ${lod.level}: one material, one primitive`);
+    assert.deepEqual(groupIds, expected, `LOD ${lod.level} carries every part`);
+    assert.deepEqual(await validationErrors(lod.glb), [], `LOD ${lod.level} is valid`);
+    const nodes = (await readGlb(lod.glb)).getRoot().listNodes();
+    assert.equal(nodes.filter((node) => node.getMesh()).length, 1, `LOD ${lod.level}: no node per part`);
+  }
+});
+
+void test('a batched level splits back into a node per part with its own triangles', async () => {
+  const document = await readGlb(many.lods[0].glb);
+  assert.equal(splitFeatureParts(document), GROUPS);
+  const partNodes = document
+    .getRoot()
+    .listNodes()
+    .filter((node) => typeof node.getExtras().group_id === 'string' && node.getMesh());
+  assert.deepEqual(
+    partNodes.map((node) => node.getExtras().group_id),
+    many.parts.map((part) => part.group_id),
+    'in the order parts are listed',
+  );
+  for (const node of partNodes) {
+    const triangles = node.getMesh()!.listPrimitives()[0]!.getIndices()!.getCount() / 3;
+    assert.equal(triangles, MANY_PARTS_TRIANGLES_PER_GROUP, node.getName());
+  }
+  const used = document.getRoot().listExtensionsUsed();
+  assert.ok(!used.some((extension) => extension.extensionName === 'EXT_mesh_features'));
+});
+
+void test('an export of a batched level writes one object per part', async () => {
+  const options = { bound: [], title: 'Boxes', unit: 'meter' } as const;
+  const obj = await exportModel(many.lods[0].glb, { ...options, format: 'obj' });
+  const entry = (await zipEntries(obj)).find((each) => each.name.endsWith('.obj'))!;
+  const text = entry.data.toString('utf8');
+  assert.equal(text.match(/^o /gm)?.length, GROUPS);
+  const glb = await readGlb(await exportModel(many.lods[0].glb, { ...options, format: 'glb' }));
+  const exported = glb
+    .getRoot()
+    .listNodes()
+    .filter((node) => node.getMesh() && typeof node.getExtras().group_id === 'string');
+  assert.equal(exported.length, GROUPS);
+});
+
+void test('a thumbnail of a batched level draws every part and paints a bound part', async () => {
+  const options = { width: 48, height: 48, supersample: 1 };
+  const plain = await renderThumbnailDetailed(many.lods[0].glb, options);
+  assert.equal(plain.triangleCount, GROUPS * MANY_PARTS_TRIANGLES_PER_GROUP);
+  const red = new Map(
+    many.parts.map((part) => [part.group_id, { color: [1, 0, 0] as [number, number, number], alpha: 1 }]),
+  );
+  const painted = await renderThumbnailDetailed(many.lods[0].glb, { ...options, materialOverrides: red });
+  const pixels = await sharp(painted.png).raw().toBuffer({ resolveWithObject: true });
+  let reds = 0;
+  for (let at = 0; at < pixels.data.length; at += pixels.info.channels) {
+    if (pixels.data[at]! > 100 && pixels.data[at + 1]! < 40 && pixels.data[at + 2]! < 40) reds++;
+  }
+  assert.ok(reds > 0, 'the bound colour reaches the batched parts');
+});
+
+void test('a model of few parts keeps a node per part', async () => {
+  const few = await convertBoxes(12);
+  const document = await readGlb(few.lods[0].glb);
+  const tagged = document
+    .getRoot()
+    .listNodes()
+    .filter((node) => node.getMesh() && typeof node.getExtras().group_id === 'string');
+  assert.equal(tagged.length, 12);
+  assert.equal((await featureGroups(few.lods[0].glb)).primitives, 0);
+});
+
+void test('shared meshes stay shared, parts under an object keep their place in the tree', () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const shared = addSphere(document, 8, 6, 0.3);
+  const storey = document.createNode('Storey').setExtras({ group_id: 'storey' });
+  scene.addChild(storey);
+  const parts = 100;
+  for (let i = 0; i < parts; i++) {
+    // Every fourth part draws the one shared sphere; the others have a mesh of their own.
+    const mesh = i % 4 === 0 ? shared : addSphere(document, 8, 6, 0.2 + i / 1000);
+    const node = document
+      .createNode(`part ${i}`)
+      .setMesh(mesh)
+      .setTranslation([i, 0, i % 2 ? -1 : 1])
+      .setScale(i % 3 === 0 ? [-1, 1, 1] : [1, 1, 1])
+      .setExtras({ group_id: `p${i}` });
+    (i < 10 ? storey : scene).addChild(node);
+  }
+  const before = new Map(
+    document
+      .getRoot()
+      .listNodes()
+      .filter((node) => node.getMesh())
+      .map((node) => [node.getExtras().group_id as string, worldCentre(node)]),
+  );
+  const facing = new Map(
+    document
+      .getRoot()
+      .listNodes()
+      .filter((node) => node.getMesh())
+      .map((node) => [node.getExtras().group_id as string, facesFollowNormals(node)]),
+  );
+  assert.equal(batchParts(document, {}, { logger: quietLogger }), parts - parts / 4);
+  const kept = document
+    .getRoot()
+    .listNodes()
+    .filter((node) => node.getMesh() === shared);
+  assert.equal(kept.length, parts / 4, 'the shared mesh still drawn by its nodes');
+  const marked = storey.listChildren().filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
+  assert.equal(marked.length, 10 - 3, 'parts in the storey stay in it, marked');
+
+  splitFeatureParts(document);
+  for (const node of document.getRoot().listNodes()) {
+    const groupId = node.getExtras().group_id;
+    if (!node.getMesh() || typeof groupId !== 'string') continue;
+    const centre = worldCentre(node);
+    assert.equal(
+      facesFollowNormals(node),
+      facing.get(groupId),
+      `${groupId} faces as it did, mirrored or not`,
+    );
+    before.get(groupId)!.forEach((value, axis) => assert.ok(Math.abs(value - centre[axis]!) < 1e-5, groupId));
+  }
+});
+
+void test('the node tree of a batched level still says which parts an object holds', async () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const storey = document.createNode('Storey').setExtras({ group_id: 'storey' });
+  scene.addChild(storey);
+  for (let i = 0; i < BATCH_PARTS_DEFAULTS.aboveParts + 1; i++) {
+    storey.addChild(
+      document
+        .createNode(`wall ${i}`)
+        .setMesh(addSphere(document, 6, 4, 0.1 + i / 1000))
+        .setExtras({ group_id: `w${i}` }),
+    );
+  }
+  batchParts(document, {}, { logger: quietLogger });
+  const glb = await (await createNodeIO()).writeBinary(document);
+  const hierarchy = readPartHierarchy(glb, (id) => id.startsWith('w'));
+  assert.equal(hierarchy.get('storey')?.parts.length, BATCH_PARTS_DEFAULTS.aboveParts + 1);
+});
+
+/** The world-space centre of the box around a node's first primitive's vertices. */
+function worldCentre(node: Node): number[] {
+  const position = node.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
+  const matrix = node.getWorldMatrix();
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  const vertex: number[] = [];
+  for (let i = 0; i < position.getCount(); i++) {
+    position.getElement(i, vertex);
+    for (let axis = 0; axis < 3; axis++) {
+      const value =
+        matrix[axis]! * vertex[0]! +
+        matrix[4 + axis]! * vertex[1]! +
+        matrix[8 + axis]! * vertex[2]! +
+        matrix[12 + axis]!;
+      min[axis] = Math.min(min[axis]!, value);
+      max[axis] = Math.max(max[axis]!, value);
+    }
+  }
+  return min.map((value, axis) => (value + max[axis]!) / 2);
+}
+
+/**
+ * Whether each triangle of a node's first primitive winds towards its first vertex's normal, in its own data: a
+ * mirroring matrix turns both around, so baking one in keeps the answer only when the winding is swapped too.
+ */
+function facesFollowNormals(node: Node): boolean {
+  const primitive = node.getMesh()!.listPrimitives()[0]!;
+  const position = primitive.getAttribute('POSITION')!;
+  const normal = primitive.getAttribute('NORMAL')!;
+  const indices = primitive.getIndices()!.getArray()!;
+  const corner = (index: number) => position.getElement(index, []);
+  for (let at = 0; at < indices.length; at += 3) {
+    const [a, b, c] = [corner(indices[at]!), corner(indices[at + 1]!), corner(indices[at + 2]!)];
+    const u = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!];
+    const v = [c[0]! - a[0]!, c[1]! - a[1]!, c[2]! - a[2]!];
+    const face = [
+      u[1]! * v[2]! - u[2]! * v[1]!,
+      u[2]! * v[0]! - u[0]! * v[2]!,
+      u[0]! * v[1]! - u[1]! * v[0]!,
+    ];
+    if (Math.hypot(...face) < 1e-9) continue;
+    const n = normal.getElement(indices[at]!, []);
+    if (face[0]! * n[0]! + face[1]! * n[1]! + face[2]! * n[2]! <= 0) return false;
+  }
+  return true;
+}

@@ -1,0 +1,29 @@
+/**
+ * The view as the workspace shows it: its toolbar on top, the canvas, and readouts over the canvas's lower
+ * corner. The stage keeps one size whatever is clicked (readouts float over the view, they never push it), and it
+ * is what goes fullscreen, toolbar included.
+ */
+import type { Model } from '../api/types.ts';
+import { h } from '../ui/dom.ts';
+import type { WorkspaceViewport } from './workspace-viewport.ts';
+import { createPartMeasures } from './part-measures.ts';
+import { createViewToolbar } from './view-toolbar.ts';
+import './workspace.css';
+
+/** The stage, a way to switch off its measures (Esc), and its clean-up. */
+export interface ViewStage {
+  element: HTMLElement;
+  /** Switches off Distance or Angle; true when one was on. */
+  cancel: () => boolean;
+  dispose: () => void;
+}
+
+/** Builds the stage around `viewport`, the element `view` draws into. */
+export function createViewStage(model: Model, view: WorkspaceViewport, viewport: HTMLElement): ViewStage {
+  const readout = h('div', { class: 'view-readout' });
+  const element = h('div', { class: 'view-stage' });
+  const measures = createPartMeasures(model, view, readout);
+  const toolbar = createViewToolbar({ model, view, stage: element, readout, extra: measures.buttons });
+  element.append(toolbar.element, h('div', { class: 'view-frame' }, viewport, readout));
+  return { element, cancel: measures.cancel, dispose: toolbar.dispose };
+}
