@@ -49,6 +49,17 @@ export function createBindingWrites({ db, dialect }: Pick<DatabaseHandle, 'db' |
     return result;
   }
 
+  /** Marks a configuration of the model changed now; false when the model has no such configuration. */
+  async function touchConfiguration(trx: Db, modelId: string, id: string): Promise<boolean> {
+    const touched = await trx
+      .updateTable('configurations')
+      .set({ updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('model_id', '=', modelId)
+      .executeTakeFirst();
+    return Number(touched.numUpdatedRows) > 0;
+  }
+
   /** The group ids a configuration binds. */
   async function boundGroups(id: string): Promise<string[]> {
     const rows = await db
@@ -74,13 +85,7 @@ export function createBindingWrites({ db, dialect }: Pick<DatabaseHandle, 'db' |
       const before = mode === 'replace' ? await boundGroups(id) : [];
       const changed = [...new Set([...before, ...bindings.map((b) => b.group_id)])];
       return writeBindings(changed, async (trx) => {
-        const touched = await trx
-          .updateTable('configurations')
-          .set({ updated_at: nowIso() })
-          .where('id', '=', id)
-          .where('model_id', '=', modelId)
-          .executeTakeFirst();
-        if (Number(touched.numUpdatedRows) === 0) return undefined;
+        if (!(await touchConfiguration(trx, modelId, id))) return undefined;
         if (mode === 'replace')
           await trx.deleteFrom('configuration_bindings').where('configuration_id', '=', id).execute();
         await insertBindings(trx, id, bindings);
@@ -95,13 +100,7 @@ export function createBindingWrites({ db, dialect }: Pick<DatabaseHandle, 'db' |
       groupIds: readonly string[],
     ): Promise<StoredConfiguration | undefined> {
       return writeBindings(groupIds, async (trx) => {
-        const touched = await trx
-          .updateTable('configurations')
-          .set({ updated_at: nowIso() })
-          .where('id', '=', id)
-          .where('model_id', '=', modelId)
-          .executeTakeFirst();
-        if (Number(touched.numUpdatedRows) === 0) return undefined;
+        if (!(await touchConfiguration(trx, modelId, id))) return undefined;
         for (const chunk of chunks(groupIds, chunkSize)) {
           await trx
             .deleteFrom('configuration_bindings')

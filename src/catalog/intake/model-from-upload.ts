@@ -5,7 +5,6 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModelRow } from '../../db/database.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { TakenUpload } from '../../uploads/schemas.ts';
 import {
   formFingerprint,
   IDEMPOTENCY_KEY_REUSED,
@@ -15,6 +14,7 @@ import {
 } from './request-keys.ts';
 import type { CatalogRouteContext } from '../route-context.ts';
 import type { CreateModelFromUploadBody } from './upload-schemas.ts';
+import { makeOnceFromUpload } from './once-from-upload.ts';
 import { prepareBundle } from './upload-bundle.ts';
 import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 
@@ -104,55 +104,23 @@ export async function modelFromResumable(
 ): Promise<MadeModel> {
   const { catalog } = context;
   if (!body) throw new ApiError(400, 'No model file provided');
-  const uploadId = body.upload_id;
-  const requestKey: RequestKey = { kind: 'upload', uploadId };
-  const discardLeftover = () =>
-    context.intake
-      .discard(uploadId)
-      .catch((error: unknown) =>
-        request.log.warn({ err: error, upload_id: uploadId }, 'could not remove a used upload'),
+  const requestKey: RequestKey = { kind: 'upload', uploadId: body.upload_id };
+  const made = await makeOnceFromUpload(context.intake, request.log, {
+    uploadId: body.upload_id,
+    madeBefore: () => catalog.madeBy(requestKey),
+    make: async (file) => {
+      const { row, replayed } = await madeOnce(requestKey, () =>
+        catalog.upload({
+          file,
+          name: body.name,
+          description: body.description,
+          unit: body.unit,
+          up: body.up,
+          requestKey,
+        }),
       );
-  const earlier = await catalog.madeBy(requestKey);
-  if (earlier) {
-    await discardLeftover();
-    return { row: earlier, replayed: true };
-  }
-  let taken: TakenUpload;
-  try {
-    taken = await context.intake.take(uploadId);
-  } catch (error) {
-    // Gone or held because a concurrent copy of this request made the model meanwhile: that model is the answer.
-    const made = error instanceof ApiError ? await catalog.madeBy(requestKey) : undefined;
-    if (made) return { row: made, replayed: true };
-    throw error;
-  }
-  let made: MadeModel;
-  try {
-    made = await madeOnce(requestKey, () =>
-      catalog.upload({
-        file: taken.file,
-        name: body.name,
-        description: body.description,
-        unit: body.unit,
-        up: body.up,
-        requestKey,
-      }),
-    );
-  } catch (error) {
-    // The client hears why the catalog refused the file, not a failure to put the upload back.
-    await taken
-      .giveBack()
-      .catch((undo: unknown) =>
-        request.log.warn({ err: undo, upload_id: uploadId }, 'could not put a refused upload back'),
-      );
-    throw error;
-  }
-  // The model is committed: a failure to remove the upload must not turn its answer into an error (the client
-  // would retry, and the retry removes it again), and the expiry sweep removes it at last.
-  await taken
-    .consume()
-    .catch((error: unknown) =>
-      request.log.warn({ err: error, upload_id: uploadId }, 'could not remove a used upload'),
-    );
-  return made;
+      return { value: row, replayed };
+    },
+  });
+  return { row: made.value, replayed: made.replayed };
 }

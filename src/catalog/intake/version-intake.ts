@@ -6,8 +6,9 @@ import fsp from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { ModelVersionRow } from '../../db/database.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { TakenUpload, UploadIntake } from '../../uploads/schemas.ts';
+import type { UploadIntake } from '../../uploads/schemas.ts';
 import type { CatalogService } from '../catalog-service.ts';
+import { makeOnceFromUpload } from './once-from-upload.ts';
 import { prepareBundle } from './upload-bundle.ts';
 import { MAX_UPLOAD_FILES } from './upload-limits.ts';
 import { VersionMadeAlready } from './version-upload.ts';
@@ -88,51 +89,25 @@ async function versionFromResumable(
   body: { upload_id: string; unit?: string; up?: string; author: string | null },
 ): Promise<MadeVersion> {
   const uploadId = body.upload_id;
-  const replay = (row: ModelVersionRow): MadeVersion => {
-    if (row.model_id !== modelId) throw new ApiError(409, UPLOAD_USED_ELSEWHERE);
-    return { row, replayed: true };
-  };
-  const earlier = await catalog.versionMadeBy(uploadId);
-  if (earlier) {
-    await intake
-      .discard(uploadId)
-      .catch((error: unknown) =>
-        request.log.warn({ err: error, upload_id: uploadId }, 'could not remove a used upload'),
-      );
-    return replay(earlier);
-  }
-  let taken: TakenUpload;
-  try {
-    taken = await intake.take(uploadId);
-  } catch (error) {
-    // Gone or held because a concurrent copy of this request made the version meanwhile: that version is the answer.
-    const made = error instanceof ApiError ? await catalog.versionMadeBy(uploadId) : undefined;
-    if (made) return replay(made);
-    throw error;
-  }
-  let row: ModelVersionRow;
-  try {
-    row = await catalog.addVersion(modelId, {
-      file: taken.file,
-      unit: body.unit,
-      up: body.up,
-      author: body.author,
-      uploadId,
-    });
-  } catch (error) {
-    if (error instanceof VersionMadeAlready) return replay(error.row);
-    // Refused (a bad field, an unknown model): the upload stays, so the client may correct and retry.
-    await taken
-      .giveBack()
-      .catch((undo: unknown) =>
-        request.log.warn({ err: undo, upload_id: uploadId }, 'could not put a refused upload back'),
-      );
-    throw error;
-  }
-  await taken
-    .consume()
-    .catch((error: unknown) =>
-      request.log.warn({ err: error, upload_id: uploadId }, 'could not remove a used upload'),
-    );
-  return { row, replayed: false };
+  const made = await makeOnceFromUpload(intake, request.log, {
+    uploadId,
+    madeBefore: () => catalog.versionMadeBy(uploadId),
+    make: async (file) => {
+      try {
+        const row = await catalog.addVersion(modelId, {
+          file,
+          unit: body.unit,
+          up: body.up,
+          author: body.author,
+          uploadId,
+        });
+        return { value: row, replayed: false };
+      } catch (error) {
+        if (error instanceof VersionMadeAlready) return { value: error.row, replayed: true };
+        throw error;
+      }
+    },
+  });
+  if (made.replayed && made.value.model_id !== modelId) throw new ApiError(409, UPLOAD_USED_ELSEWHERE);
+  return { row: made.value, replayed: made.replayed };
 }
