@@ -269,6 +269,60 @@ void describe('the Configurations panel', { timeout: 5 * 60_000, skip: skipWitho
     assert.deepEqual(session.pageErrors, []);
   });
 
+  void test('create from current paint, rename and delete from the panel', async () => {
+    const page = await openModel();
+    const panel = page.locator('.configurations-section');
+    await panel.getByRole('button', { name: 'Create from current paint' }).click();
+    await panel.getByLabel('Name of the new configuration').fill('green right');
+    await panel.getByRole('button', { name: 'Create', exact: true }).click();
+    await panel.getByRole('button', { name: 'Show “green right”' }).waitFor();
+    const base = `/api/models/${model.id}/configurations`;
+    const listed = await api<Configuration[]>(base, 'GET');
+    const made = listed.find((one) => one.name === 'green right');
+    assert.equal(made?.binding_count, 1, 'it holds the model’s one binding');
+
+    await panel.getByRole('button', { name: 'Rename “green right”' }).click();
+    await panel.getByLabel('New name of “green right”').fill('all green');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByRole('button', { name: 'Show “all green”' }).waitFor();
+    assert.equal((await api<Configuration>(`${base}/${made!.id}`, 'GET')).name, 'all green');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await panel.getByRole('button', { name: 'Delete “all green”' }).click();
+    await panel.getByRole('button', { name: 'Show “all green”' }).waitFor({ state: 'detached' });
+    assert.deepEqual(
+      (await api<Configuration[]>(base, 'GET')).map(({ name }) => name),
+      ['red left', 'blue left'],
+    );
+    assert.deepEqual(session.pageErrors, []);
+  });
+
+  void test('a read token sees and switches configurations but has no control that writes', async () => {
+    const { token } = await api<{ token: string }>(
+      '/api/tokens',
+      'POST',
+      { name: 'Configurations reader', scope: 'read' },
+      201,
+    );
+    const browser = session.page.context().browser();
+    assert.ok(browser);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript((saved) => localStorage.setItem('vitrine.apiToken', saved), token);
+    try {
+      const reader = await context.newPage();
+      await reader.goto(`${session.server.baseUrl}/#/models/${model.id}`);
+      await reader.getByRole('tab', { name: 'Configurations' }).click();
+      const panel = reader.locator('.configurations-section');
+      await panel.getByRole('button', { name: 'Create from current paint' }).waitFor({ state: 'hidden' });
+      await panel.getByRole('button', { name: 'Show “red left”' }).click();
+      await reader.locator(`.viewer[data-painted-configuration="${configurations.red.id}"]`).waitFor();
+      for (const name of ['Apply', 'Rename', 'Delete'])
+        assert.equal(await panel.getByRole('button', { name: `${name} “red left”` }).count(), 0, name);
+    } finally {
+      await context.close();
+    }
+  });
+
   void test('the two configurations’ pictures differ', async () => {
     const pictures = await Promise.all(
       (['red', 'blue'] as const).map(async (colour) => {

@@ -28,9 +28,13 @@ export function listConfigurations(modelId: string): Promise<Configuration[]> {
   return data(configurationsPath(modelId));
 }
 
-/** Makes a configuration named `name` holding the model's present bindings. */
-export function createFromCurrent(modelId: string, name: string): Promise<Configuration> {
-  return data(configurationsPath(modelId), { method: 'POST', body: { name, from: 'current' } });
+/** Makes a configuration named `name` holding the bindings of `from`: `current` (the model's) or a configuration. */
+export function createConfiguration(
+  modelId: string,
+  name: string,
+  from: 'current' | string,
+): Promise<Configuration> {
+  return data(configurationsPath(modelId), { method: 'POST', body: { name, from } });
 }
 
 /** Renames a configuration. */

@@ -5,7 +5,7 @@
  */
 import {
   applyConfiguration,
-  createFromCurrent,
+  createConfiguration,
   deleteConfiguration,
   listConfigurations,
   renameConfiguration,
@@ -95,8 +95,10 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
       submit: 'Create',
       save: (name) =>
         access.attempt('Creating the configuration', async () => {
-          const made = await createFromCurrent(model.id, name);
-          notifyInfo(`Configuration “${made.name}” created from the present paint`);
+          // The paint in sight: the configuration shown (over the model's bindings, as the new one will be too)
+          // or the model's own.
+          const made = await createConfiguration(model.id, name, shown ?? 'current');
+          notifyInfo(`Configuration “${made.name}” created from the paint shown`);
           formSlot.replaceChildren();
           await refresh();
         }),
