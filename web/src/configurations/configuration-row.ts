@@ -8,13 +8,21 @@ export interface RowActions {
   apply: (configuration: Configuration) => void;
   rename: (configuration: Configuration, row: HTMLElement) => void;
   remove: (configuration: Configuration) => void;
+  /** A picture failed to load: drawn again since the list was read, its old file is gone. */
+  pictureMissing: () => void;
 }
 
 /** The button that shows a configuration (null: the present bindings), pressed while it is shown. */
 function showButton(configuration: Configuration | null, shown: boolean, actions: RowActions): HTMLElement {
   const name = configuration?.name ?? 'None';
   const thumbnail = configuration?.thumbnail_url
-    ? h('img', { class: 'configuration-thumb', src: configuration.thumbnail_url, alt: '', loading: 'lazy' })
+    ? h('img', {
+        class: 'configuration-thumb',
+        src: configuration.thumbnail_url,
+        alt: '',
+        loading: 'lazy',
+        onerror: actions.pictureMissing,
+      })
     : h('span', { class: 'configuration-thumb empty', 'aria-hidden': 'true' });
   const facts = configuration
     ? `${configuration.binding_count} part${configuration.binding_count === 1 ? '' : 's'} bound`

@@ -39,9 +39,14 @@ export interface ConfigurationsPanel {
   dispose: () => void;
 }
 
-/** While a picture is still to be drawn, the list is read again this often, at most {@link PICTURE_TRIES} times. */
+/**
+ * While a picture is still to be drawn, and for a few reads after a change (its picture is drawn again a moment
+ * later, which no event tells), the list is read again this often, at most {@link PICTURE_TRIES} times in a row.
+ */
 const PICTURE_WAIT_MS = 3000;
 const PICTURE_TRIES = 20;
+/** Reads after a change, enough for the server's default delay before a picture and its drawing. */
+const READS_AFTER_CHANGE = 4;
 
 /** Builds the card for `options.model`. */
 export function createConfigurationsPanel(options: ConfigurationsPanelOptions): ConfigurationsPanel {
@@ -50,6 +55,9 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
   let shown = options.current();
   let disposed = false;
   let pictureTries = 0;
+  let readsAfterChange = 0;
+  /** The list as last drawn, so a read that changed nothing leaves it (and any rename form in it) alone. */
+  let drawn = '';
   let pictureTimer: ReturnType<typeof setTimeout> | undefined;
   const list = h('ul', { class: 'configuration-list', 'aria-label': 'Configurations' });
   const formSlot = h('div', { class: 'configuration-new' });
@@ -79,9 +87,11 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
       notifyInfo('The configuration shown no longer exists; showing the present bindings');
       show(null);
     }
-    render();
+    if (JSON.stringify([shown, configurations]) !== drawn) render();
     clearTimeout(pictureTimer);
-    if (configurations.some(({ thumbnail_url }) => !thumbnail_url) && pictureTries++ < PICTURE_TRIES)
+    const drawing = configurations.some(({ thumbnail_url }) => !thumbnail_url) || readsAfterChange > 0;
+    readsAfterChange = Math.max(0, readsAfterChange - 1);
+    if (drawing && pictureTries++ < PICTURE_TRIES)
       pictureTimer = setTimeout(() => attempt('Reading the configurations', refresh), PICTURE_WAIT_MS);
   };
   const reread = (): void => {
@@ -110,6 +120,12 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
 
   const actions: RowActions = {
     show: (configuration) => show(configuration?.id ?? null),
+    pictureMissing: () => {
+      // Read the list again shortly for the new picture's address; a read that changes nothing draws nothing, so
+      // a picture missing for good is asked for once.
+      clearTimeout(pictureTimer);
+      pictureTimer = setTimeout(() => attempt('Reading the configurations', refresh), PICTURE_WAIT_MS);
+    },
     apply: (configuration) =>
       access.attempt('Applying the configuration', async () => {
         await applyConfiguration({ modelId: model.id, id: configuration.id });
@@ -145,6 +161,7 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
   };
 
   function render(): void {
+    drawn = JSON.stringify([shown, configurations]);
     const writable = access.canWrite;
     list.replaceChildren(
       configurationRow(null, shown === null, writable, actions),
@@ -164,7 +181,9 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
     { modelId: model.id },
     {
       onEvent: (event) => {
-        if (event.type.startsWith('configuration.') || event.type === 'thumbnail.updated') reread();
+        if (!event.type.startsWith('configuration.') && event.type !== 'thumbnail.updated') return;
+        readsAfterChange = READS_AFTER_CHANGE;
+        reread();
       },
     },
   );
