@@ -3,14 +3,7 @@
  * its paint in the view (None gives the present bindings back), and while one is shown the materials panel's bind
  * writes to it. Write tokens also make one from the present paint, apply, rename and delete.
  */
-import {
-  applyConfiguration,
-  createConfiguration,
-  deleteConfiguration,
-  listConfigurations,
-  renameConfiguration,
-  type Configuration,
-} from '../api/configurations-api.ts';
+import { createConfiguration, listConfigurations, type Configuration } from '../api/configurations-api.ts';
 import { subscribeEvents } from '../api/events.ts';
 import type { Model } from '../api/types.ts';
 import type { WriteAccess } from '../pages/write-access.ts';
@@ -18,7 +11,8 @@ import { h } from '../ui/dom.ts';
 import { attempt, notifyInfo } from '../ui/notify.ts';
 import { showInAddress } from './configuration-address.ts';
 import { createNameForm } from './configuration-name-form.ts';
-import { configurationRow, type RowActions } from './configuration-row.ts';
+import { createRowActions } from './configuration-actions.ts';
+import { configurationRow } from './configuration-row.ts';
 import './configurations.css';
 
 /** What the panel needs from the workspace. */
@@ -118,47 +112,19 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
     form.focus();
   };
 
-  const actions: RowActions = {
-    show: (configuration) => show(configuration?.id ?? null),
-    pictureMissing: () => {
-      // Read the list again shortly for the new picture's address; a read that changes nothing draws nothing, so
-      // a picture missing for good is asked for once.
+  const actions = createRowActions({
+    modelId: model.id,
+    access,
+    shown: () => shown,
+    show,
+    refresh,
+    render: () => render(),
+    refreshSoon: () => {
       clearTimeout(pictureTimer);
       pictureTimer = setTimeout(() => attempt('Reading the configurations', refresh), PICTURE_WAIT_MS);
     },
-    apply: (configuration) =>
-      access.attempt('Applying the configuration', async () => {
-        await applyConfiguration({ modelId: model.id, id: configuration.id });
-        notifyInfo(`Configuration “${configuration.name}” applied: its bindings are the model's now`);
-        options.onApplied();
-        await refresh();
-      }),
-    rename: (configuration, row) => {
-      const form = createNameForm({
-        label: `New name of “${configuration.name}”`,
-        submit: 'Save',
-        value: configuration.name,
-        save: (name) =>
-          access.attempt('Renaming the configuration', async () => {
-            await renameConfiguration({ modelId: model.id, id: configuration.id }, name);
-            await refresh();
-          }),
-        cancel: render,
-      });
-      row.replaceChildren(form.element);
-      form.focus();
-    },
-    remove: (configuration) => {
-      if (!confirm(`Delete the configuration “${configuration.name}”? The model keeps its own bindings.`))
-        return;
-      access.attempt('Deleting the configuration', async () => {
-        await deleteConfiguration({ modelId: model.id, id: configuration.id });
-        notifyInfo(`Configuration “${configuration.name}” deleted`);
-        if (shown === configuration.id) show(null);
-        await refresh();
-      });
-    },
-  };
+    onApplied: options.onApplied,
+  });
 
   function render(): void {
     drawn = JSON.stringify([shown, configurations]);
