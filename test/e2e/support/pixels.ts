@@ -90,3 +90,8 @@ export function findModelPixel(
   }
   return null;
 }
+
+/** A clearly blue pixel: blue well above both red and green. */
+export function isBlue([r, g, b]: [number, number, number]): boolean {
+  return b > 90 && b - r > 60 && b - g > 60;
+}

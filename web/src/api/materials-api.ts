@@ -50,15 +50,17 @@ const GROUPS_PER_LOOKUP = 50_000;
 
 /**
  * The materials bound to a set of groups, in one call per 50,000 groups (one for most models); unbound groups are
- * left out.
+ * left out. With `configurationId`, as that configuration shows them: its bindings over the model's.
  */
-export async function materialsForGroups(groupIds: string[]): Promise<GroupMaterial[]> {
+export async function materialsForGroups(
+  groupIds: string[],
+  configurationId?: string,
+): Promise<GroupMaterial[]> {
   const found: GroupMaterial[] = [];
   for (let start = 0; start < groupIds.length; start += GROUPS_PER_LOOKUP) {
     const group_ids = groupIds.slice(start, start + GROUPS_PER_LOOKUP);
-    found.push(
-      ...(await data<GroupMaterial[]>('/groups/materials', { method: 'POST', body: { group_ids } })),
-    );
+    const body = configurationId ? { group_ids, configuration_id: configurationId } : { group_ids };
+    found.push(...(await data<GroupMaterial[]>('/groups/materials', { method: 'POST', body })));
   }
   return found;
 }

@@ -1,4 +1,5 @@
 /** The materials panel's binding box: binds the selected parts to the open material, or unbinds them. */
+import { bindInConfiguration, unbindInConfiguration } from '../api/configurations-api.ts';
 import { bindGroups, unbindGroups } from '../api/materials-api.ts';
 import type { Material } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
@@ -39,14 +40,28 @@ export function createBindingBox(
     const groupIds = binding.selected();
     const material = current();
     if (!material || groupIds.length === 0) return;
+    const configuration = binding.configuration?.() ?? null;
     attempt('Binding parts', async () => {
-      await bindGroups(material.id, groupIds);
-      notifyInfo(`Bound ${groupIds.length} part${groupIds.length === 1 ? '' : 's'} to ${material.name}`);
+      if (configuration) await bindInConfiguration(configuration, material.id, groupIds);
+      else await bindGroups(material.id, groupIds);
+      const where = configuration ? ' in the configuration shown' : '';
+      notifyInfo(`Bound ${plural(groupIds.length)} to ${material.name}${where}`);
       onChanged({ groupIds });
     });
   };
 
   const unbind = (): void => {
+    const configuration = binding.configuration?.() ?? null;
+    if (configuration) {
+      // The configuration forgets these parts, which show the model's bindings again.
+      const groupIds = binding.selected();
+      attempt('Unbinding parts', async () => {
+        await unbindInConfiguration(configuration, groupIds);
+        notifyInfo(`Removed ${plural(groupIds.length)} from the configuration shown`);
+        onChanged({ groupIds });
+      });
+      return;
+    }
     // Each part may be bound to a different material; unbind each from its own.
     const byMaterial = new Map<number, string[]>();
     for (const groupId of binding.selected()) {
@@ -62,7 +77,7 @@ export function createBindingBox(
       let unbound = 0;
       for (const [materialId, groupIds] of byMaterial)
         unbound += (await unbindGroups(materialId, groupIds)).unbound.length;
-      notifyInfo(`Unbound ${unbound} part${unbound === 1 ? '' : 's'}`);
+      notifyInfo(`Unbound ${plural(unbound)}`);
       onChanged({ groupIds: [...byMaterial.values()].flat() });
     });
   };
@@ -74,4 +89,9 @@ export function createBindingBox(
     h('div', { class: 'button-row' }, bindButton, unbindButton),
   );
   return { element, update };
+}
+
+/** `n part(s)`. */
+function plural(count: number): string {
+  return `${count} part${count === 1 ? '' : 's'}`;
 }

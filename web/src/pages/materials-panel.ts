@@ -1,4 +1,5 @@
 /** Lists, creates and edits materials, and binds the selected parts to one of them. */
+import type { ConfigurationRef } from '../api/configurations-api.ts';
 import { createMaterial, deleteMaterial, listMaterials, updateMaterial } from '../api/materials-api.ts';
 import type { Material } from '../api/types.ts';
 import { toHex } from '../ui/color.ts';
@@ -14,6 +15,8 @@ const PAGE_SIZE = 10;
 export interface BindingContext {
   selected: () => string[];
   boundMaterialId: (groupId: string) => number | undefined;
+  /** The configuration shown, which binds and unbinds write to instead of the model (null: the model). */
+  configuration?: () => ConfigurationRef | null;
 }
 
 /**

@@ -1,5 +1,4 @@
 /** The working area of a converted model: the view with its LOD switcher, the parts tree and the materials panel, kept in step. */
-import { materialsForGroups } from '../api/materials-api.ts';
 import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
@@ -13,6 +12,7 @@ import { createVisibilityTools } from './visibility-tools.ts';
 import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
 import { createViewStage } from '../workspace/view-stage.ts';
+import { createWorkspacePaint } from '../workspace/workspace-paint.ts';
 import type { WorkspaceView } from './workspace-view.ts';
 import { mountWorkspacePanels, whenViewStarted, type WorkspacePanels } from './workspace-panels.ts';
 import type { MaterialsChange } from './materials-panel.ts';
@@ -49,8 +49,6 @@ export function mountModelWorkspace(
   let disposed = false;
   let selection = new Set<string>();
   let hidden = new Set<string>();
-  let paint = new Map<string, Material>();
-  let paintOverride: Map<string, Material> | null = null;
   const { view, viewport } = workspaceView;
   const triangleLabel = h('output', { class: 'triangle-count', 'aria-live': 'polite' }, 'Loading…');
   const selectionLabel = h('span', { class: 'selection-summary', 'aria-live': 'polite' });
@@ -75,18 +73,12 @@ export function mountModelWorkspace(
     selectionLabel.textContent = selectionSummary(names);
   };
 
-  /** Reads the bound materials of `groupIds` (all parts when absent) again and repaints. */
-  const refreshPaint = async (groupIds?: string[]): Promise<void> => {
-    const entries = await materialsForGroups(groupIds ?? parts.map((part) => part.group_id));
-    if (disposed) return;
-    const next = groupIds ? new Map(paint) : new Map<string, Material>();
-    for (const groupId of groupIds ?? []) next.delete(groupId);
-    for (const entry of entries) next.set(entry.group_id, entry.material);
-    paint = next;
-    view.setPaint(paintOverride ?? paint);
-    panels?.tree.setMaterials(paint);
-    viewport.dataset.paint = String(paint.size);
-  };
+  const paint = createWorkspacePaint(model.id, parts, {
+    view,
+    viewport,
+    isDisposed: () => disposed,
+    onPainted: (painted) => panels?.tree.setMaterials(painted),
+  });
 
   const setHidden = (next: Set<string>): void => {
     hidden = next;
@@ -155,28 +147,28 @@ export function mountModelWorkspace(
       hidden: () => hidden,
       setHidden,
       selected: () => [...selection],
-      boundMaterialId: (groupId) => paint.get(groupId)?.id,
+      boundMaterialId: (groupId) => paint.current().get(groupId)?.id,
       onMaterialsChanged: (change) => {
-        const groupIds = touchedGroups(change, paint);
-        if (groupIds.length > 0) attempt('Repainting the parts', () => refreshPaint(groupIds));
+        const groupIds = touchedGroups(change, paint.current());
+        if (groupIds.length > 0) attempt('Repainting the parts', () => paint.refresh(groupIds));
       },
-      setPaintOverride: (override) => {
-        paintOverride = override;
-        view.setPaint(override ?? paint);
-      },
+      setPaintOverride: paint.setOverride,
       onCurrentVersionChanged: slots.onCurrentVersionChanged,
+      configuration: paint.configuration,
+      showConfiguration: (id) => attempt('Painting the configuration', () => paint.showConfiguration(id)),
+      onBindingsReplaced: () => attempt('Repainting the parts', () => paint.refresh()),
     });
     showSelection(panels);
     panels.tree.setHidden(hidden);
     panels.properties.setHidden(hidden);
-    panels.tree.setMaterials(paint);
+    panels.tree.setMaterials(paint.current());
     performance.mark('vitrine:panels-built');
   };
   const panelsWait = whenViewStarted(view, opensTiles(lods, model.tileset_url), buildPanels);
   select(null, false);
   attempt('Loading the model', () => levels.open().finally(panelsWait.settled));
   performance.mark('vitrine:view-opening');
-  attempt('Loading bound materials', () => refreshPaint());
+  attempt('Loading bound materials', () => paint.refresh());
   return () => {
     disposed = true;
     stopEscape();

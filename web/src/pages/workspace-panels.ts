@@ -1,9 +1,12 @@
 /**
- * The workspace's side panels (parts tree with its property filter, materials, properties, versions) and the
- * review tools. They are built after the view has started drawing (see {@link whenViewFree}), so their build does
- * not hold the main thread while the model's first content is on its way and read.
+ * The workspace's side panels (parts tree with its property filter, materials, properties, versions,
+ * configurations) and the review tools. They are built after the view has started drawing (see
+ * {@link whenViewFree}), so their build does not hold the main thread while the model's first content is on its
+ * way and read.
  */
+import type { ConfigurationRef } from '../api/configurations-api.ts';
 import type { Material } from '../api/types.ts';
+import { createConfigurationsPanel } from '../configurations/configurations-panel.ts';
 import { h } from '../ui/dom.ts';
 import type { ModelViewport } from '../viewer/model-viewport.ts';
 import { createMaterialsPanel, type MaterialsChange, type MaterialsPanel } from './materials-panel.ts';
@@ -14,6 +17,7 @@ import { createPropertyFilter } from './property-filter.ts';
 import { mountReviewTools, type ReviewContext } from './review-tools.ts';
 import { createVersionsPanel, type VersionsPanel } from './versions-panel.ts';
 import type { CurrentLevels } from './workspace-levels.ts';
+import { WriteAccess } from './write-access.ts';
 
 /** What the panels act on and read from the workspace: what the review tools take, and more. */
 export interface WorkspacePanelsContext extends ReviewContext {
@@ -28,6 +32,12 @@ export interface WorkspacePanelsContext extends ReviewContext {
   /** A version's paint to show instead of the current bindings (null gives them back). */
   setPaintOverride: (override: Map<string, Material> | null) => void;
   onCurrentVersionChanged: () => void;
+  /** The configuration shown, whose paint the view shows and binds write to (null: the model's own). */
+  configuration: () => ConfigurationRef | null;
+  /** Shows configuration `id`'s paint (null: the present bindings). */
+  showConfiguration: (id: string | null) => void;
+  /** The model's bindings changed as a whole (a configuration was applied): all paint is read again. */
+  onBindingsReplaced: () => void;
 }
 
 /** The built panels the workspace keeps in step with its selection, hidden parts and paint. */
@@ -51,7 +61,11 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
   );
   const propertyFilter = createPropertyFilter(model.id, (matches) => tree.setPropertyMatches(matches));
   const materials = createMaterialsPanel({
-    binding: { selected: context.selected, boundMaterialId: context.boundMaterialId },
+    binding: {
+      selected: context.selected,
+      boundMaterialId: context.boundMaterialId,
+      configuration: context.configuration,
+    },
     onChanged: context.onMaterialsChanged,
   });
   const versions = createVersionsPanel({
@@ -64,6 +78,13 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
     setPaintOverride: context.setPaintOverride,
     onCurrentChanged: context.onCurrentVersionChanged,
   });
+  const configurations = createConfigurationsPanel({
+    model,
+    access: new WriteAccess(),
+    current: () => context.configuration()?.id ?? null,
+    show: context.showConfiguration,
+    onApplied: context.onBindingsReplaced,
+  });
   sidebar.prepend(
     h(
       'section',
@@ -74,6 +95,7 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
     ),
     h('section', { class: 'card materials-section' }, h('h2', {}, 'Materials'), materials.element),
     versions.element,
+    configurations.element,
   );
   // The selected part's card lies over the view's corner, in sight whichever tab is open, and moves nothing.
   const frame = context.viewerColumn.querySelector('.view-frame');
@@ -98,6 +120,7 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
     dispose: () => {
       stopReview();
       versions.dispose();
+      configurations.dispose();
     },
   };
 }

@@ -18,6 +18,7 @@ const TABS: readonly TabSpec[] = [
   { label: 'Annotations', cards: ['annotations-panel'] },
   { label: 'Views', cards: ['views-panel'] },
   { label: 'Versions', cards: ['versions-section'] },
+  { label: 'Configurations', cards: ['configurations-section'] },
   { label: 'Details', cards: [] },
 ];
 const FALLBACK_TAB = 'Details';
