@@ -2,8 +2,8 @@
 // 1.5 m apart along x: each tool of the view's toolbar, found by its name, does its job (a PNG is downloaded; the
 // preset views and orthographic projection change the picture; the distance between the outer cubes is their 2 m
 // gap), a part picked in the view is isolated, a section plane cuts the model, and the page offers no control that
-// edits. The embed carries the same toolbar. A second model, of five cubes, is just above the tiling threshold:
-// its catalog card says it is streamed, and so do its details.
+// edits. The embed, in a 640×480 frame, carries the same toolbar. A second model, of five cubes, is just above the
+// tiling threshold: its catalog card says it is streamed, and so do its details.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,10 +31,10 @@ let cubes: ModelRecord;
 let tiled: ModelRecord;
 let shareUrl: string;
 
-/** Opens the share page (`?embed=1` when `embed`) at 1280×800 and waits for its first drawn frame. */
-async function openShare(embed = false): Promise<Page> {
+/** Opens the share page (`?embed=1` when `embed`) at `size` and waits for its first drawn frame. */
+async function openShare(embed = false, size = { width: 1280, height: 800 }): Promise<Page> {
   const { page } = session;
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize(size);
   await page.goto(embed ? `${shareUrl}?embed=1` : shareUrl);
   await page.locator('.viewer[data-state="ready"] canvas').waitFor({ timeout: 60_000 });
   await page.waitForTimeout(300);
@@ -152,9 +152,10 @@ void describe('the share page’s view tools', { timeout: 5 * 60_000, skip: skip
     assert.deepEqual(session.pageErrors, []);
   });
 
-  void test('1280×800: the share page and its embed offer no control that edits', async () => {
+  void test('1280×800, and 640×480 embedded: the share page and its embed offer no control that edits', async () => {
     for (const embed of [false, true]) {
-      const page = await openShare(embed);
+      // An embed is often a small frame: 640×480, where the phone's layout rules apply.
+      const page = await openShare(embed, embed ? { width: 640, height: 480 } : undefined);
       const where = embed ? 'the embed' : 'the share page';
       assert.equal(
         await page.locator('input[type="file"], textarea, [contenteditable="true"]').count(),
@@ -184,6 +185,11 @@ void describe('the share page’s view tools', { timeout: 5 * 60_000, skip: skip
         );
       if (embed) {
         assert.equal(await page.locator('h1').count(), 0, 'the embed shows the view alone');
+        const canvas = (await page.locator('.viewer canvas').boundingBox())!;
+        assert.ok(
+          canvas.height > 400,
+          `the view fills the frame under the toolbar (${canvas.height} px high)`,
+        );
         await shoot(page, 'embed');
       }
     }
