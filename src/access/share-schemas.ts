@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LodSchema, PartSchema, TilesetUrlSchema, Vector3Schema } from '../catalog/schemas.ts';
+import { DeclaredUnit, LodSchema, PartSchema, TilesetUrlSchema, Vector3Schema } from '../catalog/schemas.ts';
 import { MAX_VERSION_NUMBER } from '../db/integer-bounds.ts';
 
 /** A share link as `/api/models/:id/shares` shows it. */
@@ -56,6 +56,12 @@ export const SharedModelSchema = Type.Object({
   triangle_count: Type.Union([Type.Integer(), Type.Null()]),
   vertex_count: Type.Union([Type.Integer(), Type.Null()]),
   part_count: Type.Union([Type.Integer(), Type.Null()]),
+  source_unit: Type.Union([Type.String(), Type.Null()], {
+    description: 'Length unit of the source before scaling to metres: measures on the page read in it.',
+  }),
+  unit: Type.Union([DeclaredUnit, Type.Null()], {
+    description: 'Unit declared for a file that states none; null: the stated one, else metres.',
+  }),
   version: Type.Integer({
     description: "The version of the model served: the one the link pins, else the model's current one.",
   }),

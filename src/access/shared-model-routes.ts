@@ -146,6 +146,8 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       triangle_count: row.triangle_count === null ? null : Number(row.triangle_count),
       vertex_count: row.vertex_count === null ? null : Number(row.vertex_count),
       part_count: row.part_count,
+      source_unit: row.source_unit,
+      unit: (row.unit as SharedModel['unit']) ?? null,
       version,
       annotations,
       bounds: row.bounds ? JSON.parse(row.bounds) : null,

@@ -115,6 +115,8 @@ for (const dialect of testDialects()) {
       assert.equal(model.name, 'Shared <b>truck</b>');
       assert.equal(model.status, 'completed');
       assert.equal(model.original_filename, undefined, 'catalog internals stay hidden');
+      // The page's measures read in the model's unit, as the model page's do.
+      assert.ok('unit' in model && 'source_unit' in model, 'the units are shown');
       assert.equal(model.lods.length, 3);
       const one = await get(`/s/${secret}/models/${shared.id}`);
       assert.deepEqual(JSON.parse(one.text).data, model);

@@ -273,6 +273,13 @@ function modelCard(model: Model, onTag: (tag: string) => void): HTMLElement {
       { class: 'model-meta' },
       h('span', { class: 'badge format' }, model.format.toUpperCase()),
       statusBadge(model),
+      model.tileset_url
+        ? h(
+            'span',
+            { class: 'badge streamed', title: 'Streamed as 3D Tiles: the view loads the tiles it needs' },
+            'Streamed',
+          )
+        : null,
       h('span', { class: 'triangles' }, formatGeometry(model)),
     ),
     model.tags.length > 0

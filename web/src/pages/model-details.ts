@@ -62,6 +62,7 @@ export function createModelDetails(initial: Model, handlers: ModelDetailsHandler
         : ['Triangles', formatCount(model.triangle_count)],
       ['Vertices', formatCount(model.vertex_count)],
       ['Parts', formatCount(model.part_count)],
+      ...deliveryFacts(model),
       ...sourceFrameFacts(model),
       ['Created', formatDate(model.created_at)],
       ['Updated', formatDate(model.updated_at)],
@@ -165,4 +166,10 @@ function sourceFrameFacts(model: Model): [string, string][] {
   if (model.source_up_axis && model.source_up_axis !== 'unknown')
     rows.push(['Source up axis', model.source_up_axis]);
   return rows;
+}
+
+/** How the viewer gets a converted model: streamed as 3D Tiles (the catalog's `tileset_url`) or whole, by level. */
+function deliveryFacts(model: Model): [string, string][] {
+  if (model.status !== 'completed') return [];
+  return [['Delivery', model.tileset_url ? 'Streamed as 3D Tiles' : 'Whole, by level of detail']];
 }

@@ -8,9 +8,9 @@ import { createAnimationSlot } from './animation-slot.ts';
 import { onEscape } from './escape-key.ts';
 import { createMeasureControls } from './measure-controls.ts';
 import { createSectionControls } from './section-controls.ts';
-import { createVisibilityTools } from './visibility-tools.ts';
 import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
+import { createPartVisibility } from '../workspace/part-visibility.ts';
 import { createViewStage } from '../workspace/view-stage.ts';
 import { createWorkspacePaint } from '../workspace/workspace-paint.ts';
 import type { WorkspaceView } from './workspace-view.ts';
@@ -90,25 +90,13 @@ export function mountModelWorkspace(
   };
   const animation = createAnimationSlot(() => view);
   workspaceView.onPick(select);
-  /** True while the camera frames an isolated selection rather than the whole model. */
-  let framedIsolation = false;
-  const visibility = createVisibilityTools({
-    isolate: () => {
-      setHidden(new Set(parts.map((part) => part.group_id).filter((id) => !selection.has(id))));
-      // Isolating a small part would leave it tiny in an empty view: bring it up to fill the view.
-      view.frameParts(selection);
-      framedIsolation = true;
-    },
-    hide: () => setHidden(new Set([...hidden, ...selection])),
-    showAll: () => {
-      setHidden(new Set());
-      if (framedIsolation) view.resetView();
-      framedIsolation = false;
-    },
-    setXray: (on) => {
-      view.setXray(on);
-      viewport.dataset.xray = String(on);
-    },
+  const visibility = createPartVisibility({
+    view,
+    viewport,
+    groupIds: parts.map((part) => part.group_id),
+    selection: () => selection,
+    hidden: () => hidden,
+    setHidden,
   });
   const measure = createMeasureControls(view);
   const stage = createViewStage(model, view, viewport);

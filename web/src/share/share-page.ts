@@ -1,14 +1,17 @@
-/** The public page of a share link: one model's view, LODs, parts and bound materials; bare in an embed. */
+/**
+ * The public page of a share link: one model's view with the read-only view tools, LODs, parts and bound
+ * materials; in an embed, the view and its toolbar alone.
+ */
 import type { Material, Part } from '../api/types.ts';
 import { createLodSwitcher, showLodCount } from '../pages/lod-switcher.ts';
 import { createPartsTree } from '../parts-tree/parts-tree.ts';
 import { h } from '../ui/dom.ts';
 import { formatDrawn } from '../ui/format.ts';
 import { createLevelLoader } from '../viewer/level-loader.ts';
-import { ModelViewport } from '../viewer/model-viewport.ts';
 import { askedLevel, openingLevel, openingWithTiles } from '../viewer/tiles-opening.ts';
 import { prefetchTileset } from '../viewer/tileset-prefetch.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { WorkspaceViewport } from '../workspace/workspace-viewport.ts';
 import {
   getSharedModel,
   getSharedParts,
@@ -17,6 +20,7 @@ import {
   type SharedModel,
 } from './shared-api.ts';
 import { mountSharedAnnotations } from './shared-annotations.ts';
+import { createShareViewTools, type ShareViewTools } from './share-view-tools.ts';
 
 /** Fills `root` with the shared model; `embed` shows the view alone, filling the frame. */
 export async function mountSharePage(root: HTMLElement, embed: boolean): Promise<void> {
@@ -55,13 +59,20 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
     selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
     tree.setSelection(selection);
+    tools.selectionChanged();
   };
-  const view = new ModelViewport(
+  const view = new WorkspaceViewport(
     viewport,
     select,
-    `3D view of ${model.name}. Drag to orbit, scroll to zoom.`,
+    `3D view of ${model.name}. Drag to orbit, scroll to zoom${embed ? '' : ', click a part to select it'}.`,
   );
   const tree = createPartsTree(parts, select);
+  const tools = createShareViewTools(model, view, viewport, embed, {
+    groupIds: parts.map((part) => part.group_id),
+    selection: () => selection,
+    onHidden: (hidden) => tree.setHidden(hidden),
+    clearSelection: () => select(null, false),
+  });
   const paint = new Map<string, Material>();
   for (const part of parts) if (part.material) paint.set(part.group_id, part.material);
   view.setPaint(paint);
@@ -105,56 +116,14 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
         (level) => void byLevel.choose(level),
         model.triangle_count === 0 ? () => 'points' : undefined,
       );
-  if (embed) {
-    root.replaceChildren(
-      viewport,
-      h(
-        'a',
-        { class: 'share-embed-title', href: location.pathname, target: '_blank', rel: 'noopener' },
-        model.name,
-      ),
-    );
-  } else {
-    root.replaceChildren(
-      h(
-        'main',
-        { class: 'share-page' },
-        h('header', { class: 'page-heading' }, h('h1', {}, model.name)),
-        model.description ? h('p', { class: 'share-description' }, model.description) : null,
-        h(
-          'div',
-          { class: 'model-layout' },
-          h(
-            'div',
-            { class: 'viewer-column' },
-            h('div', { class: 'viewer-toolbar' }, switcher),
-            viewport,
-            h(
-              'div',
-              { class: 'viewer-status' },
-              triangles,
-              h('button', { type: 'button', onclick: () => view.resetView() }, 'Reset view'),
-            ),
-          ),
-          h(
-            'div',
-            { class: 'sidebar' },
-            h(
-              'section',
-              { class: 'card parts-section' },
-              h('h2', {}, `Parts (${parts.length})`),
-              tree.element,
-            ),
-          ),
-        ),
-        h(
-          'p',
-          { class: 'hint' },
-          'Shared with Vitrine. Drag to orbit, scroll to zoom, click a part to select it.',
-        ),
-      ),
-    );
-  }
+  layOutSharePage(root, model, embed, {
+    tools,
+    switcher,
+    triangles,
+    tree: tree.element,
+    partCount: parts.length,
+    resetView: () => view.resetView(),
+  });
   const sidebar = root.querySelector<HTMLElement>('.share-page .sidebar');
   if (model.annotations)
     void mountSharedAnnotations(base, model.id, {
@@ -164,6 +133,91 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       select: (id) => select(id, false),
     });
   await levels.open();
+}
+
+/** What the page shows around its view, made by {@link mountSharePage}. */
+interface SharePagePieces {
+  tools: ShareViewTools;
+  /** The LOD switcher; null in an embed. */
+  switcher: HTMLElement | null;
+  triangles: HTMLElement;
+  tree: HTMLElement;
+  partCount: number;
+  resetView: () => void;
+}
+
+/**
+ * Fills `root`: in an embed the stage (view and toolbar) and the model's name; else the heading, the view column
+ * (LOD switcher and the selection's tools above the stage, the readout and the section planes below) and the parts.
+ */
+function layOutSharePage(
+  root: HTMLElement,
+  model: SharedModel,
+  embed: boolean,
+  pieces: SharePagePieces,
+): void {
+  const { tools } = pieces;
+  if (embed) {
+    root.replaceChildren(
+      tools.stage,
+      h(
+        'a',
+        { class: 'share-embed-title', href: location.pathname, target: '_blank', rel: 'noopener' },
+        model.name,
+      ),
+    );
+    return;
+  }
+  root.replaceChildren(
+    h(
+      'main',
+      { class: 'share-page' },
+      h('header', { class: 'page-heading' }, h('h1', {}, model.name)),
+      model.description ? h('p', { class: 'share-description' }, model.description) : null,
+      h(
+        'div',
+        { class: 'model-layout' },
+        h(
+          'div',
+          { class: 'viewer-column' },
+          h(
+            'div',
+            { class: 'viewer-toolbar' },
+            pieces.switcher,
+            h(
+              'div',
+              { class: 'view-tools', role: 'toolbar', 'aria-label': 'View tools' },
+              tools.visibility?.element,
+            ),
+          ),
+          tools.stage,
+          h(
+            'div',
+            { class: 'viewer-status' },
+            pieces.triangles,
+            h('button', { type: 'button', onclick: pieces.resetView }, 'Reset view'),
+          ),
+          h('div', { class: 'viewer-tools' }, tools.sections),
+        ),
+        h(
+          'div',
+          { class: 'sidebar' },
+          h(
+            'section',
+            { class: 'card parts-section' },
+            h('h2', {}, `Parts (${pieces.partCount})`),
+            pieces.tree,
+          ),
+        ),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        'Shared with Vitrine. Drag to orbit, scroll to zoom, click a part to select it; Esc clears. ' +
+          'Distance: click two parts. Angle: click three points, the corner second.',
+      ),
+    ),
+  );
 }
 
 function showGone(root: HTMLElement, error: unknown): void {

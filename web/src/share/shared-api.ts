@@ -1,6 +1,6 @@
 /** Client of one share link's routes (`/s/<secret>/…`): no token, nothing outside the link. */
 import type { Annotation } from '../api/review-api.ts';
-import type { Lod, Part } from '../api/types.ts';
+import type { Lod, Model, Part } from '../api/types.ts';
 
 /** A shared model as `/s/<secret>/models` shows it. */
 export interface SharedModel {
@@ -12,6 +12,9 @@ export interface SharedModel {
   thumbnail_url: string | null;
   triangle_count: number | null;
   part_count: number | null;
+  /** The units lengths are read in, as the catalog has them. */
+  source_unit: Model['source_unit'];
+  unit: Model['unit'];
   /** The model's 3D Tiles tileset under the link, or null when the model is small enough to open whole. */
   tileset_url?: string | null;
   /** Whether the link shows the model's annotations (read-only). */

@@ -6,6 +6,9 @@
 import { LENGTH_UNITS, type LengthUnit } from '../../../src/pipeline/types.ts';
 import type { Model } from '../api/types.ts';
 
+/** What the view's tools need to know of the model they show: its name and its units (catalog or share link). */
+export type ViewedModel = Pick<Model, 'name' | 'unit' | 'source_unit'>;
+
 /** The unit a model's lengths are shown in. */
 export function modelUnit(model: Pick<Model, 'unit' | 'source_unit'>): LengthUnit {
   if (model.unit) return model.unit;

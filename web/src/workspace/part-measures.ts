@@ -5,9 +5,8 @@
  * clicks at a time.
  */
 import type { Intersection } from 'three';
-import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
-import { formatLength, modelUnit } from '../view-tools/model-lengths.ts';
+import { formatLength, modelUnit, type ViewedModel } from '../view-tools/model-lengths.ts';
 import { partGap } from '../view-tools/part-distance.ts';
 import type { MeasurePoint } from '../viewer/measure-tool.ts';
 import type { WorkspaceViewport } from './workspace-viewport.ts';
@@ -23,7 +22,7 @@ export interface PartMeasures {
 
 /** Builds Distance and Angle for `view`, writing into `readout` (a line of its own). */
 export function createPartMeasures(
-  model: Model,
+  model: ViewedModel,
   view: WorkspaceViewport,
   readout: HTMLElement,
 ): PartMeasures {

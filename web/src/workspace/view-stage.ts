@@ -3,8 +3,8 @@
  * corner. The stage keeps one size whatever is clicked (readouts float over the view, they never push it), and it
  * is what goes fullscreen, toolbar included.
  */
-import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
+import type { ViewedModel } from '../view-tools/model-lengths.ts';
 import type { WorkspaceViewport } from './workspace-viewport.ts';
 import { createPartMeasures } from './part-measures.ts';
 import { createViewToolbar } from './view-toolbar.ts';
@@ -19,7 +19,11 @@ export interface ViewStage {
 }
 
 /** Builds the stage around `viewport`, the element `view` draws into. */
-export function createViewStage(model: Model, view: WorkspaceViewport, viewport: HTMLElement): ViewStage {
+export function createViewStage(
+  model: ViewedModel,
+  view: WorkspaceViewport,
+  viewport: HTMLElement,
+): ViewStage {
   const readout = h('div', { class: 'view-readout' });
   const element = h('div', { class: 'view-stage' });
   const measures = createPartMeasures(model, view, readout);

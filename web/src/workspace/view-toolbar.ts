@@ -4,18 +4,17 @@
  * does, so a person with a screen reader, and a test, finds it by that name.
  */
 import { Vector3 } from 'three';
-import type { Model } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { ExplodedView, MAX_EXPLODE } from '../view-tools/exploded-view.ts';
 import { FeatureEdges } from '../view-tools/feature-edges.ts';
-import { formatLength, modelUnit } from '../view-tools/model-lengths.ts';
+import { formatLength, modelUnit, type ViewedModel } from '../view-tools/model-lengths.ts';
 import { PRESET_VIEWS } from '../view-tools/preset-views.ts';
 import type { WorkspaceViewport } from './workspace-viewport.ts';
 import { toggleButton } from './view-toolbar-button.ts';
 
 /** What the toolbar acts on and where it reports. */
 export interface ViewToolbarContext {
-  model: Model;
+  model: ViewedModel;
   view: WorkspaceViewport;
   /** The element shown fullscreen: the view with its toolbar. */
   stage: HTMLElement;
