@@ -486,15 +486,22 @@ export function queueContract(implementation: QueueImplementation): void {
       void it('hands a running job back on stop without counting the attempt, and another worker completes it', async () => {
         const queue = await current().open();
         const { id } = await queue.enqueue(JobName.ConvertModel, { model_id: 'm1' });
+        let started = false;
         let aborted = false;
         const firstWorker = work(
           queue,
           handlers(async (_job, signal) => {
-            signal.addEventListener('abort', () => (aborted = true));
-            await untilAborted(signal);
+            started = true;
+            try {
+              await untilAborted(signal);
+            } finally {
+              // Read after the wait: a signal aborted before the handler ran fires no event.
+              aborted = signal.aborted;
+            }
           }),
         );
-        await waitFor('the job is running', async () => (await stateOf(id)) === 'running');
+        // Running in the queue's records, and in the handler: a stop between the two hands back a job never begun.
+        await waitFor('the job is running', async () => started && (await stateOf(id)) === 'running');
         await firstWorker.stop();
         assert.equal(aborted, true);
         assert.equal(await stateOf(id), 'queued');
