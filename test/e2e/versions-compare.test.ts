@@ -268,15 +268,29 @@ void describe(
       assert.deepEqual(session.pageErrors, []);
     });
 
-    void test('a version of several files (an OBJ with its MTL) sent from the Versions card keeps its material', async () => {
+    void test('a version of several files (an OBJ with its MTL) dropped on the view keeps its material', async () => {
       const box = boxesObj([{ name: 'Crate', at: [0, 0, 0], size: [1, 1, 1] }]);
       const obj = `mtllib paint.mtl\n${box.replace('o Crate\n', 'o Crate\nusemtl CratePaint\n')}`;
       const mtl = 'newmtl CratePaint\nKd 0.9 0.2 0.1\n';
-      await page.locator('.version-file').setInputFiles([
-        { name: 'crate.obj', mimeType: 'text/plain', buffer: Buffer.from(obj) },
-        { name: 'paint.mtl', mimeType: 'text/plain', buffer: Buffer.from(mtl) },
-      ]);
-      await page.getByRole('button', { name: 'Upload new version' }).click();
+      // Dropped on the view while another tab is open: the Versions card comes forward with the upload.
+      await page.getByRole('tab', { name: 'Parts' }).click();
+      const taken = await page.locator('.view-frame').evaluate(
+        (frame, files) => {
+          const transfer = new DataTransfer();
+          for (const file of files)
+            transfer.items.add(new File([file.text], file.name, { type: 'text/plain' }));
+          const init = { dataTransfer: transfer, bubbles: true, cancelable: true };
+          const offered = !frame.dispatchEvent(new DragEvent('dragover', init));
+          frame.dispatchEvent(new DragEvent('drop', init));
+          return offered;
+        },
+        [
+          { name: 'crate.obj', text: obj },
+          { name: 'paint.mtl', text: mtl },
+        ],
+      );
+      assert.ok(taken, 'the view offers to take dragged files');
+      assert.equal(await page.getByRole('tab', { name: 'Versions' }).getAttribute('aria-selected'), 'true');
       await page
         .locator('.version-row[data-number="3"][data-current="true"][data-status="completed"]')
         .waitFor({ timeout: 300_000 });

@@ -20,6 +20,7 @@ import { attempt, notifyInfo } from '../ui/notify.ts';
 import { statusBadge } from '../ui/status-badge.ts';
 import { createCompareControls } from './compare-controls.ts';
 import { createVersionView, type VersionViewContext } from './version-view.ts';
+import { REVEAL_CARD } from '../workspace/sidebar-tabs.ts';
 import './versions.css';
 
 /** How often the list is read again while a version converts. */
@@ -36,6 +37,8 @@ export interface VersionsPanel {
   element: HTMLElement;
   /** The selection changed: the compare readout names what happened to the selected part. */
   selectionChanged: (selection: ReadonlySet<string>) => void;
+  /** Sends `files` as the next version (as the card's form would), showing the card for its progress. */
+  sendFiles: (files: File[]) => void;
   dispose: () => void;
 }
 
@@ -117,18 +120,23 @@ export function createVersionsPanel(options: VersionsPanelOptions): VersionsPane
       ...versions.map((version) => versionRow(version, version.number === shown, actions)),
     );
 
+  const upload = createVersionUpload(model, () => attempt('Reading the versions', refresh));
   const element = h(
     'section',
     { class: 'card versions-section' },
     h('h2', {}, 'Versions'),
     list,
-    createVersionUpload(model, () => attempt('Reading the versions', refresh)),
+    upload.element,
     compare.element,
   );
   attempt('Reading the versions', refresh);
   return {
     element,
     selectionChanged: compare.selectionChanged,
+    sendFiles: (files) => {
+      element.dispatchEvent(new CustomEvent(REVEAL_CARD, { bubbles: true }));
+      upload.send(files);
+    },
     dispose: () => {
       disposed = true;
       clearTimeout(timer);
@@ -202,46 +210,54 @@ function versionRow(version: ModelVersion, shown: boolean, actions: RowActions):
  * (an OBJ with its MTL, a glTF with its .bin), as the model upload takes them; the bytes' progress, then the list
  * follows its conversion.
  */
-function createVersionUpload(model: Model, onSent: () => void): HTMLElement {
+function createVersionUpload(
+  model: Model,
+  onSent: () => void,
+): { element: HTMLElement; send: (files: File[]) => void } {
   const inputId = uid('version-file');
   const input = h('input', { id: inputId, type: 'file', class: 'version-file', multiple: true });
   const bar = h('progress', { class: 'version-progress', max: 100, value: 0, hidden: true });
   const status = h('small', { class: 'version-upload-status', 'aria-live': 'polite' });
-  const send = h('button', { type: 'submit', class: 'primary' }, 'Upload new version');
-  return h(
+  const sendButton = h('button', { type: 'submit', class: 'primary' }, 'Upload new version');
+  const send = (files: File[]): void => {
+    if (files.length === 0) {
+      status.textContent = 'Choose the file of the new version first.';
+      return;
+    }
+    if (sendButton.disabled) {
+      status.textContent = 'A version is being sent; wait for it before sending another.';
+      return;
+    }
+    sendButton.disabled = true;
+    bar.hidden = false;
+    status.textContent = files.length === 1 ? `Sending ${files[0].name}…` : `Sending ${files.length} files…`;
+    attempt('Uploading the new version', async () => {
+      try {
+        const version = await uploadVersion(
+          model.id,
+          files,
+          {},
+          { onProgress: (fraction) => (bar.value = Math.round(fraction * 100)) },
+        );
+        status.textContent = `Version ${version.number} sent; it is converting.`;
+        input.value = '';
+        onSent();
+      } catch (error) {
+        status.textContent = '';
+        throw error;
+      } finally {
+        sendButton.disabled = false;
+        bar.hidden = true;
+      }
+    });
+  };
+  const element = h(
     'form',
     {
       class: 'version-upload',
       onsubmit: (event: Event) => {
         event.preventDefault();
-        const files = Array.from(input.files ?? []);
-        if (files.length === 0) {
-          status.textContent = 'Choose the file of the new version first.';
-          return;
-        }
-        send.disabled = true;
-        bar.hidden = false;
-        status.textContent =
-          files.length === 1 ? `Sending ${files[0].name}…` : `Sending ${files.length} files…`;
-        attempt('Uploading the new version', async () => {
-          try {
-            const version = await uploadVersion(
-              model.id,
-              files,
-              {},
-              { onProgress: (fraction) => (bar.value = Math.round(fraction * 100)) },
-            );
-            status.textContent = `Version ${version.number} sent; it is converting.`;
-            input.value = '';
-            onSent();
-          } catch (error) {
-            status.textContent = '';
-            throw error;
-          } finally {
-            send.disabled = false;
-            bar.hidden = true;
-          }
-        });
+        send(Array.from(input.files ?? []));
       },
     },
     h('label', { for: inputId }, 'New version'),
@@ -249,9 +265,10 @@ function createVersionUpload(model: Model, onSent: () => void): HTMLElement {
     h(
       'small',
       { class: 'hint' },
-      'A model with its files (an OBJ with its MTL, a glTF with its .bin): choose them together.',
+      'A model with its files (an OBJ with its MTL, a glTF with its .bin): choose them together, or drop them on the view.',
     ),
-    h('div', { class: 'button-row' }, send, bar),
+    h('div', { class: 'button-row' }, sendButton, bar),
     status,
   );
+  return { element, send };
 }

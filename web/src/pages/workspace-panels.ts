@@ -15,6 +15,7 @@ import { createPropertiesPanel } from './part-properties-panel.ts';
 import { createPartsTree, type PartsTree } from '../parts-tree/parts-tree.ts';
 import { createPropertyFilter } from './property-filter.ts';
 import { mountReviewTools, type ReviewContext } from './review-tools.ts';
+import { acceptVersionDrops } from '../workspace/view-drop.ts';
 import { createVersionsPanel, type VersionsPanel } from './versions-panel.ts';
 import type { CurrentLevels } from './workspace-levels.ts';
 import { WriteAccess } from './write-access.ts';
@@ -98,9 +99,13 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
     configurations.element,
   );
   // The selected part's card lies over the view's corner, in sight whichever tab is open, and moves nothing.
-  const frame = context.viewerColumn.querySelector('.view-frame');
+  const frame = context.viewerColumn.querySelector<HTMLElement>('.view-frame');
   if (frame) frame.append(partCard.element);
   else sidebar.prepend(partCard.element);
+  const writes = new WriteAccess();
+  const stopDrops = frame
+    ? acceptVersionDrops(frame, versions.sendFiles, () => writes.canWrite)
+    : () => undefined;
   const stopReview = mountReviewTools({
     model,
     parts,
@@ -119,6 +124,7 @@ export function mountWorkspacePanels(context: WorkspacePanelsContext): Workspace
     versions,
     dispose: () => {
       stopReview();
+      stopDrops();
       versions.dispose();
       configurations.dispose();
     },

@@ -37,6 +37,9 @@ export interface SidebarTabs {
   dispose: () => void;
 }
 
+/** The event a card sends (bubbling) to have its tab shown, as when something it starts needs to be seen. */
+export const REVEAL_CARD = 'reveal-card';
+
 /** Where the tab chosen is kept while the page lives, so the page built afresh opens on it. */
 export interface ChosenTab {
   label?: string;
@@ -84,6 +87,14 @@ export function mountSidebarTabs(sidebar: HTMLElement, memory: ChosenTab = {}): 
       button.hidden = !present.has(label);
       button.setAttribute('aria-selected', String(label === shown));
     }
+    // The row scrolls sideways when the tabs do not fit: the one shown is kept in sight.
+    const selected = shown === undefined ? undefined : buttons.get(shown);
+    if (selected && !selected.hidden && tabList.scrollWidth > tabList.clientWidth)
+      tabList.scrollLeft = Math.max(
+        0,
+        Math.min(tabList.scrollLeft, selected.offsetLeft - tabList.offsetLeft),
+        selected.offsetLeft - tabList.offsetLeft + selected.offsetWidth - tabList.clientWidth,
+      );
   };
   const choose = (label: string): void => {
     chosen = label;
@@ -92,9 +103,23 @@ export function mountSidebarTabs(sidebar: HTMLElement, memory: ChosenTab = {}): 
     sidebar.scrollTop = 0;
   };
 
+  const reveal = (event: Event): void => {
+    const card = event.target instanceof Element ? event.target.closest('.card') : null;
+    const tab = card ? tabOf(card) : null;
+    if (tab !== null) choose(tab);
+  };
+
   sidebar.classList.add('tabbed');
+  sidebar.addEventListener(REVEAL_CARD, reveal);
   const observer = new MutationObserver(sort);
   observer.observe(sidebar, { childList: true });
   sort();
-  return { element, choose, dispose: () => observer.disconnect() };
+  return {
+    element,
+    choose,
+    dispose: () => {
+      observer.disconnect();
+      sidebar.removeEventListener(REVEAL_CARD, reveal);
+    },
+  };
 }
