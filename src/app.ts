@@ -12,6 +12,7 @@ import { createVersionIntake } from './catalog/intake/version-intake.ts';
 import { createVersionRepository } from './catalog/versions/repository.ts';
 import { versionRoutes } from './catalog/versions/routes.ts';
 import { createExportRepository, type ExportRepository } from './exports/repository.ts';
+import { createExportService } from './exports/export-service.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { registerReview } from './review/register-review.ts';
 import { registerConfigurations } from './configurations/register-configurations.ts';
@@ -213,7 +214,33 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     }),
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
-  await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });
+  const prepareExport = createExportService({
+    models,
+    materials,
+    configurations: createConfigurationRepository(database),
+    blobs,
+    queue,
+    exports,
+  });
+  await registerSharing(app, {
+    database,
+    materials,
+    blobs,
+    checkToken,
+    publicBaseUrl,
+    distDir,
+    fileOrigins,
+    // A link's configuration files are the exports the export route makes, at their finest level.
+    exportFile: (model, configurationId, format) =>
+      prepareExport(model, {
+        model_id: model.id,
+        format,
+        lod: 0,
+        materials: 'bound',
+        unit: 'meter',
+        configuration_id: configurationId,
+      }),
+  });
   const fileAccess = { signer: fileUrls, checkToken, grants };
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot, fileAccess);
   else if (blobs.signedUrl && config.storage.kind === 's3') {
