@@ -17,6 +17,7 @@ import {
   type SharedModel,
 } from './shared-api.ts';
 import { mountSharedAnnotations } from './shared-annotations.ts';
+import { mountConfigurationPicker } from './configuration-picker.ts';
 
 /** Fills `root` with the shared model; `embed` shows the view alone, filling the frame. */
 export async function mountSharePage(root: HTMLElement, embed: boolean): Promise<void> {
@@ -163,6 +164,10 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       sidebar,
       select: (id) => select(id, false),
     });
+  if (model.configurations && sidebar) {
+    const repaint = (chosen: Map<string, Material>) => (view.setPaint(chosen), tree.setMaterials(chosen));
+    void mountConfigurationPicker(base, model, { sidebar, repaint });
+  }
   await levels.open();
 }
 
