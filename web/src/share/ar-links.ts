@@ -18,11 +18,20 @@ export interface ArFiles {
 
 /** The AR this browser offers: Quick Look first (Safari on iOS says so through `relList`), then Android, then WebXR. */
 export async function detectAr(): Promise<ArKind> {
-  if (document.createElement('a').relList.supports('ar')) return 'quick-look';
+  if (supportsQuickLook()) return 'quick-look';
   if (/\bAndroid\b/i.test(navigator.userAgent)) return 'scene-viewer';
   const xr = (navigator as Navigator & { xr?: { isSessionSupported(mode: string): Promise<boolean> } }).xr;
   if (xr && (await xr.isSessionSupported('immersive-ar').catch(() => false))) return 'webxr';
   return null;
+}
+
+/** Whether links may open AR Quick Look; a browser that knows no tokens of `rel` may throw instead of answering. */
+function supportsQuickLook(): boolean {
+  try {
+    return document.createElement('a').relList.supports('ar');
+  } catch {
+    return false;
+  }
 }
 
 /** The Scene Viewer intent for a GLB at an absolute https address; the browser falls back to nothing. */
