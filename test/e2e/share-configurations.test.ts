@@ -32,7 +32,7 @@ const run: { shareUrl?: string } = {};
 
 /** The fields these calls read from the API's answers. */
 interface Data {
-  /** A model's id, or a material's number. */
+  /** A model's id, or a material's number (read through Number). */
   id: string;
   status: string;
   url: string;
@@ -65,8 +65,7 @@ async function shareConfiguredCube(): Promise<string> {
   const groupId = (await api(`/api/models/${id}/parts`)).json.data[0].group_id;
   const material = async (name: string, rgb: [number, number, number]) => {
     const [diffuse_r, diffuse_g, diffuse_b] = rgb;
-    return (await api('/api/v1/materials', { name, diffuse_r, diffuse_g, diffuse_b })).json.data
-      .id as unknown as number;
+    return Number((await api('/api/v1/materials', { name, diffuse_r, diffuse_g, diffuse_b })).json.data.id);
   };
   const red = await material('Red', [230, 20, 20]);
   const blue = await material('Blue', [20, 30, 230]);
