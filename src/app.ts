@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import path from 'node:path';
 import { createLiveGrants } from './http/auth/live-grants.ts';
 import { registerSharing } from './access/register-sharing.ts';
+import type { ExportConfigurationFile } from './access/shared-configuration-routes.ts';
 import { createTokenRepository } from './access/token-repository.ts';
 import { tokenRoutes } from './access/token-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
@@ -12,6 +13,7 @@ import { createVersionIntake } from './catalog/intake/version-intake.ts';
 import { createVersionRepository } from './catalog/versions/repository.ts';
 import { versionRoutes } from './catalog/versions/routes.ts';
 import { createExportRepository, type ExportRepository } from './exports/repository.ts';
+import { createExportService, type ExportServiceOptions } from './exports/export-service.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { registerReview } from './review/register-review.ts';
 import { registerConfigurations } from './configurations/register-configurations.ts';
@@ -132,6 +134,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const exports = createExportRepository(database);
   const urlFor = requestFileUrls(fileUrls, config.publicBaseUrl);
   const bindingApis = { ...dependencies, materials, models, catalog, checkToken, exports, urlFor };
+  const configurations = createConfigurationRepository(database);
   await registerBindingApis(app, bindingApis);
   const resumable = await openResumableUploads(config);
   app.addHook('onClose', () => resumable.close());
@@ -166,7 +169,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     prefix: '/api/models',
     models,
     materials,
-    configurations: createConfigurationRepository(database),
+    configurations,
     blobs,
     queue,
     exports,
@@ -213,7 +216,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     }),
   });
   const { publicBaseUrl, webDistDir: distDir } = config;
-  await registerSharing(app, { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins });
+  const exportFile = configurationFiles({ ...bindingApis, configurations });
+  const sharing = { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins, exportFile };
+  await registerSharing(app, sharing);
   const fileAccess = { signer: fileUrls, checkToken, grants };
   if (blobs.localRoot) await registerFileServing(app, blobs.localRoot, fileAccess);
   else if (blobs.signedUrl && config.storage.kind === 's3') {
@@ -227,6 +232,20 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   registerApiNotFound(app);
 
   return app;
+}
+
+/** A share link's configuration files: the exports the export route makes, at their finest level. */
+function configurationFiles(options: ExportServiceOptions): ExportConfigurationFile {
+  const prepare = createExportService(options);
+  return (model, configurationId, format) =>
+    prepare(model, {
+      model_id: model.id,
+      format,
+      lod: 0,
+      materials: 'bound',
+      unit: 'meter',
+      configuration_id: configurationId,
+    });
 }
 
 /**

@@ -38,6 +38,9 @@ const OEmbedSchema = Type.Object({
   html: Type.String({ description: 'An <iframe> of the share page in embed mode.' }),
   width: Type.Integer(),
   height: Type.Integer(),
+  configurations: Type.Boolean({
+    description: "Whether the link shows the model's configurations (a picker, and AR of each one).",
+  }),
 });
 
 /**
@@ -71,9 +74,11 @@ export const oembedRoutes: FastifyPluginAsync<OEmbedRoutesOptions> = async (fast
       if (format !== undefined && format !== 'json') throw new ApiError(501, 'only format=json is offered');
       const baseUrl = baseUrlOf(publicBaseUrl, request);
       const secret = secretOfShareUrl(url, baseUrl);
-      const modelId = secret ? await shares.modelOf(secret) : undefined;
-      const model = modelId ? await models.get(modelId) : undefined;
-      if (!secret || !model) throw new ApiError(404, 'Share link not found');
+      const share = secret ? await shares.open(secret) : undefined;
+      const model = share ? await models.get(share.model_id) : undefined;
+      if (!secret || !share || !model) throw new ApiError(404, 'Share link not found');
+      // The frame's title says what the page offers beyond the model, for readers of the embedding page.
+      const frameTitle = share.configurations ? `${model.name} (configurations and AR)` : model.name;
       const width = Math.max(EMBED_MIN_SIZE, Math.min(EMBED_DEFAULT_SIZE.width, maxwidth ?? Infinity));
       const height = Math.max(EMBED_MIN_SIZE, Math.min(EMBED_DEFAULT_SIZE.height, maxheight ?? Infinity));
       const src = `${sharePageUrl(baseUrl, secret)}?embed=1`;
@@ -86,8 +91,9 @@ export const oembedRoutes: FastifyPluginAsync<OEmbedRoutesOptions> = async (fast
         title: model.name,
         width,
         height,
+        configurations: share.configurations,
         html:
-          `<iframe src="${escapeHtml(src)}" width="${width}" height="${height}" title="${escapeHtml(model.name)}" ` +
+          `<iframe src="${escapeHtml(src)}" width="${width}" height="${height}" title="${escapeHtml(frameTitle)}" ` +
           `style="border:0" allow="fullscreen" loading="lazy"></iframe>`,
       };
     },

@@ -7,7 +7,9 @@ import { createVersionRepository } from '../catalog/versions/repository.ts';
 import { createAnnotationRepository } from '../review/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { oembedRoutes } from './oembed-routes.ts';
+import { createConfigurationRepository } from '../configurations/repository.ts';
 import { createShareRepository } from './share-repository.ts';
+import type { ExportConfigurationFile } from './shared-configuration-routes.ts';
 import { shareRoutes } from './share-routes.ts';
 import { sharedModelRoutes } from './shared-model-routes.ts';
 
@@ -20,6 +22,8 @@ export interface SharingOptions {
   publicBaseUrl: string | undefined;
   /** Folder of the viewer build holding `share.html`. */
   distDir: string;
+  /** Starts or finds the export of a configuration, for a link's configuration files. */
+  exportFile: ExportConfigurationFile;
   /** Origins besides the service's own that pages load files from (the public base URL's, the bucket's). */
   fileOrigins: string[];
 }
@@ -29,7 +33,7 @@ export interface SharingOptions {
  * `/s/<secret>…` (no token, one model only) and `/oembed`.
  */
 export async function registerSharing(app: FastifyInstance, options: SharingOptions): Promise<void> {
-  const { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins } = options;
+  const { database, materials, blobs, checkToken, publicBaseUrl, distDir, fileOrigins, exportFile } = options;
   const models = createModelRepository(database);
   const shares = createShareRepository(database);
   const versions = createVersionRepository(database.db);
@@ -48,6 +52,8 @@ export async function registerSharing(app: FastifyInstance, options: SharingOpti
     shares,
     versions,
     annotations: createAnnotationRepository(database),
+    configurations: createConfigurationRepository(database),
+    exportFile,
     blobs,
     publicBaseUrl,
     distDir,

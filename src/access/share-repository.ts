@@ -11,15 +11,18 @@ export interface StoredShare {
   secret: string;
   /** Whether the link's page shows the model's annotations. */
   annotations: boolean;
+  /** Whether the link shows the model's configurations and their files. */
+  configurations: boolean;
   /** The version the link pins, or null when it follows the model's current version. */
   version: number | null;
   created_at: string;
 }
 
-/** What a secret opens: its model, whether the model's annotations are shown, and the version it pins. */
+/** What a secret opens: its model, whether its annotations and configurations are shown, the version it pins. */
 export interface OpenedShare {
   model_id: string;
   annotations: boolean;
+  configurations: boolean;
   version: number | null;
 }
 
@@ -33,6 +36,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
     model_id: row.model_id,
     secret: row.secret,
     annotations: Number(row.annotations) === 1,
+    configurations: Number(row.configurations) === 1,
     version: row.version,
     created_at: toIso(row.created_at),
   });
@@ -52,6 +56,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
         'model_shares.model_id',
         'model_shares.secret_hash',
         'model_shares.annotations',
+        'model_shares.configurations',
         'model_shares.version',
         'model_versions.number as pinned',
       ])
@@ -59,19 +64,24 @@ export function createShareRepository({ db }: DatabaseHandle) {
       .executeTakeFirst();
     if (!row || !sameDigest(row.secret_hash, digest)) return undefined;
     if (row.version !== null && row.pinned === null) return undefined;
-    return { model_id: row.model_id, annotations: Number(row.annotations) === 1, version: row.version };
+    return {
+      model_id: row.model_id,
+      annotations: Number(row.annotations) === 1,
+      configurations: Number(row.configurations) === 1,
+      version: row.version,
+    };
   };
 
   return {
     open,
 
     /**
-     * A new link to `modelId` with a fresh 256-bit secret, showing the model's annotations when asked to and
-     * pinning `version` when given (the caller checks that the model has it).
+     * A new link to `modelId` with a fresh 256-bit secret, showing the model's annotations and configurations
+     * when asked to and pinning `version` when given (the caller checks that the model has it).
      */
     async create(
       modelId: string,
-      options: { annotations?: boolean; version?: number | null } = {},
+      options: { annotations?: boolean; configurations?: boolean; version?: number | null } = {},
     ): Promise<StoredShare> {
       const secret = newSecret();
       const row = await db
@@ -82,6 +92,7 @@ export function createShareRepository({ db }: DatabaseHandle) {
           secret,
           secret_hash: secretDigest(secret),
           annotations: options.annotations ? 1 : 0,
+          configurations: options.configurations ? 1 : 0,
           version: options.version ?? null,
           created_at: nowIso(),
         })

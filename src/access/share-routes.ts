@@ -56,6 +56,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
     id: share.id,
     url: sharePageUrl(baseUrl, share.secret),
     annotations: share.annotations,
+    configurations: share.configurations,
     version: share.version,
     created_at: share.created_at,
   });
@@ -69,7 +70,8 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
         summary: 'Create a public link to the model: a page showing it, with no token, and nothing else',
         description:
           'The body is optional; `{"annotations": true}` lets the page show the annotations, read-only; ' +
-          '`{"version": n}` pins version n of the model (400 when the model has no such version).',
+          '`{"configurations": true}` lets it show the model\'s configurations, read-only, with their GLB and ' +
+          'USDZ files (for AR); `{"version": n}` pins version n of the model (400 when the model has no such version).',
         params: ModelIdParams,
         body: CreateShareBody,
         response: { 201: catalogEnvelope(ShareSchema), ...errors },
@@ -87,6 +89,7 @@ export const shareRoutes: FastifyPluginAsync<ShareRoutesOptions> = async (fastif
       }
       const share = await shares.create(request.params.id, {
         annotations: request.body.annotations ?? false,
+        configurations: request.body.configurations ?? false,
         version,
       });
       return reply

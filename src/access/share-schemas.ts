@@ -1,12 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DeclaredUnit, LodSchema, PartSchema, TilesetUrlSchema, Vector3Schema } from '../catalog/schemas.ts';
+import {
+  DeclaredUnit,
+  LodSchema,
+  PartSchema,
+  PartsQuery,
+  TilesetUrlSchema,
+  Vector3Schema,
+} from '../catalog/schemas.ts';
 import { MAX_VERSION_NUMBER } from '../db/integer-bounds.ts';
+
+/** Answer for an unknown or revoked secret, and for anything the secret does not open. */
+export const SHARE_NOT_FOUND = 'Share link not found';
 
 /** A share link as `/api/models/:id/shares` shows it. */
 export const ShareSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'The public page `/s/<secret>`; add `?embed=1` for the bare viewer.' }),
   annotations: Type.Boolean({ description: "Whether the page shows the model's annotations (read-only)." }),
+  configurations: Type.Boolean({
+    description:
+      "Whether the page shows the model's configurations (read-only) and their GLB and USDZ files.",
+  }),
   version: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
     description: "The version the link serves; null when it follows the model's current version.",
   }),
@@ -17,6 +31,14 @@ export const CreateShareBody = Type.Object(
   {
     annotations: Type.Optional(
       Type.Boolean({ default: false, description: "Show the model's annotations on the page, read-only." }),
+    ),
+    configurations: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "Show the model's configurations on the page, read-only: their list, their materials and each one's " +
+          'GLB and USDZ (for AR).',
+      }),
     ),
     version: Type.Optional(
       // Bounded by the `integer` column it ends in: PostgreSQL refuses 2^31 with a 500 otherwise.
@@ -69,6 +91,10 @@ export const SharedModelSchema = Type.Object({
     description:
       'Whether the link shows annotations: `/s/<secret>/models/<id>/annotations` answers only then.',
   }),
+  configurations: Type.Boolean({
+    description:
+      'Whether the link shows configurations: `/s/<secret>/models/<id>/configurations…` answers only then.',
+  }),
   bounds: Type.Union([
     Type.Object({
       min: Vector3Schema,
@@ -112,3 +138,37 @@ export const SharedTileParams = Type.Object({
   id: Type.String(),
   tile: Type.String({ description: 'A tile the tileset names, `<tile id>.glb`.' }),
 });
+
+/** A configuration as a link made with `configurations: true` shows it: read-only, no internals. */
+export const SharedConfigurationSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  description: Type.String(),
+  thumbnail_url: Type.Union([Type.String(), Type.Null()], {
+    description: "The model drawn with the configuration's materials, under the link; null until rendered.",
+  }),
+});
+/** A shared configuration on the wire. */
+export type SharedConfiguration = Static<typeof SharedConfigurationSchema>;
+
+/** `/s/:secret/models/:id/configurations/:cid…`: any text, so an unknown one is a 404 like any other. */
+export const SharedConfigurationParams = Type.Object({
+  secret: Type.String(),
+  id: Type.String(),
+  cid: Type.String(),
+});
+
+/** `/s/:secret/models/:id/parts`: the catalog's filters, and a configuration to paint the parts with. */
+export const SharedPartsQuery = Type.Composite([
+  PartsQuery,
+  Type.Object({
+    configuration_id: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'A configuration of the model (links made with `configurations: true` only): a part it binds shows ' +
+          'its material there, any other its present binding.',
+      }),
+    ),
+  }),
+]);

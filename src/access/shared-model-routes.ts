@@ -4,7 +4,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
 import {
   partFilter,
-  PartsQuery,
   PartWithPropertiesSchema,
   storedLods,
   NOT_READY,
@@ -21,12 +20,20 @@ import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { VersionRepository } from '../catalog/versions/repository.ts';
 import type { AnnotationRepository } from '../review/repository.ts';
+import type { ConfigurationRepository } from '../configurations/repository.ts';
 import { AnnotationSchema } from '../review/schemas.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { installPublicErrors } from './public-errors.ts';
 import { renderSharePage, sharePageCsp, SHARE_PAGE_GONE } from './share-page.ts';
 import type { ShareRepository } from './share-repository.ts';
 import {
+  sharedConfigurationRoutes,
+  sharedLookup,
+  type ExportConfigurationFile,
+} from './shared-configuration-routes.ts';
+import {
+  SHARE_NOT_FOUND,
+  SharedPartsQuery,
   SecretParams,
   SharedLodParams,
   SharedModelParams,
@@ -47,6 +54,10 @@ export interface SharedModelRoutesOptions {
   versions: VersionRepository;
   /** The annotations a link shows when it was created with `annotations: true`. */
   annotations: AnnotationRepository;
+  /** The configurations a link shows when it was created with `configurations: true`. */
+  configurations: ConfigurationRepository;
+  /** Starts or finds the export of a configuration, for its GLB and USDZ under the link. */
+  exportFile: ExportConfigurationFile;
   blobs: BlobStore;
   /** Base of handed-out URLs; derived from the request when undefined. */
   publicBaseUrl: string | undefined;
@@ -60,6 +71,8 @@ export interface SharedModelRoutesOptions {
 interface OpenedModel {
   row: ModelRow;
   annotations: boolean;
+  /** Whether the link shows the model's configurations and their files. */
+  configurations: boolean;
   version: number;
   /** True when the version served is not the current one: its parts are then its own rows, not `model_parts`. */
   pinned: boolean;
@@ -70,7 +83,7 @@ const binary = (description: string) =>
   Type.Unsafe<unknown>({ type: 'string', format: 'binary', description });
 
 /** Answer for an unknown or revoked secret, and for any model the secret does not open. */
-export const SHARE_NOT_FOUND = 'Share link not found';
+export { SHARE_NOT_FOUND };
 
 const tags = ['shares'];
 const errors = { 400: CatalogErrorSchema, 404: CatalogErrorSchema };
@@ -105,7 +118,8 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
     const row = await models.get(share.model_id);
     if (!row) throw new ApiError(404, SHARE_NOT_FOUND);
     if (share.version === null || share.version === row.current_version) {
-      return { row, annotations: share.annotations, version: row.current_version, pinned: false };
+      const { annotations, configurations } = share;
+      return { row, annotations, configurations, version: row.current_version, pinned: false };
     }
     // A pinned version that is not current: its own outputs over the model's; gone with the version.
     const version = await options.versions.get(row.id, share.version);
@@ -121,7 +135,8 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       part_count: version.part_count,
       bounds: version.bounds,
     };
-    return { row: pinned, annotations: share.annotations, version: version.number, pinned: true };
+    const { annotations, configurations } = share;
+    return { row: pinned, annotations, configurations, version: version.number, pinned: true };
   };
   /** The model the secret opens; 404 when the secret is unknown or `id` names another model. */
   const sharedModel = async (secret: string, id?: string): Promise<ModelRow> =>
@@ -129,7 +144,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
   const toShared = (
     request: FastifyRequest,
     secret: string,
-    { row, annotations, version }: OpenedModel,
+    { row, annotations, configurations, version }: OpenedModel,
   ): SharedModel => {
     const base = `${baseUrlOf(publicBaseUrl, request)}${SHARE_PREFIX}${secret}/models/${row.id}`;
     // The catalog's own LOD view, so new LOD fields appear here too, with the addresses moved under the link.
@@ -150,6 +165,7 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       unit: (row.unit as SharedModel['unit']) ?? null,
       version,
       annotations,
+      configurations,
       bounds: row.bounds ? JSON.parse(row.bounds) : null,
     };
   };
@@ -222,22 +238,25 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
         operationId: 'listSharedModelParts',
         tags,
         summary:
-          "The shared model's parts with their bound materials; `where` and `q` filter as on /api/models",
+          "The shared model's parts with their bound materials; `where` and `q` filter as on /api/models; " +
+          '`configuration_id` paints them with a configuration (links showing configurations only)',
         security,
         params: SharedModelParams,
-        querystring: PartsQuery,
+        querystring: SharedPartsQuery,
         response: { 200: catalogEnvelope(SharedPartsSchema), ...errors },
       },
     },
     async (request, reply) => {
       const filter = partFilter(request.query);
-      const { row, version, pinned } = await openShare(request.params.secret, request.params.id);
+      const opened = await openShare(request.params.secret, request.params.id);
+      const { row, version, pinned } = opened;
       const parts = pinned
         ? await options.versions.partRows(row.id, version, filter)
         : filter
           ? await models.filteredParts(row.id, filter)
           : await models.parts(row.id);
-      const { bound } = await materials.lookup(parts.map((part) => part.group_id));
+      const groupIds = parts.map((part) => part.group_id);
+      const { bound } = await sharedLookup(options, opened, groupIds, request.query.configuration_id);
       reply.header('cache-control', NO_REUSE);
       return { success: true as const, data: parts.map((part) => toPart(part, bound.get(part.group_id))) };
     },
@@ -317,6 +336,17 @@ export const sharedModelRoutes: FastifyPluginAsync<SharedModelRoutesOptions> = a
       });
     },
   );
+
+  // A link's configurations and their files, resolved through the secret like every route here.
+  await fastify.register(sharedConfigurationRoutes, {
+    openShare,
+    configurations: options.configurations,
+    blobs,
+    exportFile: options.exportFile,
+    publicBaseUrl,
+    cacheControl: NO_REUSE,
+    expiresInSeconds: SHARED_URL_EXPIRES_SECONDS,
+  });
 
   // The tileset's files, each resolved through the secret like every route here.
   await fastify.register(sharedTilesetRoutes, {

@@ -208,6 +208,8 @@ export interface ModelSharesTable {
   secret_hash: string;
   /** 1 when the link's page shows the model's annotations, else 0. */
   annotations: Generated<number>;
+  /** 1 when the link shows the model's configurations (read-only) and their files, else 0. */
+  configurations: Generated<number>;
   /** The version the link serves; null when it follows the model's current version. */
   version: number | null;
   created_at: Timestamp;

@@ -27,6 +27,7 @@ import * as versionUploadId from './migrations/2026-12-04-02-version-upload-id.t
 import * as configurations from './migrations/2026-12-05-01-configurations.ts';
 import * as exportConfigurations from './migrations/2026-12-06-01-export-configurations.ts';
 import * as configurationThumbnails from './migrations/2026-12-06-02-configuration-thumbnails.ts';
+import * as shareConfigurations from './migrations/2026-12-07-01-share-configurations.ts';
 
 // Listed here rather than read from disk so the set is fixed at build time and works from any working folder.
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-01-configurations': configurations,
   '2026-12-06-01-export-configurations': exportConfigurations,
   '2026-12-06-02-configuration-thumbnails': configurationThumbnails,
+  '2026-12-07-01-share-configurations': shareConfigurations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

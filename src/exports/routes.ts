@@ -1,26 +1,24 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRepository } from '../catalog/repository.ts';
-import { MODEL_NOT_FOUND, ModelIdParams, NOT_READY } from '../catalog/schemas.ts';
+import { ModelIdParams, NOT_READY } from '../catalog/schemas.ts';
 import type { ConfigurationRepository } from '../configurations/repository.ts';
-import { CONFIGURATION_NOT_FOUND } from '../configurations/schemas.ts';
 import type { ModelRow } from '../db/database.ts';
-import { toIso } from '../db/timestamps.ts';
 import { ApiError } from '../http/api-error.ts';
 import { installApiFamily } from '../http/api-family.ts';
 import { catalogEnvelope, CatalogErrorSchema, CATALOG_FAMILY } from '../http/catalog-family.ts';
 import type { TokenChecker } from '../http/auth/token-checker.ts';
 import type { UrlFor } from '../http/files/request-file-urls.ts';
 import { sendStoredFile, STORED_FILE_REDIRECT } from '../http/files/send-stored-file.ts';
-import { JobName, type ExportKey } from '../jobs/job-types.ts';
+import { type ExportKey } from '../jobs/job-types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MaterialRepository } from '../materials/repository.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { DEFAULT_EXPORT_UNIT, EXPORT_FILES, UNIT_FORMATS } from '../writers/export-formats.ts';
 import { exportFileName } from './export-job.ts';
-import { planExport } from './export-plan.ts';
+import { createExportService } from './export-service.ts';
 import type { ExportRepository } from './repository.ts';
-import { ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
+import { EXPORT_RETRY_AFTER_SECONDS, ExportQuery, ExportSchema, type ExportState } from './schemas.ts';
 
 /** What the export route needs from the app. */
 export interface ExportRoutesOptions {
@@ -36,12 +34,6 @@ export interface ExportRoutesOptions {
   /** Resolves blob keys to the signed URLs this request's client should use, bound to its scoped token if any. */
   urlFor(request: FastifyRequest): UrlFor;
 }
-
-/** How long an export's job may go unheard of before a call queues it again (it may have been lost). */
-export const EXPORT_JOB_QUIET_MS = 30_000;
-
-/** Seconds a client is told to wait before asking again while an export is being made. */
-export const EXPORT_RETRY_AFTER_SECONDS = 1;
 
 /** A client that asks for JSON gets the export's URL instead of its bytes (the viewer, scripts). */
 function wantsJson(request: FastifyRequest): boolean {
@@ -93,7 +85,8 @@ function exportKeyOf(modelId: string, query: ExportQuery): ExportKey {
  * In the catalog's envelope, beside the catalog plugin under `/api/models`, so unknown paths still reach its 404.
  */
 export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fastify, options) => {
-  const { models, blobs, queue, exports, urlFor } = options;
+  const { models, blobs, urlFor } = options;
+  const prepare = createExportService(options);
   installApiFamily(fastify, {
     checkToken: options.checkToken,
     ...CATALOG_FAMILY,
@@ -167,67 +160,33 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
       // The 200 answer has several media types, which the type provider cannot follow; the schema still validates.
       const key = exportKeyOf((request.params as { id: string }).id, request.query as ExportQuery);
       const model = await completed(key.model_id);
-      const plan = await planExport(options, model, key);
-      if (plan === 'lod') throw new ApiError(404, NOT_READY);
-      if (plan === 'configuration') throw new ApiError(404, CONFIGURATION_NOT_FOUND);
-      const named = plan.configurationName;
-      const row = await exports.get(key);
-      const current = row?.fingerprint === plan.fingerprint ? row : undefined;
-
-      if (current?.status === 'ready' && current.blob_key) {
-        const info = await blobs.head(current.blob_key);
-        if (info) {
-          if (wantsJson(request)) {
-            return {
-              success: true as const,
-              data: state(request, key, model, named, {
-                status: 'ready',
-                job_id: null,
-                blobKey: current.blob_key,
-                size: info.size,
-              }),
-            };
-          }
-          const fileName = exportFileName(model.name, key, named);
-          if (!blobs.signedUrl) reply.header('content-length', info.size);
-          return sendStoredFile(reply, blobs, current.blob_key, {
-            headers: {
-              contentType: EXPORT_FILES[key.format].contentType,
-              contentDisposition: `attachment; filename="${fileName}"`,
-            },
-            cacheControl: 'private, no-cache',
-          });
+      const outcome = await prepare(model, key);
+      const named = outcome.configurationName;
+      if (outcome.status === 'ready') {
+        if (wantsJson(request)) {
+          return {
+            success: true as const,
+            data: state(request, key, model, named, {
+              status: 'ready',
+              job_id: null,
+              blobKey: outcome.blobKey,
+              size: outcome.size,
+            }),
+          };
         }
-      }
-      if (current?.status === 'failed')
-        throw new ApiError(422, `Export failed: ${current.error ?? 'unknown error'}`);
-
-      // A job noted in the last moments is left to do its work; otherwise (first call, a new fingerprint, a file that
-      // went missing, or a job not heard of for a while) one is queued. Enqueueing is deduplicated while one waits, and
-      // a job that finds the file already made ends at once, so a lost job cannot leave an export waiting for ever.
-      let jobId = current?.job_id ?? null;
-      const waiting =
-        (current?.status === 'queued' || current?.status === 'running') &&
-        jobId !== null &&
-        Date.now() - Date.parse(toIso(current.updated_at)) < EXPORT_JOB_QUIET_MS;
-      if (!waiting) {
-        if (!current || current.status === 'ready') {
-          if (!(await exports.request(key, plan.fingerprint))) throw new ApiError(404, MODEL_NOT_FOUND);
-        }
-        const job = await queue.enqueue(JobName.ExportModel, key, {
-          subject: key.model_id,
-          dedupeKey: `export:${key.model_id}:${key.format}:${key.lod}:${key.materials}:${key.unit}:${key.configuration_id ?? ''}`,
+        if (!blobs.signedUrl) reply.header('content-length', outcome.size);
+        return sendStoredFile(reply, blobs, outcome.blobKey, {
+          headers: {
+            contentType: outcome.contentType,
+            contentDisposition: `attachment; filename="${outcome.fileName}"`,
+          },
+          cacheControl: 'private, no-cache',
         });
-        await exports.setJob(key, job.id);
-        jobId = job.id;
       }
       reply.code(202).header('retry-after', String(EXPORT_RETRY_AFTER_SECONDS));
       return {
         success: true as const,
-        data: state(request, key, model, named, {
-          status: current?.status === 'running' ? 'running' : 'queued',
-          job_id: jobId,
-        }),
+        data: state(request, key, model, named, { status: outcome.status, job_id: outcome.jobId }),
       };
     },
   );

@@ -93,3 +93,6 @@ export const ExportSchema = Type.Object({
 });
 /** An export's state on the wire. */
 export type ExportState = Static<typeof ExportSchema>;
+
+/** Seconds a client is told to wait before asking again while an export is being made. */
+export const EXPORT_RETRY_AFTER_SECONDS = 1;

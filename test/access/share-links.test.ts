@@ -99,7 +99,14 @@ for (const dialect of testDialects()) {
       const list = await get(`/api/models/${shared.id}/shares`, testApp.auth);
       assert.equal(list.status, 200);
       assert.deepEqual(JSON.parse(list.text).data, [
-        { id: share.id, url: share.url, annotations: false, version: null, created_at: share.created_at },
+        {
+          id: share.id,
+          url: share.url,
+          annotations: false,
+          configurations: false,
+          version: null,
+          created_at: share.created_at,
+        },
       ]);
       const stored = await testApp.database.db.selectFrom('model_shares').selectAll().execute();
       assert.equal(stored.length, 1);

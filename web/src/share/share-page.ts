@@ -20,6 +20,7 @@ import {
   type SharedModel,
 } from './shared-api.ts';
 import { mountSharedAnnotations } from './shared-annotations.ts';
+import { mountConfigurationPicker } from './configuration-picker.ts';
 import { createShareViewTools, type ShareViewTools } from './share-view-tools.ts';
 
 /** Fills `root` with the shared model; `embed` shows the view alone, filling the frame. */
@@ -132,6 +133,10 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
       sidebar,
       select: (id) => select(id, false),
     });
+  if (model.configurations && sidebar) {
+    const repaint = (chosen: Map<string, Material>) => (view.setPaint(chosen), tree.setMaterials(chosen));
+    void mountConfigurationPicker(base, model, { sidebar, repaint });
+  }
   await levels.open();
 }
 

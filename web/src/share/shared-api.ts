@@ -19,6 +19,16 @@ export interface SharedModel {
   tileset_url?: string | null;
   /** Whether the link shows the model's annotations (read-only). */
   annotations?: boolean;
+  /** Whether the link shows the model's configurations (read-only) and their files. */
+  configurations?: boolean;
+}
+
+/** A configuration as a link made with `configurations: true` shows it. */
+export interface SharedConfiguration {
+  id: string;
+  name: string;
+  description: string;
+  thumbnail_url: string | null;
 }
 
 /** Thrown when the link is revoked or unknown. */
@@ -56,9 +66,25 @@ export async function getSharedModel(base: string): Promise<SharedModel> {
   return model;
 }
 
-/** The shared model's parts, each with its bound material. */
-export function getSharedParts(base: string, id: string): Promise<Part[]> {
-  return read<Part[]>(`${base}/models/${encodeURIComponent(id)}/parts`);
+/** The shared model's parts, each with its bound material, or with a configuration's over the bound ones. */
+export function getSharedParts(base: string, id: string, configurationId?: string): Promise<Part[]> {
+  const query = configurationId ? `?configuration_id=${encodeURIComponent(configurationId)}` : '';
+  return read<Part[]>(`${base}/models/${encodeURIComponent(id)}/parts${query}`);
+}
+
+/** The shared model's configurations; only a link made with `configurations: true` answers. */
+export function getSharedConfigurations(base: string, id: string): Promise<SharedConfiguration[]> {
+  return read<SharedConfiguration[]>(`${base}/models/${encodeURIComponent(id)}/configurations`);
+}
+
+/** Address of a configuration's file under the link: its GLB, or its USDZ for AR Quick Look. */
+export function sharedConfigurationFile(
+  base: string,
+  id: string,
+  configurationId: string,
+  format: 'glb' | 'usdz',
+): string {
+  return `${base}/models/${encodeURIComponent(id)}/configurations/${encodeURIComponent(configurationId)}/model.${format}`;
 }
 
 /** The shared model's annotations; only a link made with `annotations: true` answers. */
