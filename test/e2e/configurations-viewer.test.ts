@@ -116,8 +116,9 @@ async function openModel(query = ''): Promise<Page> {
   await page.goto(`${server.baseUrl}/#/`);
   await page.goto(`${server.baseUrl}/#/models/${model.id}${query}`);
   try {
-    // The pictures of the model and its configurations are drawn on the server's CPU meanwhile: allow for them.
-    await page.locator('.viewer[data-state="ready"] canvas').waitFor({ timeout: 120_000 });
+    // The pictures of the model and its configurations are drawn on the server's CPU meanwhile, beside the other
+    // suites of a full run on two cores: allow for them as the other suites do for a first view.
+    await page.locator('.viewer[data-state="ready"] canvas').waitFor({ timeout: 240_000 });
   } catch (error) {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'configurations-not-ready.png') });
     throw error;
@@ -127,7 +128,7 @@ async function openModel(query = ''): Promise<Page> {
   return page;
 }
 
-void describe('the Configurations panel', { timeout: 5 * 60_000, skip: skipWithoutChromium }, () => {
+void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     session = await openViewerSession('configurations-viewer', TOKEN, {
       consoleErrors: true,
