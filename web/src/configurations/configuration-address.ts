@@ -30,8 +30,13 @@ export function hashWithConfiguration(hash: string, id: string | null): string {
   return `#${path}${text ? `?${text}` : ''}`;
 }
 
-/** Rewrites the address to name configuration `id` (null: none) without a new history entry or a hash change. */
-export function showInAddress(id: string | null): void {
+/**
+ * Rewrites the address of model `modelId`'s page to name configuration `id` (null: none) without a new history
+ * entry or a hash change; nothing when the address has moved to another page meanwhile (its hashchange not yet
+ * handled), which a late rewrite would send back.
+ */
+export function showInAddress(modelId: string, id: string | null): void {
+  if (splitHash(location.hash).path !== `/models/${modelId}`) return;
   const hash = hashWithConfiguration(location.hash, id);
   if (hash !== location.hash) history.replaceState(history.state, '', hash);
 }

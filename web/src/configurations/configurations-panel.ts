@@ -64,7 +64,7 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
   const show = (id: string | null): void => {
     if (id === shown) return;
     shown = id;
-    showInAddress(id);
+    showInAddress(model.id, id);
     options.show(id);
     render();
   };

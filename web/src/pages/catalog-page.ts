@@ -25,6 +25,9 @@ const RELOAD_DEBOUNCE_MS = 250;
  */
 let remembered: CatalogQuery = emptyQuery();
 
+/** True for the catalog's addresses: none, `#/`, or `#/?` with its query. */
+const isCatalogHash = (hash: string): boolean => hash === '' || hash === '#/' || hash.startsWith('#/?');
+
 /** Mounts the catalog page. */
 export const catalogPage: Page = (outlet) => {
   const state: CatalogQuery = parseCatalogHash(location.hash) ?? { ...remembered };
@@ -90,6 +93,9 @@ export const catalogPage: Page = (outlet) => {
   /** Writes the query into the hash without a new history entry or a hashchange (which would rebuild the page). */
   const remember = (): void => {
     remembered = { ...state };
+    // Only over the catalog's own address: a refresh that runs after the address moved to a model (its hashchange
+    // not yet handled) must not write the catalog back over it, or the router would read the catalog's.
+    if (left || !isCatalogHash(location.hash)) return;
     const hash = catalogHash(state);
     if (location.hash !== hash && !(hash === '#/' && location.hash === '')) {
       history.replaceState(history.state, '', hash);

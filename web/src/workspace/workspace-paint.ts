@@ -54,7 +54,7 @@ export function createWorkspacePaint(modelId: string, parts: Part[], targets: Pa
       // A link to a configuration deleted since: show the model's own paint rather than none.
       notifyInfo('The configuration in the address no longer exists; showing the present bindings');
       configurationId = null;
-      showInAddress(null);
+      showInAddress(modelId, null);
       return refresh();
     }
     if (targets.isDisposed() || mine !== round || asked !== configurationId) return;
