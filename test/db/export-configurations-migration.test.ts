@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as exportConfigurations from '../../src/db/migrations/2026-12-06-01-export-configurations.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
+import { insertBareModelRow } from '../helpers/model-row.ts';
 
 const MODEL = '00000000-0000-4000-8000-0000000000c1';
 const CONFIGURATION = '00000000-0000-4000-8000-0000000000c2';
@@ -16,23 +17,7 @@ for (const dialect of testDialects()) {
       const { db } = database();
       await exportConfigurations.down(db);
       const now = new Date().toISOString();
-      await db
-        .insertInto('models')
-        .values({
-          id: MODEL,
-          name: 'Chair',
-          original_filename: 'a.glb',
-          format: 'glb',
-          file_size: 1,
-          status: 'completed',
-          progress: 100,
-          source_key: `models/${MODEL}/source.glb`,
-          lods: '[]',
-          tags: '[]',
-          created_at: now,
-          updated_at: now,
-        } as never)
-        .execute();
+      await insertBareModelRow(db, MODEL, 'Chair');
       const key = { model_id: MODEL, format: 'glb', lod: 0, materials: 'bound', unit: 'meter' };
       const file = { status: 'ready', blob_key: 'kept.glb', size: 10, created_at: now, updated_at: now };
       await db

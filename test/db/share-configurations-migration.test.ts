@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as shareConfigurations from '../../src/db/migrations/2026-12-07-01-share-configurations.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
+import { insertBareModelRow } from '../helpers/model-row.ts';
 
 const MODEL = '00000000-0000-4000-8000-0000000000d1';
 const OLD_SHARE = '00000000-0000-4000-8000-0000000000d2';
@@ -17,23 +18,7 @@ for (const dialect of testDialects()) {
       const { db } = database();
       await shareConfigurations.down(db);
       const now = new Date().toISOString();
-      await db
-        .insertInto('models')
-        .values({
-          id: MODEL,
-          name: 'Chair',
-          original_filename: 'a.glb',
-          format: 'glb',
-          file_size: 1,
-          status: 'completed',
-          progress: 100,
-          source_key: `models/${MODEL}/source.glb`,
-          lods: '[]',
-          tags: '[]',
-          created_at: now,
-          updated_at: now,
-        } as never)
-        .execute();
+      await insertBareModelRow(db, MODEL, 'Chair');
       const share = (id: string, secret: string) => ({
         id,
         model_id: MODEL,
