@@ -134,6 +134,17 @@ env.TEST_CONVERSION_CACHE = conversions;
 if (!options.some((option) => option.startsWith('--test-concurrency'))) {
   options.push(`--test-concurrency=${testConcurrency(env)}`);
 }
+// Failed tests are listed again at the very end; a run that names its own reporters keeps only those.
+const failures = path.join(usage.folder, 'failures.txt');
+if (!options.some((option) => option.startsWith('--test-reporter'))) {
+  const failureReporter = new URL('./runner/failure-reporter.mjs', import.meta.url).href;
+  options.push(
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${failureReporter}`,
+    `--test-reporter-destination=${failures}`,
+  );
+}
 let code = 1;
 try {
   code = await runTests(options, files, env);
@@ -145,6 +156,8 @@ try {
 const usages = usage.read();
 for (const line of usageSummary(usages)) console.log(line);
 if (env.TEST_USAGE_FILE) fs.writeFileSync(env.TEST_USAGE_FILE, JSON.stringify(usages, null, 1));
+const failed = fs.existsSync(failures) ? fs.readFileSync(failures, 'utf8').split('\n').filter(Boolean) : [];
 usage.remove();
 for (const note of notes) console.log(note);
+if (failed.length > 0) console.log([`Failed tests (${failed.length}):`, ...failed].join('\n'));
 process.exit(code);
