@@ -197,6 +197,9 @@ void describe('material variants in model-viewer', { timeout: 5 * 60_000, skip: 
         );
     }
 
+    // Each variant from the model's own paint: model-viewer leaves a part the chosen variant does not map in the
+    // material it showed (three.js's example, and the extension, give it its default), so no variant is chosen
+    // between two.
     for (const { name, part } of PAINTS) {
       await chooseVariant(name);
       const { x, y } = parts[part];
@@ -212,19 +215,17 @@ void describe('material variants in model-viewer', { timeout: 5 * 60_000, skip: 
         assert.ok(same, `${name} leaves the ${other}`);
       }
       assert.equal(changedOutside(plain, shown, parts[part]), 0, `${name} changes no pixel off the ${part}`);
-    }
 
-    await chooseVariant(null);
-    const back = await untilSettled(
-      (pixels) =>
-        !PAINTS.some(({ name, part }) => IS_PAINTED[name](pixelAt(pixels, parts[part].x, parts[part].y))),
-      'no variant on screen',
-    );
-    for (const [part, { x, y }] of Object.entries(parts))
-      assert.ok(
-        !differs(pixelAt(back, x, y), pixelAt(plain, x, y), SAME),
-        `no variant gives the ${part} back`,
+      await chooseVariant(null);
+      const back = await untilSettled(
+        (pixels) => !IS_PAINTED[name](pixelAt(pixels, x, y)),
+        `the ${part} as the model paints it after ${name}`,
       );
+      for (const [other, at] of Object.entries(parts)) {
+        const same = !differs(pixelAt(back, at.x, at.y), pixelAt(plain, at.x, at.y), SAME);
+        assert.ok(same, `no variant after ${name} gives the ${other} back`);
+      }
+    }
     assert.deepEqual(origin.outside, [], 'the page asked for nothing from elsewhere');
   });
 });
