@@ -2,8 +2,10 @@
 // the right one bound green in the model, and two configurations painting the left one red and blue (made through
 // the API). Switching between them in the panel turns the left cube red, blue and back to unbound with the right
 // cube's green pixels where they were and no new request for the model's GLB; the address names the configuration
-// shown and opens on it; a bind while a configuration is shown goes to it, not to the model; and the two
-// configurations' pictures differ.
+// shown and opens on it; a bind while a configuration is shown goes to it, not to the model; Apply makes a
+// configuration's bindings the model's, which the view then shows with no configuration shown; and the two
+// configurations' pictures differ. Only the tests of what an address opens build the model page afresh; the others
+// share the page as they find it, brought back to the model's own paint on the Configurations tab.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -128,6 +130,33 @@ async function openModel(query = ''): Promise<Page> {
   return page;
 }
 
+/** The material bound to `groupId`, by the model or (with `configurationId`) as that configuration shows it. */
+async function boundMaterial(groupId: string, configurationId?: string): Promise<number | undefined> {
+  const found = await api<{ group_id: string; material: { id: number } }[]>(
+    '/api/v1/groups/materials',
+    'POST',
+    {
+      group_ids: [groupId],
+      ...(configurationId ? { configuration_id: configurationId } : {}),
+    },
+  );
+  return found.find((entry) => entry.group_id === groupId)?.material.id;
+}
+
+/**
+ * The model page as the tests share it: opened once (again only after a test built it afresh from an address), on
+ * the Configurations tab, showing no configuration, so each test starts from the model's own paint.
+ */
+async function sharedModelPage(): Promise<Page> {
+  const { page } = session;
+  if (!new URL(page.url()).hash.startsWith(`#/models/${model.id}`)) return openModel();
+  await page.getByRole('tab', { name: 'Configurations' }).click();
+  const none = page.locator('.configurations-section').getByRole('button', { name: 'Show no configuration' });
+  if ((await none.getAttribute('aria-pressed')) !== 'true') await none.click();
+  await page.locator('.viewer[data-painted-configuration=""]').waitFor();
+  return page;
+}
+
 void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     session = await openViewerSession('configurations-viewer', TOKEN, {
@@ -185,8 +214,42 @@ void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWith
 
   after(() => session?.close());
 
+  void test('the address opens on a configuration and the panel marks it shown', async () => {
+    const page = await openModel(`?configuration=${configurations.blue.id}`);
+    await page.locator(`.viewer[data-painted-configuration="${configurations.blue.id}"]`).waitFor();
+    await untilView(page, (pixels) => painted(pixels, isBlue) && painted(pixels, isGreen), 'blue left');
+    const panel = page.locator('.configurations-section');
+    const row = panel.locator(`.configuration-row[data-configuration-id="${configurations.blue.id}"]`);
+    assert.equal(await row.getAttribute('aria-current'), 'true');
+    assert.equal(
+      await row.getByRole('button', { name: 'Show “blue left”' }).getAttribute('aria-pressed'),
+      'true',
+    );
+    assert.equal(await panel.locator('.configuration-row[aria-current="true"]').count(), 1);
+    for (const name of ['Apply', 'Rename', 'Delete'])
+      await row.getByRole('button', { name: `${name} “blue left”` }).waitFor();
+    assertNoErrors();
+  });
+
+  void test('an address naming a configuration deleted since opens on the present bindings', async () => {
+    const gone = '00000000-0000-4000-8000-000000000000';
+    const page = await openModel(`?configuration=${gone}`);
+    await page.locator('.viewer[data-painted-configuration=""]').waitFor();
+    await untilView(
+      page,
+      (pixels) => painted(pixels, isGreen) && !painted(pixels, isRed) && !painted(pixels, isBlue),
+      'the model as bound',
+    );
+    assert.doesNotMatch(page.url(), /configuration=/);
+    const none = page.getByRole('button', { name: 'Show no configuration' });
+    assert.equal(await none.getAttribute('aria-pressed'), 'true');
+    // The lookup's 404 is how the page learns the configuration is gone.
+    assert.ok(notFound.includes('fetch POST /api/v1/groups/materials'), notFound.join('; '));
+    assertNoErrors([/^fetch POST \/api\/v1\/groups\/materials$/]);
+  });
+
   void test('switching repaints the left cube red, blue and back, the right one stays, the GLB is not read again', async () => {
-    const page = await openModel();
+    const page = await sharedModelPage();
     const none = await untilView(
       page,
       (pixels) => painted(pixels, isGreen) && !painted(pixels, isRed) && !painted(pixels, isBlue),
@@ -236,42 +299,10 @@ void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWith
     assertNoErrors();
   });
 
-  void test('the address opens on a configuration and the panel marks it shown', async () => {
-    const page = await openModel(`?configuration=${configurations.blue.id}`);
-    await page.locator(`.viewer[data-painted-configuration="${configurations.blue.id}"]`).waitFor();
-    await untilView(page, (pixels) => painted(pixels, isBlue) && painted(pixels, isGreen), 'blue left');
-    const panel = page.locator('.configurations-section');
-    const row = panel.locator(`.configuration-row[data-configuration-id="${configurations.blue.id}"]`);
-    assert.equal(await row.getAttribute('aria-current'), 'true');
-    assert.equal(
-      await row.getByRole('button', { name: 'Show “blue left”' }).getAttribute('aria-pressed'),
-      'true',
-    );
-    assert.equal(await panel.locator('.configuration-row[aria-current="true"]').count(), 1);
-    for (const name of ['Apply', 'Rename', 'Delete'])
-      await row.getByRole('button', { name: `${name} “blue left”` }).waitFor();
-    assertNoErrors();
-  });
-
-  void test('an address naming a configuration deleted since opens on the present bindings', async () => {
-    const gone = '00000000-0000-4000-8000-000000000000';
-    const page = await openModel(`?configuration=${gone}`);
-    await page.locator('.viewer[data-painted-configuration=""]').waitFor();
-    await untilView(
-      page,
-      (pixels) => painted(pixels, isGreen) && !painted(pixels, isRed) && !painted(pixels, isBlue),
-      'the model as bound',
-    );
-    assert.doesNotMatch(page.url(), /configuration=/);
-    const none = page.getByRole('button', { name: 'Show no configuration' });
-    assert.equal(await none.getAttribute('aria-pressed'), 'true');
-    // The lookup's 404 is how the page learns the configuration is gone.
-    assert.ok(notFound.includes('fetch POST /api/v1/groups/materials'), notFound.join('; '));
-    assertNoErrors([/^fetch POST \/api\/v1\/groups\/materials$/]);
-  });
-
   void test('a bind while a configuration is shown writes to it, not to the model', async () => {
-    const page = await openModel(`?configuration=${configurations.red.id}`);
+    const page = await sharedModelPage();
+    await page.locator('.configurations-section').getByRole('button', { name: 'Show “red left”' }).click();
+    await page.locator(`.viewer[data-painted-configuration="${configurations.red.id}"]`).waitFor();
     await untilView(page, (pixels) => painted(pixels, isRed) && painted(pixels, isGreen), 'red left');
     await page.getByRole('tab', { name: 'Parts' }).click();
     await page.locator(`.part-button[data-group-id="${right}"]`).click();
@@ -286,20 +317,15 @@ void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWith
     const base = `/api/models/${model.id}/configurations`;
     const read = await api<Configuration>(`${base}/${configurations.red.id}`, 'GET');
     assert.equal(read.binding_count, 2, 'the configuration binds both cubes now');
-    const lookup = (configuration_id?: string) =>
-      api<{ group_id: string; material: { id: number } }[]>('/api/v1/groups/materials', 'POST', {
-        group_ids: [right],
-        ...(configuration_id ? { configuration_id } : {}),
-      });
-    assert.equal((await lookup())[0]?.material.id, materials.green, 'the model still binds it green');
-    assert.equal((await lookup(configurations.red.id))[0]?.material.id, materials.blue);
+    assert.equal(await boundMaterial(right), materials.green, 'the model still binds it green');
+    assert.equal(await boundMaterial(right, configurations.red.id), materials.blue);
     // Put the configuration back for any test after this one.
     await api(`${base}/${configurations.red.id}/bindings`, 'DELETE', { group_ids: [right] });
     assertNoErrors();
   });
 
   void test('create from current paint, rename and delete from the panel', async () => {
-    const page = await openModel();
+    const page = await sharedModelPage();
     const panel = page.locator('.configurations-section');
     await panel.getByRole('button', { name: 'Create from current paint' }).click();
     await panel.getByLabel('Name of the new configuration').fill('green right');
@@ -323,6 +349,45 @@ void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWith
       (await api<Configuration[]>(base, 'GET')).map(({ name }) => name),
       ['red left', 'blue left'],
     );
+    assertNoErrors();
+  });
+
+  void test('Apply makes the configuration’s bindings the model’s, shown with no configuration active', async () => {
+    const page = await sharedModelPage();
+    await untilView(
+      page,
+      (pixels) => painted(pixels, isGreen) && !painted(pixels, isRed) && !painted(pixels, isBlue),
+      'the model as bound: right green, left unpainted',
+    );
+    const loads = glbRequests.length;
+    const panel = page.locator('.configurations-section');
+    await panel.getByRole('button', { name: 'Apply “red left”' }).click();
+    await untilView(
+      page,
+      (pixels) => painted(pixels, isRed) && painted(pixels, isGreen) && !painted(pixels, isBlue),
+      'the left cube red in the model’s own paint',
+    );
+    assert.equal(
+      await panel.getByRole('button', { name: 'Show no configuration' }).getAttribute('aria-pressed'),
+      'true',
+    );
+    assert.equal(await page.locator('.viewer').getAttribute('data-painted-configuration'), '');
+    assert.doesNotMatch(page.url(), /configuration=/);
+    assert.equal(await boundMaterial(left), materials.red, 'the model binds the left cube red');
+    assert.equal(await boundMaterial(right), materials.green, 'a part it does not bind keeps its material');
+    assert.deepEqual(glbRequests.slice(loads), [], 'no GLB was asked for again');
+
+    // Give the model its own paint back for any test after this one, through the page so its view follows.
+    await page.getByRole('tab', { name: 'Parts' }).click();
+    await page.locator(`.part-button[data-group-id="${left}"]`).click();
+    await page.getByRole('button', { name: 'Unbind selected parts' }).click();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await untilView(
+      page,
+      (pixels) => painted(pixels, isGreen) && !painted(pixels, isRed),
+      'the left cube unpainted again',
+    );
+    assert.equal(await boundMaterial(left), undefined, 'the model binds the left cube no more');
     assertNoErrors();
   });
 
