@@ -253,7 +253,7 @@ void describe('the model workspace', { timeout: 5 * 60_000, skip: skipWithoutChr
     // Back off, so the cubes stay in the view when they are furthest apart (2.5 times as far out).
     const canvas = page.locator('.viewer canvas');
     await canvas.hover();
-    for (let wheel = 0; wheel < 2; wheel++) await page.mouse.wheel(0, 1000);
+    await page.mouse.wheel(0, 500);
     const runsAt = async (value: number): Promise<number[]> => {
       await explode.fill(String(value));
       const runs = modelRuns(await viewPixels(page));
