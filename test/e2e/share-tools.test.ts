@@ -2,7 +2,8 @@
 // 1.5 m apart along x: each tool of the view's toolbar, found by its name, does its job (a PNG is downloaded; the
 // preset views and orthographic projection change the picture; the distance between the outer cubes is their 2 m
 // gap), a part picked in the view is isolated, a section plane cuts the model, and the page offers no control that
-// edits. The embed, in a 640×480 frame, carries the same toolbar. A second model, of five cubes, is just above the
+// edits. The embed, in a 640×480 frame, carries the same toolbar, with the selection's tools and a Section panel:
+// a part picked there is isolated and framed, and the panel's planes cut the model. A second model, of five cubes, is just above the
 // tiling threshold: its catalog card says it is streamed, and so do its details.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -152,6 +153,46 @@ void describe('the share page’s view tools', { timeout: 5 * 60_000, skip: skip
     assert.deepEqual(session.pageErrors, []);
   });
 
+  void test('640×480 embedded: a part picked in the view is isolated and framed; the Section panel cuts the model', async () => {
+    const page = await openShare(true, { width: 640, height: 480 });
+    const toolbar = page.getByRole('toolbar', { name: 'View', exact: true });
+    const button = (name: string) => toolbar.getByRole('button', { name, exact: true });
+    const canvas = page.locator('.viewer canvas');
+    const place = await canvas.boundingBox();
+    assert.equal(await button('Isolate').isDisabled(), true, 'nothing to isolate before a pick');
+    const whole = countModel(await viewPixels(page));
+    // The middle cube sits at the view's centre.
+    await canvas.click({ position: { x: place!.width / 2, y: place!.height / 2 } });
+    await page.locator('.viewer[data-selected="1"]').waitFor();
+    await page.locator('.view-readout', { hasText: 'Selected: Middle' }).waitFor();
+    await shoot(page, 'embed-selected');
+    await assertRedraws(page, button('Isolate'), 'isolating the middle cube');
+    await page.locator('.viewer[data-hidden="2"]').waitFor();
+    await shoot(page, 'embed-isolated');
+    // Framed: the one cube left covers more of the view than the three did (hidden alone, it would cover a third).
+    const isolated = countModel(await viewPixels(page));
+    assert.ok(isolated > whole, `the isolated cube fills the view (${isolated} > ${whole} pixels)`);
+    await button('Show all').click();
+    await page.locator('.viewer[data-hidden="0"]').waitFor();
+    assert.ok(Math.abs(countModel(await viewPixels(page)) - whole) < whole * 0.05, 'the whole model again');
+    await page.keyboard.press('Escape');
+    await page.locator('.viewer[data-selected="0"]').waitFor();
+    assert.equal(await page.locator('.view-readout .selection-line').textContent(), '');
+
+    const cutX = page.getByRole('checkbox', { name: 'Cut X' });
+    assert.equal(await cutX.isVisible(), false, 'the planes wait behind the Section button');
+    await button('Section').click();
+    assert.equal(await button('Section').getAttribute('aria-pressed'), 'true');
+    await assertRedraws(page, cutX, 'the X section', () => cutX.check());
+    await shoot(page, 'embed-section');
+    // The panel floats over the view: the canvas keeps its place and size.
+    assert.deepEqual(await canvas.boundingBox(), place);
+    await cutX.uncheck();
+    await button('Section').click();
+    assert.equal(await cutX.isVisible(), false);
+    assert.deepEqual(session.pageErrors, []);
+  });
+
   void test('1280×800, and 640×480 embedded: the share page and its embed offer no control that edits', async () => {
     for (const embed of [false, true]) {
       // An embed is often a small frame: 640×480, where the phone's layout rules apply.
@@ -177,7 +218,10 @@ void describe('the share page’s view tools', { timeout: 5 * 60_000, skip: skip
       assert.deepEqual(editing, [], `${where} has no edit control`);
       // The embed carries the same toolbar, and no heading.
       const toolbar = page.getByRole('toolbar', { name: 'View', exact: true });
-      for (const name of ['Screenshot', 'Iso', 'Orthographic', 'Distance', 'Angle', 'Fullscreen'])
+      const tools = ['Screenshot', 'Iso', 'Orthographic', 'Distance', 'Angle', 'Fullscreen'];
+      // The embed has no room around its stage: the selection's tools and the planes' button join its toolbar.
+      if (embed) tools.push('Isolate', 'Hide', 'Show all', 'X-ray', 'Section');
+      for (const name of tools)
         assert.equal(
           await toolbar.getByRole('button', { name, exact: true }).count(),
           1,

@@ -3,13 +3,15 @@
 // keeps its size, and each button of the view's toolbar, found by its name, does its job (a PNG is downloaded;
 // preset views, orthographic, edges and explode change the picture; dimensions read the box in the model's unit;
 // the distance between the outer cubes is their 2 m gap). A second model, of five cubes, is just above the tiling
-// threshold: its LOD switcher's Streamed entry goes from tiles to a level and back.
+// threshold: its LOD switcher's Streamed entry goes from tiles to a level and back. A third, an assembly of two cubes
+// beside a third cube, explodes a level at a time: the assembly and the cube apart first, then the assembly's cubes.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { MAX_EXPLODE } from '../../web/src/view-tools/exploded-view.ts';
 import { formatLength, modelUnit } from '../../web/src/view-tools/model-lengths.ts';
 import type { ModelRecord } from './support/catalog-client.ts';
 import { skipWithoutChromium } from './support/chromium.ts';
@@ -20,6 +22,9 @@ import { openViewerSession, SHOTS, VIEW_BACKGROUND, type ViewerSession } from '.
 
 const TOKEN = 'e2e-workspace-token-0123456789';
 const CUBES = ['Left', 'Middle', 'Right'];
+/** Three cubes in a row 1.5 m apart, the first two in an assembly, West (three, so they are not tiled). */
+const ASSEMBLED_CUBES = ['W1', 'W2', 'East'];
+const ASSEMBLY_OF = { W1: 'West', W2: 'West' };
 /** Five cubes draw 60 triangles: above this threshold they are tiled; the three cubes' 36 are not. */
 const TILES_ABOVE_TRIANGLES = '40';
 /** The faces of the outer cubes (half-size 0.5, centres at -1.5 and 1.5) are this far apart, in metres. */
@@ -32,6 +37,7 @@ const SIZES = [
 let session: ViewerSession;
 let model: ModelRecord;
 let tiled: ModelRecord;
+let assembly: ModelRecord;
 
 /** Fails unless the whole box of `locator` lies inside the window as it is now. */
 async function assertInWindow(page: Page, locator: Locator, what: string): Promise<void> {
@@ -85,8 +91,13 @@ void describe('the model workspace', { timeout: 5 * 60_000, skip: skipWithoutChr
       name: 'row.glb',
       bytes: new Uint8Array(await cubesGlb(five)),
     });
+    const uploadedAssembly = await client.upload({
+      name: 'assembly.glb',
+      bytes: new Uint8Array(await cubesGlb(ASSEMBLED_CUBES, ASSEMBLY_OF)),
+    });
     model = await client.waitCompleted(uploaded.id);
     tiled = await client.waitCompleted(uploadedTiled.id);
+    assembly = await client.waitCompleted(uploadedAssembly.id);
     const tilesets = [model, tiled].map((entry) => (entry as { tileset_url?: string | null }).tileset_url);
     assert.deepEqual(
       tilesets.map((url) => Boolean(url)),
@@ -231,6 +242,46 @@ void describe('the model workspace', { timeout: 5 * 60_000, skip: skipWithoutChr
       focused > whole * 1.5,
       `the focused part fills more of the ${framed}-px view (${focused} > ${whole})`,
     );
+    assert.deepEqual(session.pageErrors, []);
+  });
+
+  void test('1280×800: Explode opens an assembly a level at a time, and 0 puts it back', async () => {
+    const page = await openModel({ width: 1280, height: 800 }, assembly);
+    const toolbar = page.getByRole('toolbar', { name: 'View', exact: true });
+    const explode = toolbar.getByRole('slider', { name: 'Explode' });
+    await toolbar.getByRole('button', { name: 'Front', exact: true }).click();
+    // Back off, so the cubes stay in the view when they are furthest apart (2.5 times as far out).
+    const canvas = page.locator('.viewer canvas');
+    await canvas.hover();
+    await page.mouse.wheel(0, 500);
+    const runsAt = async (value: number): Promise<number[]> => {
+      await explode.fill(String(value));
+      const runs = modelRuns(await viewPixels(page));
+      assert.equal(runs.length, 3, `three cubes in a row at ${value} (${runs.join(', ')})`);
+      return runs;
+    };
+    // Within West (W1 to W2) and between West and East (W2 to East), in pixels.
+    const within = (runs: number[]) => runs[1]! - runs[0]!;
+    const between = (runs: number[]) => runs[2]! - runs[1]!;
+    const assembled = await runsAt(0);
+    await shoot(page, 'assembly');
+    const half = await runsAt(MAX_EXPLODE / 2);
+    await shoot(page, 'assembly-half-exploded');
+    assert.ok(
+      between(half) > 2 * between(assembled),
+      `West and East part (${between(assembled)} → ${between(half)} px)`,
+    );
+    assert.ok(
+      Math.abs(within(half) - within(assembled)) <= Math.max(3, 0.05 * within(assembled)),
+      `West’s cubes stay together (${within(assembled)} → ${within(half)} px)`,
+    );
+    const full = await runsAt(MAX_EXPLODE);
+    await shoot(page, 'assembly-exploded');
+    assert.ok(
+      within(full) > 1.5 * within(assembled),
+      `then the cubes part (${within(assembled)} → ${within(full)} px)`,
+    );
+    assert.deepEqual(await runsAt(0), assembled, 'every cube back in its place');
     assert.deepEqual(session.pageErrors, []);
   });
 

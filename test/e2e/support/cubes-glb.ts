@@ -1,4 +1,5 @@
 // A GLB of unit cubes side by side, one part each, built in code so browser tests upload something tiny.
+import type { Node, Scene } from '@gltf-transform/core';
 import { Document, NodeIO } from '@gltf-transform/core';
 
 const FACES: { normal: [number, number, number]; corners: [number, number, number][] }[] = [
@@ -58,11 +59,29 @@ const FACES: { normal: [number, number, number]; corners: [number, number, numbe
   },
 ];
 
-/** Cubes of half-size 0.5 named `names`, each 1.5 apart along x, with normals and no material. */
-export async function cubesGlb(names: string[]): Promise<Uint8Array> {
+/**
+ * Cubes of half-size 0.5 named `names`, each 1.5 apart along x, with normals and no material. A cube named in
+ * `assemblyOf` sits in a node of that name (an assembly, at the origin) rather than at the scene's top.
+ */
+export async function cubesGlb(
+  names: string[],
+  assemblyOf: Readonly<Record<string, string>> = {},
+): Promise<Uint8Array> {
   const document = new Document();
   const buffer = document.createBuffer();
   const scene = document.createScene('Scene');
+  const assemblies = new Map<string, Node>();
+  const parentOf = (name: string): Scene | Node => {
+    const assembly = assemblyOf[name];
+    if (assembly === undefined) return scene;
+    let node = assemblies.get(assembly);
+    if (!node) {
+      node = document.createNode(assembly);
+      scene.addChild(node);
+      assemblies.set(assembly, node);
+    }
+    return node;
+  };
   names.forEach((name, index) => {
     const positions: number[] = [];
     const normals: number[] = [];
@@ -86,7 +105,7 @@ export async function cubesGlb(names: string[]): Promise<Uint8Array> {
       .setAttribute('NORMAL', accessor('normal', 'VEC3', new Float32Array(normals)))
       .setIndices(accessor('indices', 'SCALAR', new Uint16Array(indices)));
     const mesh = document.createMesh(name).addPrimitive(primitive);
-    scene.addChild(
+    parentOf(name).addChild(
       document
         .createNode(name)
         .setMesh(mesh)

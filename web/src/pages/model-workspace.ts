@@ -3,6 +3,7 @@ import type { Lod, Material, Model, Part } from '../api/types.ts';
 import { h } from '../ui/dom.ts';
 import { attempt } from '../ui/notify.ts';
 import { nextSelection } from '../viewer/next-selection.ts';
+import { selectionSummary } from '../viewer/selection-summary.ts';
 import { opensTiles } from '../viewer/tiles-opening.ts';
 import { createAnimationSlot } from './animation-slot.ts';
 import { onEscape } from './escape-key.ts';
@@ -12,16 +13,11 @@ import { layOutViewerColumn } from './viewer-column.ts';
 import { createWorkspaceLevels } from './workspace-levels.ts';
 import { createPartVisibility } from '../workspace/part-visibility.ts';
 import { createViewStage } from '../workspace/view-stage.ts';
+import { partPaths } from '../view-tools/explode-hierarchy.ts';
 import { createWorkspacePaint } from '../workspace/workspace-paint.ts';
 import type { WorkspaceView } from './workspace-view.ts';
 import { mountWorkspacePanels, whenViewStarted, type WorkspacePanels } from './workspace-panels.ts';
 import type { MaterialsChange } from './materials-panel.ts';
-
-/** The readout of the selection, from the names of the selected parts. */
-function selectionSummary(names: string[]): string {
-  if (names.length === 0) return 'No part selected';
-  return names.length === 1 ? `Selected: ${names[0]}` : `${names.length} parts selected`;
-}
 
 /** Where the workspace goes: the view column and the top of the tool column. */
 export interface WorkspaceSlots {
@@ -99,7 +95,7 @@ export function mountModelWorkspace(
     setHidden,
   });
   const measure = createMeasureControls(view);
-  const stage = createViewStage(model, view, viewport);
+  const stage = createViewStage(model, partPaths(parts), view, viewport);
   const stopEscape = onEscape(() => {
     if (!measure.cancel() && !stage.cancel()) select(null, false);
   });

@@ -56,7 +56,6 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   const viewport = h('div', { class: 'viewer share-viewer', 'data-state': 'loading' });
   const triangles = h('output', { class: 'triangle-count', 'aria-live': 'polite' });
   const select = (groupId: string | null, additive: boolean): void => {
-    if (embed) return;
     selection = nextSelection(selection, groupId, additive);
     view.setSelection(selection);
     tree.setSelection(selection);
@@ -65,11 +64,11 @@ export async function mountSharePage(root: HTMLElement, embed: boolean): Promise
   const view = new WorkspaceViewport(
     viewport,
     select,
-    `3D view of ${model.name}. Drag to orbit, scroll to zoom${embed ? '' : ', click a part to select it'}.`,
+    `3D view of ${model.name}. Drag to orbit, scroll to zoom, click a part to select it.`,
   );
   const tree = createPartsTree(parts, select);
   const tools = createShareViewTools(model, view, viewport, embed, {
-    groupIds: parts.map((part) => part.group_id),
+    parts,
     selection: () => selection,
     onHidden: (hidden) => tree.setHidden(hidden),
     clearSelection: () => select(null, false),

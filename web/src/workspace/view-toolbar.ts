@@ -15,6 +15,8 @@ import { toggleButton } from './view-toolbar-button.ts';
 /** What the toolbar acts on and where it reports. */
 export interface ViewToolbarContext {
   model: ViewedModel;
+  /** Each part's path in the assembly, by group id: the hierarchy the exploded view follows. */
+  paths: ReadonlyMap<string, string>;
   view: WorkspaceViewport;
   /** The element shown fullscreen: the view with its toolbar. */
   stage: HTMLElement;
@@ -47,7 +49,7 @@ function fileStem(name: string): string {
 export function createViewToolbar(context: ViewToolbarContext): ViewToolbar {
   const { model, view, stage, readout } = context;
   const edges = new FeatureEdges();
-  const exploded = new ExplodedView();
+  const exploded = new ExplodedView(context.paths);
   const centre = (): Vector3 => view.modelBounds.getCenter(new Vector3());
   const stopParts = view.onPartsChanged(() => {
     edges.update(view.parts);
@@ -106,7 +108,7 @@ export function createViewToolbar(context: ViewToolbarContext): ViewToolbar {
     step: 0.05,
     value: 0,
     'aria-label': 'Explode',
-    title: 'Move the parts apart from the model’s centre',
+    title: 'Move the parts apart from the model’s centre: the assemblies first, then the parts within them',
   });
   explode.addEventListener('input', () => {
     exploded.set(view.parts, centre(), Number(explode.value));
