@@ -1,6 +1,7 @@
 // The GLB of `materials=variants` in Google's <model-viewer> in headless Chromium, as a shop page would show it: the
 // element lists the three configurations as its variants, and choosing each (`variantName`) changes the pixels of the
-// part its configuration paints, to its colour, and no pixel of the other parts; no variant gives the model back.
+// part its configuration paints, to its colour, and no pixel of the other parts, even straight after another
+// variant; no variant gives the model back.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -197,35 +198,34 @@ void describe('material variants in model-viewer', { timeout: 5 * 60_000, skip: 
         );
     }
 
-    // Each variant from the model's own paint: model-viewer leaves a part the chosen variant does not map in the
-    // material it showed (three.js's example, and the extension, give it its default), so no variant is chosen
-    // between two.
+    // Each variant straight after the one before: a part the chosen variant does not paint goes back to its
+    // default (the file maps it there in every variant that leaves it), so every other pixel is the model's own.
     for (const { name, part } of PAINTS) {
       await chooseVariant(name);
       const { x, y } = parts[part];
       const shown = await untilSettled(
-        (pixels) => IS_PAINTED[name](pixelAt(pixels, x, y)),
-        `${name} on screen`,
+        (pixels) =>
+          IS_PAINTED[name](pixelAt(pixels, x, y)) &&
+          Object.entries(parts).every(
+            ([other, at]) =>
+              other === part || !differs(pixelAt(pixels, at.x, at.y), pixelAt(plain, at.x, at.y), SAME),
+          ),
+        `${name} on screen and the other parts as the model paints them`,
       );
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `model-viewer-${part.toLowerCase()}.png`) });
       assert.ok(differs(pixelAt(shown, x, y), pixelAt(plain, x, y), SAME), `${name} changes the ${part}`);
-      for (const [other, at] of Object.entries(parts)) {
-        if (other === part) continue;
-        const same = !differs(pixelAt(shown, at.x, at.y), pixelAt(plain, at.x, at.y), SAME);
-        assert.ok(same, `${name} leaves the ${other}`);
-      }
       assert.equal(changedOutside(plain, shown, parts[part]), 0, `${name} changes no pixel off the ${part}`);
-
-      await chooseVariant(null);
-      const back = await untilSettled(
-        (pixels) => !IS_PAINTED[name](pixelAt(pixels, x, y)),
-        `the ${part} as the model paints it after ${name}`,
-      );
-      for (const [other, at] of Object.entries(parts)) {
-        const same = !differs(pixelAt(back, at.x, at.y), pixelAt(plain, at.x, at.y), SAME);
-        assert.ok(same, `no variant after ${name} gives the ${other} back`);
-      }
     }
+    await chooseVariant(null);
+    const back = await untilSettled(
+      (pixels) =>
+        Object.values(parts).every(
+          (at) => !differs(pixelAt(pixels, at.x, at.y), pixelAt(plain, at.x, at.y), SAME),
+        ),
+      'every part as the model paints it with no variant',
+    );
+    const changed = countPixels(back, (rgb, x, y) => differs(rgb, pixelAt(plain, x, y), SAME));
+    assert.equal(changed, 0, 'no variant draws the model as before');
     assert.deepEqual(origin.outside, [], 'the page asked for nothing from elsewhere');
   });
 });

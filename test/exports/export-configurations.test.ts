@@ -150,16 +150,21 @@ for (const dialect of testDialects()) {
       assertColour(primitiveOf(document, 'Seat').getMaterial()?.getBaseColorFactor(), GREY, 'default seat');
       assertOwnMaterial(document, 'Back');
       assertOwnMaterial(document, 'Legs');
-      // Each part is mapped in the one variant that paints it, and left to its default in the others.
+      // Each part is mapped to its colour in the one variant that paints it, and to its default in the others, so
+      // a viewer going from one variant straight to another puts it back.
+      const defaultColour = (part: Part) => primitiveOf(document, part).getMaterial()!.getBaseColorFactor();
       for (const [part, variant, rgb] of [
         ['Seat', 'Red seat', RED],
         ['Back', 'Green back', GREEN],
         ['Legs', 'Blue legs', BLUE],
       ] as const) {
         const mappings = mappingsOf(document, part);
-        assert.equal(mappings.length, 1, `${part} has one mapping`);
+        assert.equal(mappings.length, 2, `${part} has two mappings`);
         assert.deepEqual(mappings[0].variants, [variant]);
         assertColour(mappings[0].colour, rgb, `${part} in ${variant}`);
+        const others = variantNames(document).filter((name) => name !== variant);
+        assert.deepEqual(mappings[1].variants, others, `${part} in the other variants`);
+        assert.deepEqual(mappings[1].colour, defaultColour(part), `${part}'s default in the others`);
       }
       const json = await exportCall('format=glb&materials=variants', {
         ...testApp.auth,
@@ -225,7 +230,7 @@ for (const dialect of testDialects()) {
         mappingsOf(variants, 'Legs')
           .map((mapping) => mapping.variants)
           .sort(),
-        [['Blue legs'], ['Red seat']],
+        [['Blue legs'], ['Green back'], ['Red seat']],
       );
       assert.notDeepEqual(await exported('format=glb&materials=variants', false), variantsBefore);
       assert.deepEqual(await exported('format=glb', false), plain, 'the plain export is kept');
