@@ -1,6 +1,7 @@
 // A share link made with `configurations: true`, end to end: real server, headless Chromium, no token. The page's
 // "Configuration" picker repaints a cube blue, then red again; on a browser that says links may open AR Quick
-// Look, "View in AR" links to the chosen configuration's USDZ, which answers with the file.
+// Look, "View in AR" links to the chosen configuration's USDZ, which answers with the file; on Android it is a Scene
+// Viewer intent for the configuration's GLB; where WebXR offers immersive AR it asks for that session.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -170,5 +171,82 @@ void describe(
       await context.close();
       assert.deepEqual(pageErrors, []);
     });
+
+    void test('on Android, View in AR is a Scene Viewer intent for the chosen configuration’s GLB', async () => {
+      const context = await browser!.newContext({
+        viewport: { width: 412, height: 915 },
+        userAgent:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
+      });
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(run.shareUrl!);
+      await untilPainted(page, isRed);
+      await page.getByLabel('Configuration', { exact: true }).selectOption({ label: 'Blue cube' });
+      const link = page.locator('a.share-ar');
+      await link.waitFor({ timeout: 120_000 });
+      const href = (await link.getAttribute('href')) ?? '';
+      assert.match(href, /^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.0\?file=/);
+      assert.match(href, /#Intent;scheme=https;package=com\.google\.ar\.core;.*end;$/);
+      const file = new URL(href.replace(/^intent:/, 'https:').split('#')[0]!).searchParams.get('file') ?? '';
+      assert.match(file, /\/configurations\/[0-9a-f-]{36}\/model\.glb$/);
+      const glb = await fetch(file);
+      assert.equal(glb.status, 200);
+      assert.deepEqual(
+        glbColours(Buffer.from(await glb.arrayBuffer())),
+        [[0, 0, 1]],
+        'the GLB paints it blue',
+      );
+      await context.close();
+      assert.deepEqual(pageErrors, []);
+    });
+
+    void test('where WebXR offers immersive AR, View in AR asks for the session and says when it cannot start', async () => {
+      const context = await browser!.newContext({ viewport: { width: 1100, height: 800 } });
+      // A headset's browser: immersive-ar is offered, and here the person declines the session.
+      // Given as text: a function would reach the page with the TypeScript loader's helpers in it.
+      await context.addInitScript(`
+        window.xrSessionsAsked = [];
+        Object.defineProperty(navigator, 'xr', {
+          value: {
+            isSessionSupported: (mode) => Promise.resolve(mode === 'immersive-ar'),
+            requestSession: (mode) => {
+              window.xrSessionsAsked.push(mode);
+              return Promise.reject(new DOMException('The user declined the session', 'NotAllowedError'));
+            },
+          },
+        });
+      `);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(run.shareUrl!);
+      await untilPainted(page, isRed);
+      await page.getByLabel('Configuration', { exact: true }).selectOption({ label: 'Blue cube' });
+      const button = page.getByRole('button', { name: 'View Blue cube in AR' });
+      await button.click({ timeout: 120_000 });
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'AR could not start: The user declined the session' })
+        .waitFor();
+      assert.deepEqual(
+        await page.evaluate(() => (window as unknown as { xrSessionsAsked: string[] }).xrSessionsAsked),
+        ['immersive-ar'],
+      );
+      await context.close();
+      assert.deepEqual(pageErrors, []);
+    });
   },
 );
+
+/** The base colours (red, green, blue, rounded) of a GLB's materials, read off its JSON chunk. */
+function glbColours(glb: Buffer): number[][] {
+  assert.equal(glb.subarray(0, 4).toString('latin1'), 'glTF');
+  const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8')) as {
+    materials?: { pbrMetallicRoughness?: { baseColorFactor?: number[] } }[];
+  };
+  return (json.materials ?? []).map((material) =>
+    (material.pbrMetallicRoughness?.baseColorFactor ?? [1, 1, 1])
+      .slice(0, 3)
+      .map((channel) => Math.round(channel)),
+  );
+}

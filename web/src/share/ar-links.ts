@@ -3,6 +3,7 @@
  * on Android (an intent link to the GLB), an immersive-ar session where WebXR offers one; nothing elsewhere.
  */
 import { h } from '../ui/dom.ts';
+import { attempt } from '../ui/notify.ts';
 
 /** How this browser can show a model in AR, if at all. */
 export type ArKind = 'quick-look' | 'scene-viewer' | 'webxr' | null;
@@ -68,7 +69,11 @@ export function arLink(kind: ArKind, files: ArFiles): HTMLElement | null {
           type: 'button',
           class: 'share-ar',
           'aria-label': label,
-          onclick: () => void import('./webxr-view.ts').then(({ viewInWebXr }) => viewInWebXr(files.glb)),
+          // A session the person declines, or a device that cannot start one after all, is said, not dropped.
+          onclick: () =>
+            attempt('AR could not start', () =>
+              import('./webxr-view.ts').then(({ viewInWebXr }) => viewInWebXr(files.glb)),
+            ),
         },
         'View in AR',
       );
