@@ -2,7 +2,10 @@
 // instancing 50 meshes, seeded as a finished conversion, see support/many-parts.ts) draws its first frame with its
 // bound material painted, a click at the view's centre picks the centre part and its row scrolls into the tree,
 // the tree's search finds it, Isolate frames it, and the tree keeps only a few rows in the DOM throughout. The
-// frame time and the rows in the DOM are recorded as diagnostics.
+// frame time and the rows in the DOM are recorded as diagnostics. A second grid, its 10,201 parts batched as a
+// conversion's levels batch many parts (one primitive, each part a feature id), is drawn in a few calls per material
+// (the scene pass's calls read from the canvas's `data-draw-calls`) while a click, paint, Hide and Isolate still
+// reach the right part.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,8 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
-import { CENTRE_PART, GRID_SIDE, seedManyParts } from './support/many-parts.ts';
-import { countPixels, decodePng, differs, isRed, pixelAt } from './support/pixels.ts';
+import { CENTRE_PART, GRID_SIDE, centrePart, gridPart, seedManyParts } from './support/many-parts.ts';
+import { countPixels, decodePng, differs, isBlue, isRed, pixelAt } from './support/pixels.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { REPO, VIEW_BACKGROUND, viewShot } from './support/viewer-session.ts';
 
@@ -20,12 +23,28 @@ const TOKEN = 'e2e-many-parts-token-0123456789';
 const PART_COUNT = GRID_SIDE * GRID_SIDE;
 /** The tree may hold this many rows in the DOM at most, whatever the model's size. */
 const MAX_TREE_ROWS = 200;
+/** Parts a side of the batched grid. */
+const BATCHED_SIDE = 101;
+const BATCHED_COUNT = BATCHED_SIDE * BATCHED_SIDE;
+/** What the batched grid's group ids start with, apart from the first grid's (bindings are by group id). */
+const BATCHED_PREFIX = 'batched';
+const BATCHED_CENTRE = centrePart(BATCHED_SIDE, BATCHED_PREFIX);
+/** The batched grid's first row, painted blue: many parts of one bound material. */
+const BLUE_ROW = Array.from(
+  { length: BATCHED_SIDE },
+  (_, column) => gridPart(0, column, BATCHED_PREFIX).group_id,
+);
+/** Materials the batched grid is drawn with: its own grey, the centre part's red, the first row's blue. */
+const BATCHED_MATERIALS = 3;
+/** Calls beside the model's: a selection's highlight overlay and box, and one to spare. */
+const HELPER_CALLS = 3;
 
 let dataDir: string;
 let server: RunningServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
 let modelId: string;
+let batchedId: string;
 
 /** Calls the API with the token; throws on an error status. */
 async function api(path: string, method = 'GET', body?: unknown): Promise<unknown> {
@@ -43,11 +62,16 @@ function treeRows(): Promise<number> {
   return page.locator('.parts-tree .tree-row').count();
 }
 
-void describe('the viewer at 100,000 parts', { timeout: 5 * 60_000, skip: skipWithoutChromium }, () => {
+void describe('the viewer at 100,000 parts', { timeout: 10 * 60_000, skip: skipWithoutChromium }, () => {
   before(async () => {
     ensureViewerBuilt(REPO);
     dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-many-'));
     modelId = await seedManyParts(dataDir, 'Grid of parts');
+    batchedId = await seedManyParts(dataDir, 'Batched grid', {
+      side: BATCHED_SIDE,
+      batched: true,
+      prefix: BATCHED_PREFIX,
+    });
     server = await startServer({
       repoDir: REPO,
       dataDir,
@@ -64,7 +88,18 @@ void describe('the viewer at 100,000 parts', { timeout: 5 * 60_000, skip: skipWi
       roughness: 0.9,
       metallic: 0,
     })) as { data: { id: number } };
-    await api(`/api/v1/materials/${red.data.id}/bindings`, 'POST', { group_ids: [CENTRE_PART.group_id] });
+    await api(`/api/v1/materials/${red.data.id}/bindings`, 'POST', {
+      group_ids: [CENTRE_PART.group_id, BATCHED_CENTRE.group_id],
+    });
+    const blue = (await api('/api/v1/materials', 'POST', {
+      name: 'Signal blue',
+      diffuse_r: 20,
+      diffuse_g: 40,
+      diffuse_b: 220,
+      roughness: 0.9,
+      metallic: 0,
+    })) as { data: { id: number } };
+    await api(`/api/v1/materials/${blue.data.id}/bindings`, 'POST', { group_ids: BLUE_ROW });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript((saved) => localStorage.setItem('vitrine.apiToken', saved), TOKEN);
@@ -201,4 +236,74 @@ void describe('the viewer at 100,000 parts', { timeout: 5 * 60_000, skip: skipWi
     );
     assert.ok(gaps.length > 0, 'frames were drawn');
   });
+
+  void test('a batched model is drawn in a call per material, painted with its bound materials', async (t) => {
+    await page.goto(`${server!.baseUrl}/#/models/${batchedId}`);
+    await page.locator('.viewer[data-state="ready"] canvas[data-drawn]').waitFor({ timeout: 180_000 });
+    await page.locator(`.viewer[data-paint="${BLUE_ROW.length + 1}"]`).waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.parts-section h2').textContent(), `Parts (${BATCHED_COUNT})`);
+    const calls = await drawCalls();
+    t.diagnostic(`draw calls for ${BATCHED_COUNT} batched parts in ${BATCHED_MATERIALS} materials: ${calls}`);
+    assert.ok(calls >= 1 && calls <= BATCHED_MATERIALS, `${calls} draw calls`);
+    const shot = await decodePng(await viewShot(page, 'many-batched'));
+    assert.ok(isRed(pixelAt(shot, shot.width >> 1, shot.height >> 1)), 'the centre part is painted red');
+    assert.ok(countPixels(shot, isBlue) > 0, 'the first row is painted blue');
+  });
+
+  void test('in the batched model a click picks the centre part, Hide hides only it', async () => {
+    const canvas = page.locator('.viewer canvas');
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('.selection-summary', { hasText: `Selected: ${BATCHED_CENTRE.name}` }).waitFor();
+    assert.ok((await drawCalls()) <= BATCHED_MATERIALS + HELPER_CALLS);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await page.locator('.viewer[data-hidden="1"]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.selection-summary', { hasText: 'No part selected' }).waitFor();
+    assert.ok((await drawCalls()) <= BATCHED_MATERIALS, 'the hidden part leaves the merged draws');
+    const hidden = await decodePng(await viewShot(page, 'many-batched-hidden'));
+    assert.equal(countPixels(hidden, isRed), 0, 'the only red part is hidden');
+    assert.ok(countPixels(hidden, isBlue) > 0, 'the blue row still shows');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.locator('.viewer[data-hidden="0"]').waitFor();
+    await frameDrawn();
+    const shown = await decodePng(await viewShot(page, 'many-batched-shown'));
+    assert.ok(isRed(pixelAt(shown, shown.width >> 1, shown.height >> 1)), 'shown again');
+  });
+
+  void test('in the batched model Isolate leaves only the picked part, framed and painted', async () => {
+    const canvas = page.locator('.viewer canvas');
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('.selection-summary', { hasText: `Selected: ${BATCHED_CENTRE.name}` }).waitFor();
+    await page.getByRole('button', { name: 'Isolate' }).click();
+    await page.locator(`.viewer[data-hidden="${BATCHED_COUNT - 1}"]`).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.selection-summary', { hasText: 'No part selected' }).waitFor();
+    const isolated = await decodePng(await viewShot(page, 'many-batched-isolated'));
+    const share =
+      countPixels(isolated, (rgb) => differs(rgb, VIEW_BACKGROUND)) / (isolated.width * isolated.height);
+    assert.ok(share > 0.1, `framed: ${(share * 100).toFixed(1)} % of the view`);
+    assert.ok(
+      isRed(pixelAt(isolated, isolated.width >> 1, isolated.height >> 1)),
+      'painted with its bound material',
+    );
+    assert.equal(countPixels(isolated, isBlue), 0, 'the blue row is hidden');
+    assert.ok((await drawCalls()) <= 1, 'one part, one call');
+  });
 });
+
+/** Waits until the view has drawn a frame after everything asked so far (two animation frames). */
+async function frameDrawn(): Promise<void> {
+  await page.evaluate(
+    'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined))))',
+  );
+}
+
+/** The draw calls of the view's last frame (its scene pass), once the frames asked for so far are drawn. */
+async function drawCalls(): Promise<number> {
+  await frameDrawn();
+  const calls = await page.locator('.viewer canvas').getAttribute('data-draw-calls');
+  assert.ok(calls, 'the canvas tells its draw calls');
+  return Number(calls);
+}

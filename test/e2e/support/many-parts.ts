@@ -1,14 +1,16 @@
 // A model of 100,489 parts seeded straight into a data folder as a finished conversion would leave it: a GLB made in
 // code (a square grid of nodes, each a part instancing one of 50 small meshes) stored as its LOD 0, and the model's
 // row and parts' rows written through the catalog's repository. Converting such a file would take the pipeline
-// longer than a browser test should wait; the viewer only reads what a conversion stores.
+// longer than a browser test should wait; the viewer only reads what a conversion stores. The same grid can be made
+// smaller and batched, its parts drawn by one primitive as a conversion's levels draw many parts.
 import { randomUUID } from 'node:crypto';
-import { Document } from '@gltf-transform/core';
+import { Document, Logger } from '@gltf-transform/core';
 import { createModelRepository } from '../../../src/catalog/repository.ts';
 import { lodKey, modelPrefix } from '../../../src/catalog/lod-keys.ts';
 import { createVersionRepository } from '../../../src/catalog/versions/repository.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createNodeIO } from '../../../src/gltf/create-io.ts';
+import { batchParts } from '../../../src/pipeline/lods/batch-parts.ts';
 import type { PartInfo } from '../../../src/pipeline/types.ts';
 import { openServices } from '../../../src/services.ts';
 
@@ -16,20 +18,34 @@ import { openServices } from '../../../src/services.ts';
 export const GRID_SIDE = 317;
 /** Distinct meshes the parts instance. */
 export const MESH_COUNT = 50;
+/** Batching logs its counts at debug level only. */
+const QUIET = new Logger(Logger.Verbosity.ERROR);
 /** Height of every mesh; flat, so no neighbour stands between the camera and the centre part. */
 const HEIGHT = 0.2;
 
-/** The part at grid row `row`, column `column`: its group id, name and folder. */
-export function gridPart(row: number, column: number): { group_id: string; name: string; path: string } {
+/**
+ * The part at grid row `row`, column `column`: its group id (`prefix` keeps two grids' ids, and so their bound
+ * materials, apart), name and folder.
+ */
+export function gridPart(
+  row: number,
+  column: number,
+  prefix = 'grid',
+): { group_id: string; name: string; path: string } {
   return {
-    group_id: `grid-${row}-${column}`,
+    group_id: `${prefix}-${row}-${column}`,
     name: `Part ${row}-${column}`,
     path: `Grid/Row ${row}`,
   };
 }
 
-/** The part at the grid's centre: the model's bounds are centred on it, so the framed view looks at it. */
-export const CENTRE_PART = gridPart((GRID_SIDE - 1) / 2, (GRID_SIDE - 1) / 2);
+/** The part at the centre of a grid of `side` parts a side: the bounds are centred on it, so the view looks at it. */
+export function centrePart(side: number, prefix = 'grid'): { group_id: string; name: string; path: string } {
+  return gridPart((side - 1) / 2, (side - 1) / 2, prefix);
+}
+
+/** The part at the grid's centre. */
+export const CENTRE_PART = centrePart(GRID_SIDE);
 
 /** Footprint of mesh `m` (x and z half-widths), all within a 0.6 m cell of the 1 m pitch. */
 function footprint(m: number): [number, number] {
@@ -75,8 +91,27 @@ function box(
   };
 }
 
-/** The GLB of the grid: a `Grid` node holding one node per row, each holding its parts' nodes. */
-export async function manyPartsGlb(): Promise<Uint8Array> {
+/** How a grid is made: its parts a side, and whether its parts are batched as a conversion's levels batch them. */
+export interface GridOptions {
+  side: number;
+  /** Parts drawn by one primitive (`EXT_mesh_features` ids, see batch-parts.ts) instead of a node each. */
+  batched: boolean;
+  /** What its parts' group ids start with. */
+  prefix: string;
+}
+
+/** The model of the suite: {@link GRID_SIDE} parts a side, a node each. */
+const GRID_DEFAULTS: GridOptions = { side: GRID_SIDE, batched: false, prefix: 'grid' };
+
+/**
+ * The GLB of the grid: a `Grid` node holding one node per row, each holding its parts' nodes; batched, one node
+ * drawing every part (the batching a conversion leaves to meshes shared by a few nodes, forced on these).
+ */
+export async function manyPartsGlb({
+  side,
+  batched,
+  prefix,
+}: GridOptions = GRID_DEFAULTS): Promise<Uint8Array> {
   const document = new Document();
   const buffer = document.createBuffer();
   const scene = document.createScene('Scene');
@@ -99,42 +134,43 @@ export async function manyPartsGlb(): Promise<Uint8Array> {
   });
   const grid = document.createNode('Grid');
   scene.addChild(grid);
-  const half = (GRID_SIDE - 1) / 2;
-  for (let row = 0; row < GRID_SIDE; row++) {
+  const half = (side - 1) / 2;
+  for (let row = 0; row < side; row++) {
     const rowNode = document.createNode(`Row ${row}`);
     grid.addChild(rowNode);
-    for (let column = 0; column < GRID_SIDE; column++) {
-      const part = gridPart(row, column);
+    for (let column = 0; column < side; column++) {
+      const part = gridPart(row, column, prefix);
       rowNode.addChild(
         document
           .createNode(part.name)
-          .setMesh(meshes[meshOf(row, column)]!)
+          .setMesh(meshes[meshOf(row, column, side)]!)
           .setTranslation([column - half, 0, row - half])
           .setExtras({ group_id: part.group_id }),
       );
     }
   }
+  if (batched) batchParts(document, { sharedAtLeast: Number.POSITIVE_INFINITY }, { logger: QUIET });
   const io = await createNodeIO();
   return io.writeBinary(document);
 }
 
 /** The mesh a part instances; the centre part's is the widest, so a click at the view's centre finds it. */
-function meshOf(row: number, column: number): number {
-  const half = (GRID_SIDE - 1) / 2;
+function meshOf(row: number, column: number, side: number): number {
+  const half = (side - 1) / 2;
   return row === half && column === half ? MESH_COUNT - 10 + 9 : (row * 7 + column * 3) % MESH_COUNT;
 }
 
 /** The parts' rows as a conversion records them, in the GLB's node order. */
-function gridParts(): PartInfo[] {
+function gridParts(side: number, prefix: string): PartInfo[] {
   const parts: PartInfo[] = [];
-  const half = (GRID_SIDE - 1) / 2;
-  for (let row = 0; row < GRID_SIDE; row++) {
-    for (let column = 0; column < GRID_SIDE; column++) {
-      const m = meshOf(row, column);
+  const half = (side - 1) / 2;
+  for (let row = 0; row < side; row++) {
+    for (let column = 0; column < side; column++) {
+      const m = meshOf(row, column, side);
       const [halfX, halfZ] = footprint(m);
       const [x, z] = [column - half, row - half];
       parts.push({
-        ...gridPart(row, column),
+        ...gridPart(row, column, prefix),
         triangle_count: 12,
         vertex_count: 24,
         bounds: { min: [x - halfX, 0, z - halfZ], max: [x + halfX, HEIGHT, z + halfZ] },
@@ -150,13 +186,18 @@ function gridParts(): PartInfo[] {
  * Writes the grid model into `dataDir` (migrating its database first), as a completed model named `name`, and
  * answers its id. Run before the server starts on that folder.
  */
-export async function seedManyParts(dataDir: string, name: string): Promise<string> {
+export async function seedManyParts(
+  dataDir: string,
+  name: string,
+  grid: GridOptions = GRID_DEFAULTS,
+): Promise<string> {
+  const { side } = grid;
   const config = loadConfig({ DATA_DIR: dataDir });
   const services = await openServices(config);
   try {
     const { db, dialect } = services.database;
     const models = createModelRepository({ db, dialect });
-    const glb = await manyPartsGlb();
+    const glb = await manyPartsGlb(grid);
     const id = randomUUID();
     const sourceKey = `${modelPrefix(id)}source/grid.glb`;
     await services.blobs.putBytes(sourceKey, glb);
@@ -165,7 +206,7 @@ export async function seedManyParts(dataDir: string, name: string): Promise<stri
     const row = await models.create({
       id,
       name,
-      description: `${GRID_SIDE * GRID_SIDE} parts instancing ${MESH_COUNT} meshes`,
+      description: `${side * side} parts ${grid.batched ? 'batched' : 'instancing'} ${MESH_COUNT} meshes`,
       original_filename: 'grid.glb',
       format: 'glb',
       file_size: glb.byteLength,
@@ -182,8 +223,8 @@ export async function seedManyParts(dataDir: string, name: string): Promise<stri
       request_fingerprint: null,
     });
     await createVersionRepository(db).createFirst(row);
-    const parts = gridParts();
-    const extent = (GRID_SIDE - 1) / 2 + 0.3;
+    const parts = gridParts(side, grid.prefix);
+    const extent = (side - 1) / 2 + 0.3;
     await models.complete(id, {
       lods: [
         { level: 0, key: lod0, triangle_count: parts.length * 12, size: glb.byteLength, reduced: false },

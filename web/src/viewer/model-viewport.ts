@@ -12,11 +12,13 @@ import {
   type SurfaceClickHandler,
 } from './click-events.ts';
 import { disposeObject } from './dispose-object.ts';
+import { fitCanvas } from './fit-canvas.ts';
 import { frameBox, frameCamera, frameFromHere } from './frame-camera.ts';
 import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
 import { collectPartMeshes, drawnCounts, groupIdOf, isShown, originalMaterials } from './part-meshes.ts';
 import type { DrawnCounts } from './part-meshes.ts';
+import { PartBatches } from './part-batches.ts';
 import { PartPaint } from './part-paint.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
@@ -69,6 +71,8 @@ export class ModelViewport {
   protected partMeshes = new Map<string, Mesh[]>();
   private originals = new Map<Mesh, ThreeMaterial | ThreeMaterial[]>();
   private readonly paint = new PartPaint();
+  /** Draws the plain parts of a batched level a call per primitive and material, not a call per part. */
+  private readonly batches = new PartBatches();
   /** What a mesh is drawn with but for the styles: its bound material's, else its own. */
   private readonly ownMaterial = (mesh: Mesh): ThreeMaterial | ThreeMaterial[] =>
     this.paint.materialOf(groupIdOf(mesh)) || (this.originals.get(mesh) ?? mesh.material);
@@ -91,7 +95,7 @@ export class ModelViewport {
 
     this.scene.background = new Color(VIEW_BACKGROUND);
     this.lighting = installLighting(this.renderer, this.scene, this.camera);
-    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras);
+    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras, this.batches.group);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
@@ -346,20 +350,13 @@ export class ModelViewport {
     this.paint.clear();
     this.root = null;
     this.caps.setModel(null, new Box3());
+    this.batches.dispose();
     this.partMeshes = new Map();
     this.originals = new Map();
   }
 
   private resize(): void {
-    const parent = this.canvas.parentElement;
-    if (!parent) return;
-    const width = Math.max(parent.clientWidth, 1);
-    const height = Math.max(parent.clientHeight, 1);
-    // CSS sizes the canvas; only the drawing buffer follows the container.
-    this.renderer.setSize(width, height, false);
-    this.camera.aspect = width / height;
-    this.camera.updateProjectionMatrix();
-    this.requestRender();
+    if (fitCanvas(this.renderer, this.camera)) this.requestRender();
   }
 
   /** Draws a frame soon; the view otherwise draws only on change. */
@@ -383,11 +380,15 @@ export class ModelViewport {
     });
   }
 
-  /** Draws the scene and the section caps with the view's camera; returns what the scene's pass drew. */
+  /**
+   * Draws the scene and the section caps with the view's camera; returns what the scene's pass drew. The canvas
+   * carries the scene pass's draw calls (`data-draw-calls`), which merged parts keep to a few per material.
+   */
   protected drawFrame(): { triangles: number; points: number } {
     const camera = this.viewCamera;
-    this.renderer.render(this.scene, camera);
-    const { triangles, points } = this.renderer.info.render;
+    this.batches.render(this.partMeshes, this.scene, () => this.renderer.render(this.scene, camera));
+    const { triangles, points, calls } = this.renderer.info.render;
+    if (this.canvas.dataset.drawCalls !== String(calls)) this.canvas.dataset.drawCalls = String(calls);
     this.caps.render(
       this.renderer,
       camera,

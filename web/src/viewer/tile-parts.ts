@@ -5,11 +5,12 @@
  * It runs on the main thread for every tile that arrives, before the tile can be drawn: it sorts the index in two
  * passes over typed arrays (count, then place) and gives a primitive of one part its own mesh back untouched.
  */
-import { BufferAttribute, BufferGeometry, Mesh } from 'three';
+import { Box3, BufferAttribute, BufferGeometry, Mesh, Quaternion, Sphere, Vector3 } from 'three';
 import type { Object3D, TypedArray } from 'three';
 import { GLTFMeshFeaturesExtension, GLTFStructuralMetadataExtension } from '3d-tiles-renderer/plugins';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import { markBatched, type BatchSource } from './part-batches.ts';
 
 /**
  * A loader of a model's levels: meshopt-compressed, and reading the feature ids and table of parts a batched
@@ -37,6 +38,7 @@ interface FeatureIds {
 /**
  * Replaces each primitive of a tile by one mesh per part it draws (sharing the primitive's vertex buffers, each
  * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
+ * Each split part is marked with its primitive, so the view can draw the parts still plain merged again.
  */
 export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
   const parts = new Map<string, Mesh[]>();
@@ -66,6 +68,15 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
         continue;
       }
     }
+    const source: BatchSource = {
+      parent: mesh.parent,
+      position: new Vector3(),
+      quaternion: new Quaternion(),
+      scale: new Vector3(),
+      indexCount: index.count,
+      IndexArray: index.array.constructor as BatchSource['IndexArray'],
+    };
+    mesh.matrix.decompose(source.position, source.quaternion, source.scale);
     for (const [feature, triangles] of trianglesByFeature(index, byTriangle)) {
       const row = rowOf(feature);
       if (typeof row.group_id !== 'string') continue;
@@ -74,10 +85,12 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
         geometry.setAttribute(name, attribute);
       }
       geometry.setIndex(new BufferAttribute(triangles, 1));
+      boundTriangles(geometry);
       const part = new Mesh(geometry, mesh.material);
       part.matrix.copy(mesh.matrix);
       part.matrix.decompose(part.position, part.quaternion, part.scale);
       mesh.parent.add(part);
+      markBatched(part, source);
       tagPart(part, row, row.group_id, add);
     }
     mesh.parent.remove(mesh);
@@ -86,6 +99,21 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
     mesh.geometry.dispose();
   }
   return parts;
+}
+
+/**
+ * Gives a split part the bounds of its own triangles: three.js would measure every vertex of the shared buffers,
+ * so framing, culling and the selection's box would take the part for the whole primitive.
+ */
+function boundTriangles(geometry: BufferGeometry): void {
+  const position = geometry.getAttribute('position');
+  const indices = geometry.index!.array;
+  const box = new Box3();
+  const point = new Vector3();
+  for (let at = 0; at < indices.length; at++)
+    box.expandByPoint(point.fromBufferAttribute(position, indices[at]!));
+  geometry.boundingBox = box;
+  geometry.boundingSphere = box.getBoundingSphere(new Sphere());
 }
 
 /** Names `mesh` and tags it with its part's `group_id`, then hands it to `add`. */
