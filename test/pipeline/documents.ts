@@ -6,6 +6,7 @@ import { Document, Logger, Primitive } from '@gltf-transform/core';
 import type { Mesh } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 
 /** The sample models, read-only. */
@@ -129,4 +130,35 @@ export async function validationErrors(glb: Uint8Array): Promise<string[]> {
 export async function readGlb(glb: Uint8Array): Promise<Document> {
   const document = await (await createNodeIO()).readBinary(glb);
   return document.setLogger(quietLogger);
+}
+
+/**
+ * A level of `count` sphere parts in a row (`group_id` p0, p1, …, nodes `part 0`, …), alternately grey and red, of
+ * `sizes` segment counts, batched as a level of many parts is (a primitive per material); answers it with the
+ * triangles of each part.
+ */
+export function batchedSphereRow(
+  count: number,
+  sizes: number,
+): { document: Document; triangles: Map<string, number> } {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const red = document.createMaterial('Red').setBaseColorFactor([1, 0, 0, 1]);
+  const grey = document.createMaterial('Grey');
+  const triangles = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const mesh = addSphere(document, 6 + (i % sizes), 4 + (i % 3), 0.2 + i / 1000);
+    mesh.listPrimitives()[0]!.setMaterial(i % 2 ? red : grey);
+    triangles.set(`p${i}`, mesh.listPrimitives()[0]!.getIndices()!.getCount() / 3);
+    scene.addChild(
+      document
+        .createNode(`part ${i}`)
+        .setMesh(mesh)
+        .setTranslation([i, 0, 0])
+        .setExtras({ group_id: `p${i}` }),
+    );
+  }
+  if (batchParts(document, {}, { logger: quietLogger }) !== count)
+    throw new Error('the parts were not batched');
+  return { document, triangles };
 }

@@ -6,34 +6,16 @@ import { test } from 'node:test';
 import { MeshoptEncoder } from 'meshoptimizer';
 import type { Mesh } from 'three';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
 import { compressLod } from '../../src/pipeline/lods/compress-lod.ts';
 import { collectPartMeshes } from '../../web/src/viewer/part-meshes.ts';
 import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
-import { addSphere, emptyDocument, quietLogger } from '../pipeline/documents.ts';
+import { batchedSphereRow, quietLogger } from '../pipeline/documents.ts';
 
 const PARTS = 90;
 
 void test('a batched level loads with a mesh per part, each with its own triangles', async () => {
-  const document = emptyDocument();
-  const scene = document.getRoot().listScenes()[0]!;
-  const red = document.createMaterial('Red').setBaseColorFactor([1, 0, 0, 1]);
-  const grey = document.createMaterial('Grey');
-  const triangles = new Map<string, number>();
-  for (let i = 0; i < PARTS; i++) {
-    // Two materials and spheres of different sizes: a part's triangles are found in either primitive.
-    const mesh = addSphere(document, 6 + (i % 5), 4 + (i % 3), 0.2 + i / 1000);
-    mesh.listPrimitives()[0]!.setMaterial(i % 2 ? red : grey);
-    triangles.set(`p${i}`, mesh.listPrimitives()[0]!.getIndices()!.getCount() / 3);
-    scene.addChild(
-      document
-        .createNode(`part ${i}`)
-        .setMesh(mesh)
-        .setTranslation([i, 0, 0])
-        .setExtras({ group_id: `p${i}` }),
-    );
-  }
-  assert.equal(batchParts(document, {}, { logger: quietLogger }), PARTS);
+  // Two materials and spheres of different sizes: a part's triangles are found in either primitive.
+  const { document, triangles } = batchedSphereRow(PARTS, 5);
   // Served as the levels are: meshopt-compressed and quantized.
   const served = await compressLod(
     document,

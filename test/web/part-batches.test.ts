@@ -7,31 +7,15 @@ import { before, describe, test } from 'node:test';
 import { MeshBasicMaterial, Scene } from 'three';
 import type { BufferGeometry, Material, Mesh, Object3D } from 'three';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
 import { PartBatches } from '../../web/src/viewer/part-batches.ts';
 import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
-import { addSphere, emptyDocument, quietLogger } from '../pipeline/documents.ts';
+import { batchedSphereRow } from '../pipeline/documents.ts';
 
 const PARTS = 80;
 
 /** A batched level of PARTS spheres, half red and half grey, loaded and split as the viewer does. */
 async function loadSplitLevel(): Promise<{ scene: Scene; model: Object3D; parts: Map<string, Mesh[]> }> {
-  const document = emptyDocument();
-  const root = document.getRoot().listScenes()[0]!;
-  const red = document.createMaterial('Red').setBaseColorFactor([1, 0, 0, 1]);
-  const grey = document.createMaterial('Grey');
-  for (let i = 0; i < PARTS; i++) {
-    const mesh = addSphere(document, 6 + (i % 4), 4 + (i % 3), 0.2 + i / 1000);
-    mesh.listPrimitives()[0]!.setMaterial(i % 2 ? red : grey);
-    root.addChild(
-      document
-        .createNode(`part ${i}`)
-        .setMesh(mesh)
-        .setTranslation([i, 0, 0])
-        .setExtras({ group_id: `p${i}` }),
-    );
-  }
-  assert.equal(batchParts(document, {}, { logger: quietLogger }), PARTS);
+  const { document } = batchedSphereRow(PARTS, 4);
   const glb = await (await createNodeIO()).writeBinary(document);
   const gltf = await createPartsLoader().parseAsync(glb.slice().buffer, '');
   const parts = splitByPart(gltf.scene);
