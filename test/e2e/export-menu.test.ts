@@ -69,17 +69,23 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** The model's page opened afresh and its Export menu opened, as a person would: once the model is on screen. */
+  async function openMenu(): Promise<void> {
+    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
+    // A second visit of the same address keeps the page (and the open menu); start each test afresh.
+    await page.reload();
+    // A fresh page's first frames can be slow in software GL, and a click waits for the page's next frames.
+    await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('.export-menu summary').click({ timeout: 60_000 });
+  }
+
   for (const size of [
     { width: 1280, height: 800 },
     { width: 390, height: 844 },
   ]) {
     void test(`at ${size.width}×${size.height} the open menu lies inside the window`, async () => {
       await page.setViewportSize(size);
-      await page.goto(`${server.baseUrl}/#/models/${model.id}`);
-      await page.reload();
-      // As a person would: once the model is on screen (a fresh page's first frames can be slow in software GL).
-      await page.locator('.viewer[data-state="ready"]').waitFor({ timeout: 60_000 });
-      await page.locator('.export-menu summary').click({ timeout: 60_000 });
+      await openMenu();
       const panel = page.locator('.export-menu .menu-panel');
       for (const box of [
         await panel.boundingBox(),
@@ -108,10 +114,7 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
     ['usdz', '.usdz', 'PK\x03\x04'],
   ] as const) {
     void test(`exports ${format} from the menu with the bound material`, async () => {
-      await page.goto(`${server.baseUrl}/#/models/${model.id}`);
-      // A second visit of the same address keeps the page (and the open menu); start each test afresh.
-      await page.reload();
-      await page.locator('.export-menu summary').click();
+      await openMenu();
       const download = page.waitForEvent('download', { timeout: 60_000 });
       await page.locator(`.export-menu button[data-format="${format}"]`).click();
       const link = page.locator('.export-menu .export-status a');
@@ -128,9 +131,7 @@ void describe('export menu end to end', { timeout: 5 * 60_000, skip: skipWithout
     });
   }
   void test('exports STL in the unit chosen in the menu', async () => {
-    await page.goto(`${server.baseUrl}/#/models/${model.id}`);
-    await page.reload();
-    await page.locator('.export-menu summary').click();
+    await openMenu();
     const unit = page.getByRole('combobox', { name: 'STL and 3MF measured in' });
     assert.equal(await unit.inputValue(), 'millimeter', 'the API default comes first');
     await unit.selectOption({ label: 'cm' });
