@@ -12,6 +12,7 @@ import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
 import { allTestFiles, filesUsing, selectTestFiles } from './runner/test-files.ts';
+import { browserFilesToRetry } from './runner/browser-retry.ts';
 import { createUsageFolder, usageSummary } from './runner/file-usage.ts';
 
 /** `node --test` options that take their value as the next argument. */
@@ -135,19 +136,43 @@ if (!options.some((option) => option.startsWith('--test-concurrency'))) {
   options.push(`--test-concurrency=${testConcurrency(env)}`);
 }
 // Failed tests are listed again at the very end; a run that names its own reporters keeps only those.
-const failures = path.join(usage.folder, 'failures.txt');
-if (!options.some((option) => option.startsWith('--test-reporter'))) {
+const ownReporters = options.some((option) => option.startsWith('--test-reporter'));
+/** The reporter options of a run whose failed tests are written to `failures`, a line each. */
+function reporterOptions(failures: string): string[] {
+  if (ownReporters) return [];
   const failureReporter = new URL('./runner/failure-reporter.mjs', import.meta.url).href;
-  options.push(
+  return [
     `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
     '--test-reporter-destination=stdout',
     `--test-reporter=${failureReporter}`,
     `--test-reporter-destination=${failures}`,
-  );
+  ];
 }
+/** The lines of a failures file, none when it was not written. */
+const readLines = (file: string) =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+const failures = path.join(usage.folder, 'failures.txt');
 let code = 1;
+let failed: string[] = [];
+let retried: { files: string[]; firstFailures: string[] } | undefined;
 try {
-  code = await runTests(options, files, env);
+  code = await runTests([...options, ...reporterOptions(failures)], files, env);
+  failed = readLines(failures);
+  const again = code === 0 ? [] : browserFilesToRetry(failed);
+  if (again.length > 0) {
+    console.log(
+      `Browser suites failed (${count(again.length)}); running them again, one at a time: ${again.join(', ')}`,
+    );
+    const retryFailures = path.join(usage.folder, 'failures-retry.txt');
+    const retryOptions = options.filter((option) => !option.startsWith('--test-concurrency'));
+    code = await runTests(
+      [...retryOptions, '--test-concurrency=1', ...reporterOptions(retryFailures)],
+      again,
+      env,
+    );
+    retried = { files: again, firstFailures: failed };
+    failed = readLines(retryFailures);
+  }
 } finally {
   await postgres?.stop();
   fs.rmSync(conversions, { recursive: true, force: true });
@@ -156,8 +181,15 @@ try {
 const usages = usage.read();
 for (const line of usageSummary(usages)) console.log(line);
 if (env.TEST_USAGE_FILE) fs.writeFileSync(env.TEST_USAGE_FILE, JSON.stringify(usages, null, 1));
-const failed = fs.existsSync(failures) ? fs.readFileSync(failures, 'utf8').split('\n').filter(Boolean) : [];
 usage.remove();
 for (const note of notes) console.log(note);
+if (retried) {
+  console.log(
+    [
+      `Run again on their own (${count(retried.files.length)}), ${code === 0 ? 'passed whole the second time' : 'failed again'}; the first run's failures:`,
+      ...retried.firstFailures,
+    ].join('\n'),
+  );
+}
 if (failed.length > 0) console.log([`Failed tests (${failed.length}):`, ...failed].join('\n'));
 process.exit(code);

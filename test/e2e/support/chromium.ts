@@ -28,11 +28,30 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Starts headless Chromium, failing with the install hint when it is missing. */
+/**
+ * How long a click, a wait or a screenshot may take, and a navigation, where Playwright's default is 30 s for each:
+ * software WebGL on a busy two-core machine can hold a page's load event or its next frame past that, and a page
+ * that never gets there still fails, later.
+ */
+export const ACTION_TIMEOUT_MS = 90_000;
+export const NAVIGATION_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts headless Chromium, failing with the install hint when it is missing; every context it opens (and the one
+ * behind each `browser.newPage()`) waits {@link ACTION_TIMEOUT_MS} and {@link NAVIGATION_TIMEOUT_MS} by default.
+ */
 export async function launchChromium(): Promise<Browser> {
   assert.ok(
     existsSync(CHROMIUM),
     `Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
   );
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
