@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as searchText from '../../src/db/migrations/2026-11/2026-11-30-02-model-search-text.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
+import { insertBareModelRow } from '../helpers/model-row.ts';
 
 for (const dialect of testDialects()) {
   void describe(`model search text migration (${dialect})`, () => {
@@ -11,25 +12,14 @@ for (const dialect of testDialects()) {
     void it('folds the name, description and file name of every existing model', async () => {
       // Back to the schema before the migration, with a model stored as it was then.
       await searchText.down(database().db);
-      const now = new Date().toISOString();
-      await database()
-        .db.insertInto('models')
-        .values({
-          id: '00000000-0000-4000-8000-0000000000aa',
-          name: 'ÉCOLE Hauptstraße',
-          description: 'Cafe\u0301',
-          original_filename: 'ΟΔΟΣ.IFC',
-          format: 'ifc',
-          file_size: 1,
-          status: 'pending',
-          progress: 0,
-          source_key: 'models/x/source.ifc',
-          lods: '[]',
-          tags: '[]',
-          created_at: now,
-          updated_at: now,
-        } as never)
-        .execute();
+      await insertBareModelRow(database().db, '00000000-0000-4000-8000-0000000000aa', 'ÉCOLE Hauptstraße', {
+        description: 'Cafe\u0301',
+        original_filename: 'ΟΔΟΣ.IFC',
+        format: 'ifc',
+        status: 'pending',
+        progress: 0,
+        source_key: 'models/x/source.ifc',
+      });
       await searchText.up(database().db);
       const row = await database()
         .db.selectFrom('models')

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as versionNumbers from '../../src/db/migrations/2026-12-03-01-version-numbers-kept.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
+import { insertBareModelRow } from '../helpers/model-row.ts';
 
 const PINNED = '00000000-0000-4000-8000-0000000000b1';
 const VERSIONED = '00000000-0000-4000-8000-0000000000b2';
@@ -22,24 +23,7 @@ for (const dialect of testDialects()) {
         [VERSIONED, 3],
         [PLAIN, 1],
       ] as const) {
-        await db
-          .insertInto('models')
-          .values({
-            id,
-            name: id,
-            original_filename: 'a.glb',
-            format: 'glb',
-            file_size: 1,
-            status: 'completed',
-            progress: 100,
-            source_key: `models/${id}/source.glb`,
-            lods: '[]',
-            tags: '[]',
-            current_version: current,
-            created_at: now,
-            updated_at: now,
-          } as never)
-          .execute();
+        await insertBareModelRow(db, id, id, { current_version: current });
       }
       const version = (modelId: string, number: number) => ({
         model_id: modelId,

@@ -2,8 +2,16 @@
 // run a database at an earlier migration (the row layer of src/ knows the latest schema only).
 import type { Db } from '../../src/db/database.ts';
 
-/** Inserts a completed GLB model `id` named `name` with no levels, as any schema version can hold it. */
-export async function insertBareModelRow(db: Db, id: string, name: string): Promise<void> {
+/**
+ * Inserts a completed GLB model `id` named `name` with no levels, as any schema version can hold it; `columns`
+ * replace or add columns the schema under test has (a `current_version`, a pending IFC upload's).
+ */
+export async function insertBareModelRow(
+  db: Db,
+  id: string,
+  name: string,
+  columns: Record<string, unknown> = {},
+): Promise<void> {
   const now = new Date().toISOString();
   await db
     .insertInto('models')
@@ -20,6 +28,7 @@ export async function insertBareModelRow(db: Db, id: string, name: string): Prom
       tags: '[]',
       created_at: now,
       updated_at: now,
+      ...columns,
     } as never)
     .execute();
 }
