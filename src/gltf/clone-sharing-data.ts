@@ -1,5 +1,5 @@
-import { Primitive, PrimitiveTarget, Root } from '@gltf-transform/core';
-import type { Accessor, Document, Texture, TypedArray } from '@gltf-transform/core';
+import { Document, Primitive, PrimitiveTarget, PropertyType, Root } from '@gltf-transform/core';
+import type { Accessor, Property, Texture, TypedArray } from '@gltf-transform/core';
 import { cloneDocument } from '@gltf-transform/functions';
 
 /**
@@ -11,6 +11,43 @@ import { cloneDocument } from '@gltf-transform/functions';
  * skins) is copied as usual.
  */
 export function cloneSharingData(document: Document): Document {
+  return copySharingData(document, new Set(), () => cloneDocument(document));
+}
+
+/**
+ * {@link cloneSharingData} leaving out the properties in `without` (meshes no copied node is to draw, with their
+ * primitives and the accessors only those use): a reference to one of them is copied as none. Returns the copy and
+ * where each copied property went.
+ */
+export function cloneSharingDataWithout(
+  document: Document,
+  without: ReadonlySet<Property>,
+): { copy: Document; copied: <T extends Property>(property: T) => T } {
+  let map = new Map<Property, Property>();
+  const copy = copySharingData(document, without, () => {
+    const made = copyWithout(document, without);
+    map = made.map;
+    return made.copy;
+  });
+  return {
+    copy,
+    copied: <T extends Property>(property: T) => {
+      const found = map.get(property);
+      if (!found) throw new Error(`cloneSharingDataWithout: a ${property.propertyType} was not copied`);
+      return found as T;
+    },
+  };
+}
+
+/**
+ * Runs `clone` with the indexed geometry's arrays and the textures' images set aside, and shares them with the copy
+ * it makes, which holds every accessor and texture of `document` but those in `without`.
+ */
+function copySharingData(
+  document: Document,
+  without: ReadonlySet<Property>,
+  clone: () => Document,
+): Document {
   const root = document.getRoot();
   const accessors = root.listAccessors().filter(isIndexedGeometry);
   const textures = root.listTextures();
@@ -21,19 +58,60 @@ export function cloneSharingData(document: Document): Document {
     // Emptied for the copy only, so it copies no data; an empty array of the same type keeps each component type.
     accessors.forEach((accessor, i) => accessor.setArray(emptyLike(arrays[i])));
     for (const texture of textures) if (texture.getImage()) texture.setImage(new Uint8Array(0));
-    copy = cloneDocument(document);
+    copy = clone();
   } finally {
     accessors.forEach((accessor, i) => accessor.setArray(arrays[i]));
     textures.forEach((texture, i) => restoreImage(texture, images[i]));
   }
+  // A copy lists its properties in the original's order; anything else would pair data with the wrong accessor.
+  const keptArrays = arrays.filter((_, i) => !without.has(accessors[i]!));
   const copiedAccessors = copy.getRoot().listAccessors().filter(isIndexedGeometry);
   const copiedTextures = copy.getRoot().listTextures();
-  // A clone lists its properties in the original's order; anything else would pair data with the wrong accessor.
-  if (copiedAccessors.length !== accessors.length || copiedTextures.length !== textures.length)
+  if (copiedAccessors.length !== keptArrays.length || copiedTextures.length !== textures.length)
     throw new Error('cloneSharingData: the copy does not list the original’s accessors and textures');
-  copiedAccessors.forEach((accessor, i) => accessor.setArray(arrays[i]));
+  copiedAccessors.forEach((accessor, i) => accessor.setArray(keptArrays[i]!));
   copiedTextures.forEach((texture, i) => restoreImage(texture, images[i]));
   return copy;
+}
+
+/**
+ * A copy of `source` without the properties in `without`, as glTF-Transform's `cloneDocument` makes one (its
+ * extensions, every property an edge reaches, then the root's own fields), with references to left-out properties
+ * copied as none.
+ */
+function copyWithout(
+  source: Document,
+  without: ReadonlySet<Property>,
+): { copy: Document; map: Map<Property, Property> } {
+  const target = new Document().setLogger(source.getLogger());
+  for (const extension of source.getRoot().listExtensionsUsed()) {
+    const made = target.createExtension(
+      extension.constructor as new (document: Document) => typeof extension,
+    );
+    if (extension.isRequired()) made.setRequired(true);
+  }
+  const map = new Map<Property, Property>([[source.getRoot(), target.getRoot()]]);
+  const resolve = (property: Property): Property | null => {
+    // A texture's info is copied into the material's own (glTF-Transform's resolver does the same).
+    if (property.propertyType === PropertyType.TEXTURE_INFO) return property;
+    if (without.has(property)) return null;
+    let made = map.get(property);
+    if (!made) {
+      const Class = property.constructor as new (graph: ReturnType<Document['getGraph']>) => Property;
+      map.set(property, (made = new Class(target.getGraph())));
+    }
+    return made;
+  };
+  const properties = new Set<Property>();
+  for (const edge of source.getGraph().listEdges()) {
+    const child = edge.getChild() as Property;
+    if (!without.has(child) && child.propertyType !== PropertyType.TEXTURE_INFO) properties.add(child);
+  }
+  const pairs = [...properties].map((property) => [property, resolve(property)!] as const);
+  const resolver = resolve as <T extends Property>(property: T) => T;
+  for (const [from, to] of pairs) to.copy(from, resolver);
+  target.getRoot().copy(source.getRoot(), resolver);
+  return { copy: target, map };
 }
 
 /** Whether an accessor belongs only to indexed primitives, which `reorder` rewrites with new arrays. */

@@ -6,6 +6,7 @@ import type {
   Mesh,
   Node,
   Primitive,
+  Property,
   TypedArray,
   mat4,
 } from '@gltf-transform/core';
@@ -64,46 +65,47 @@ export function hasManyParts(document: Document, options: Partial<BatchPartsOpti
 }
 
 /** A part's primitive on its way into a batch, with the world matrix its vertices are baked with. */
-interface Piece {
+export interface Piece {
   primitive: Primitive;
   matrix: mat4;
   feature: number;
 }
 
 /** Primitives of one material and one vertex layout, merged into one. */
-interface Batch {
+export interface Batch {
   material: Material | null;
   semantics: string[];
   pieces: Piece[];
 }
 
+/** What {@link planBatch} found to merge: the batches, the parts' table and the nodes whose meshes they replace. */
+export interface BatchPlan {
+  batches: Batch[];
+  parts: TilePart[];
+  /** The part nodes drawn by the batch, in feature order. */
+  nodes: Node[];
+}
+
 /**
- * Merges the parts of a document of many parts into a few primitives, one per material and vertex layout, on one
- * node at the root of the default scene: each part's vertices are baked into world space and carry its feature
- * id (`_FEATURE_ID_0`, `EXT_mesh_features`), which the document's table of parts (`EXT_structural_metadata`,
- * `group_id` and `name`, as tiles carry them) resolves. Parts that cannot merge stay nodes of their own: skinned,
- * morphed, animated or GPU-instanced ones, points and lines, primitives with extensions, and meshes that many
- * nodes share.
- * Returns how many parts were batched (0: the document is left as it was).
+ * Which parts of a document of many parts merge, and how: one batch per material and vertex layout. Parts that
+ * cannot merge stay nodes of their own: skinned, morphed, animated or GPU-instanced ones, points and lines,
+ * primitives with extensions, and meshes that many nodes share. Reads the document only; null when too few parts
+ * would merge.
  */
-export function batchParts(
-  document: Document,
-  options: Partial<BatchPartsOptions>,
-  context: StepContext,
-): number {
+export function planBatch(document: Document, options: Partial<BatchPartsOptions>): BatchPlan | null {
   const settings = { ...BATCH_PARTS_DEFAULTS, ...options };
   const root = document.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  if (!scene) return 0;
+  if (!scene) return null;
   const partNodes = meshNodesUnder(scene.listChildren());
-  if (partNodes.length <= settings.aboveParts) return 0;
+  if (partNodes.length <= settings.aboveParts) return null;
 
   const uses = new Map<Mesh, number>();
   for (const { mesh } of partNodes) uses.set(mesh, (uses.get(mesh) ?? 0) + 1);
   const animated = animatedNodes(document);
   const batches = new Map<string, Batch>();
   const parts: TilePart[] = [];
-  const batched: Node[] = [];
+  const nodes: Node[] = [];
   const materialIds = new Map<Material | null, number>();
   const materialId = (material: Material | null): number => {
     let id = materialIds.get(material);
@@ -120,7 +122,7 @@ export function batchParts(
     if (!mesh.listPrimitives().every((primitive) => mergeable(primitive, matrix))) return;
     const feature = parts.length;
     parts.push({ group_id: groupId, name: partName(node, mesh, index) });
-    batched.push(node);
+    nodes.push(node);
     for (const primitive of mesh.listPrimitives()) {
       const semantics = layoutOf(primitive);
       const key = `${materialId(primitive.getMaterial())}|${semantics.join(',')}`;
@@ -129,22 +131,65 @@ export function batchParts(
       batch.pieces.push({ primitive, matrix, feature });
     }
   });
-  if (parts.length <= settings.aboveParts) return 0;
+  if (parts.length <= settings.aboveParts) return null;
+  return { batches: [...batches.values()], parts, nodes };
+}
 
+/**
+ * Where a planned document's properties are in the document a batch is written to: themselves when batching in
+ * place, their copies when writing into a copy.
+ */
+export type BatchTarget = <T extends Property>(property: T) => T;
+
+/**
+ * Writes a planned batch into `document`: one primitive per batch on one node at the root of the default scene,
+ * each part's vertices baked into world space and carrying its feature id (`_FEATURE_ID_0`, `EXT_mesh_features`),
+ * which the document's table of parts (`EXT_structural_metadata`, `group_id` and `name`, as tiles carry them)
+ * resolves. The batched part nodes lose their meshes: each is removed, or kept marked {@link DRAWN_BY_FEATURES}
+ * where it holds other nodes or a camera or sits under an object of its own. Their meshes are left to the caller.
+ */
+export function writeBatch(
+  document: Document,
+  plan: BatchPlan,
+  target: BatchTarget,
+  source: Document,
+  context: StepContext,
+): void {
+  const root = document.getRoot();
+  const sourceRoot = source.getRoot();
+  const scene = target(sourceRoot.getDefaultScene() ?? sourceRoot.listScenes()[0]!);
   const buffer = root.listBuffers()[0] ?? document.createBuffer();
   const mesh = document.createMesh('Batched parts');
-  const primitives = [...batches.values()].map((batch) => {
-    const primitive = mergeBatch(document, batch, parts.length);
+  const primitives = plan.batches.map((batch) => {
+    const material = batch.material ? target(batch.material) : null;
+    const primitive = mergeBatch(document, batch, material, plan.parts.length);
     for (const accessor of [primitive.getIndices()!, ...primitive.listAttributes()])
       accessor.setBuffer(buffer);
     mesh.addPrimitive(primitive);
     return primitive;
   });
-  addPartFeatures(document, primitives, parts);
+  addPartFeatures(document, primitives, plan.parts);
   scene.addChild(document.createNode('Batched parts').setMesh(mesh));
-  removeBatchedNodes(document, batched);
-  context.logger.debug(`${NAME}: ${parts.length} parts in ${primitives.length} primitives`);
-  return parts.length;
+  for (const node of plan.nodes) retireBatchedNode(target(node));
+  context.logger.debug(`${NAME}: ${plan.parts.length} parts in ${primitives.length} primitives`);
+}
+
+/**
+ * Merges the parts of a document of many parts into a few primitives in place ({@link planBatch},
+ * {@link writeBatch}), and disposes the meshes and accessors nothing draws any more.
+ * Returns how many parts were batched (0: the document is left as it was).
+ */
+export function batchParts(
+  document: Document,
+  options: Partial<BatchPartsOptions>,
+  context: StepContext,
+): number {
+  const plan = planBatch(document, options);
+  if (!plan) return 0;
+  const meshes = new Set(plan.nodes.map((node) => node.getMesh()!));
+  writeBatch(document, plan, (property) => property, document, context);
+  disposeUndrawnMeshes(document, meshes);
+  return plan.parts.length;
 }
 
 /** Nodes an animation moves, whose world matrices are not fixed. */
@@ -184,7 +229,12 @@ function layoutOf(primitive: Primitive): string[] {
 }
 
 /** One primitive drawing every piece of a batch, its vertices in world space and tagged with their feature. */
-function mergeBatch(document: Document, batch: Batch, featureCount: number): Primitive {
+function mergeBatch(
+  document: Document,
+  batch: Batch,
+  material: Material | null,
+  featureCount: number,
+): Primitive {
   const counts = batch.pieces.map(({ primitive }) => primitive.getAttribute('POSITION')!.getCount());
   const vertexCount = counts.reduce((sum, count) => sum + count, 0);
   const indexCounts = batch.pieces.map(
@@ -197,7 +247,7 @@ function mergeBatch(document: Document, batch: Batch, featureCount: number): Pri
   const FeatureArray =
     featureCount <= 0x100 ? Uint8Array : featureCount <= 0x10000 ? Uint16Array : Float32Array;
   const features = new FeatureArray(vertexCount);
-  const primitive = document.createPrimitive().setMaterial(batch.material);
+  const primitive = document.createPrimitive().setMaterial(material);
   for (const layout of batch.semantics) {
     const semantic = layout.slice(0, layout.indexOf(':'));
     const template = batch.pieces[0]!.primitive.getAttribute(semantic)!;
@@ -253,21 +303,21 @@ function copyAccessor(document: Document, template: Accessor, values: TypedArray
 }
 
 /**
- * Takes the meshes off the batched part nodes, disposing what nothing draws any more. A node that holds a camera
- * or other nodes, or sits under an object of its own (an IFC element in its storey), stays where it was, marked
- * {@link DRAWN_BY_FEATURES}, so the node tree still says which parts each object stands for.
+ * Takes the mesh off a batched part node. A node that holds a camera or other nodes, or sits under an object of its
+ * own (an IFC element in its storey), stays where it was, marked {@link DRAWN_BY_FEATURES}, so the node tree still
+ * says which parts each object stands for; any other is removed.
  */
-function removeBatchedNodes(document: Document, nodes: Node[]): void {
-  const meshes = new Set<Mesh>();
-  for (const node of nodes) {
-    meshes.add(node.getMesh()!);
-    node.setMesh(null);
-    if (node.listChildren().length > 0 || node.getCamera() || underAnObject(node)) {
-      node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
-    } else {
-      node.dispose();
-    }
+function retireBatchedNode(node: Node): void {
+  node.setMesh(null);
+  if (node.listChildren().length > 0 || node.getCamera() || underAnObject(node)) {
+    node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
+  } else {
+    node.dispose();
   }
+}
+
+/** Disposes those of `meshes` no node draws any more, with their primitives and the accessors only they used. */
+function disposeUndrawnMeshes(document: Document, meshes: Set<Mesh>): void {
   const accessors = new Set<Accessor>();
   for (const mesh of meshes) {
     if (mesh.listParents().some((parent) => parent.propertyType === PropertyType.NODE)) continue;

@@ -1,9 +1,9 @@
 import type { Document, PlatformIO } from '@gltf-transform/core';
 import { MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
-import { batchParts, hasManyParts } from './batch-parts.ts';
+import { hasManyParts } from './batch-parts.ts';
 import type { BatchPartsOptions } from './batch-parts.ts';
-import { cloneSharingData } from '../../gltf/clone-sharing-data.ts';
+import { batchedCopy } from './batched-copy.ts';
 import { compressLod, dropCompression } from './compress-lod.ts';
 import type { LodCompression } from './compress-lod.ts';
 import { glbBytes } from '../../gltf/glb-bytes.ts';
@@ -54,8 +54,8 @@ export async function writeLevel(
   let source = document;
   if (options.batch !== false && hasManyParts(document, options.batch)) {
     // Batched in a copy: the levels after this one are simplified part by part from the document itself.
-    const copy = cloneSharingData(document);
-    if (batchParts(copy, options.batch ?? {}, context) > 0) source = target = copy;
+    const copy = batchedCopy(document, options.batch ?? {}, context);
+    if (copy) source = target = copy;
   }
   if (compression === 'meshopt') {
     target = await compressLod(
