@@ -1,11 +1,11 @@
 // The viewer at 100,000 parts, in headless Chromium against a real server: a model of 100,489 parts (a grid of nodes
 // instancing 50 meshes, seeded as a finished conversion, see support/many-parts.ts) draws its first frame with its
-// bound material painted, a click at the view's centre picks the centre part and its row scrolls into the tree,
-// the tree's search finds it, Isolate frames it, and the tree keeps only a few rows in the DOM throughout. The
-// frame time and the rows in the DOM are recorded as diagnostics. A second grid, its 10,201 parts batched as a
-// conversion's levels batch many parts (one primitive, each part a feature id), is drawn in a few calls per material
-// (the scene pass's calls read from the canvas's `data-draw-calls`) while a click, paint, Hide and Isolate still
-// reach the right part.
+// bound material painted, its parts instanced a call per shared mesh and material (the scene pass's calls read from
+// the canvas's `data-draw-calls`); a click at the view's centre picks the centre part and its row scrolls into the
+// tree, the tree's search finds it, Isolate frames it (drawn alone, in one call), and the tree keeps only a few rows
+// in the DOM throughout. The frame time and the rows in the DOM are recorded as diagnostics. A second grid, its
+// 10,201 parts batched as a conversion's levels batch many parts (one primitive, each part a feature id), is drawn
+// in a few calls per material while a click, paint, Hide and Isolate still reach the right part.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
-import { CENTRE_PART, GRID_SIDE, centrePart, gridPart, seedManyParts } from './support/many-parts.ts';
+import {
+  CENTRE_PART,
+  GRID_SIDE,
+  MESH_COUNT,
+  centrePart,
+  gridPart,
+  seedManyParts,
+} from './support/many-parts.ts';
 import { countPixels, decodePng, differs, isBlue, isRed, pixelAt } from './support/pixels.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { REPO, VIEW_BACKGROUND, viewShot } from './support/viewer-session.ts';
@@ -38,6 +45,8 @@ const BLUE_ROW = Array.from(
 const BATCHED_MATERIALS = 3;
 /** Calls beside the model's: a selection's highlight overlay and box, and one to spare. */
 const HELPER_CALLS = 3;
+/** The first grid's draws, its parts instanced: each shared mesh in its grey, and the centre part in its red. */
+const GRID_DRAWS = MESH_COUNT + 1;
 
 let dataDir: string;
 let server: RunningServer | undefined;
@@ -120,6 +129,9 @@ void describe('the viewer at 100,000 parts', { timeout: 10 * 60_000, skip: skipW
     await page.locator('.viewer[data-paint="1"]').waitFor({ timeout: 60_000 });
     await page.locator('.parts-tree .tree-row').first().waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('.parts-section h2').textContent(), `Parts (${PART_COUNT})`);
+    const calls = await drawCalls();
+    t.diagnostic(`draw calls for ${PART_COUNT} parts sharing ${MESH_COUNT} meshes: ${calls}`);
+    assert.ok(calls >= 1 && calls <= GRID_DRAWS + HELPER_CALLS, `${calls} draw calls`);
     const rows = await treeRows();
     t.diagnostic(`tree rows in the DOM: ${rows} of ${PART_COUNT + GRID_SIDE + 1}`);
     assert.ok(rows > 0 && rows <= MAX_TREE_ROWS, `${rows} rows in the DOM`);
@@ -201,6 +213,7 @@ void describe('the viewer at 100,000 parts', { timeout: 10 * 60_000, skip: skipW
     assert.ok(share > 0.1, `framed: ${(share * 100).toFixed(1)} % of the view`);
     assert.ok(isRed(pixelAt(after, after.width >> 1, after.height >> 1)), 'painted with its bound material');
     assert.ok(countPixels(after, isRed) > countPixels(before, isRed), 'the red part grew');
+    assert.ok((await drawCalls()) <= 1, 'the hidden parts leave the instanced draws: one part, one call');
     assert.ok((await treeRows()) <= MAX_TREE_ROWS);
   });
 

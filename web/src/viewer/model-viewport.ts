@@ -18,7 +18,7 @@ import { installLighting, type ViewLighting } from './lighting.ts';
 import { MeasureOverlay } from './measure-tool.ts';
 import { collectPartMeshes, drawnCounts, groupIdOf, isShown, originalMaterials } from './part-meshes.ts';
 import type { DrawnCounts } from './part-meshes.ts';
-import { PartBatches } from './part-batches.ts';
+import { PartDraws } from './part-draws.ts';
 import { PartPaint } from './part-paint.ts';
 import { PartStyles } from './part-styles.ts';
 import { SectionCaps } from './section-caps.ts';
@@ -71,8 +71,8 @@ export class ModelViewport {
   protected partMeshes = new Map<string, Mesh[]>();
   private originals = new Map<Mesh, ThreeMaterial | ThreeMaterial[]>();
   private readonly paint = new PartPaint();
-  /** Draws the plain parts of a batched level a call per primitive and material, not a call per part. */
-  private readonly batches = new PartBatches();
+  /** Draws the plain parts a call per batched primitive or shared mesh and material, not a call per part. */
+  private readonly partDraws = new PartDraws();
   /** What a mesh is drawn with but for the styles: its bound material's, else its own. */
   private readonly ownMaterial = (mesh: Mesh): ThreeMaterial | ThreeMaterial[] =>
     this.paint.materialOf(groupIdOf(mesh)) || (this.originals.get(mesh) ?? mesh.material);
@@ -95,7 +95,7 @@ export class ModelViewport {
 
     this.scene.background = new Color(VIEW_BACKGROUND);
     this.lighting = installLighting(this.renderer, this.scene, this.camera);
-    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras, this.batches.group);
+    this.scene.add(this.camera, this.styles.overlays, this.measure.group, this.extras, this.partDraws.group);
 
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.listenToKeyEvents(this.canvas);
@@ -350,7 +350,7 @@ export class ModelViewport {
     this.paint.clear();
     this.root = null;
     this.caps.setModel(null, new Box3());
-    this.batches.dispose();
+    this.partDraws.dispose();
     this.partMeshes = new Map();
     this.originals = new Map();
   }
@@ -382,11 +382,11 @@ export class ModelViewport {
 
   /**
    * Draws the scene and the section caps with the view's camera; returns what the scene's pass drew. The canvas
-   * carries the scene pass's draw calls (`data-draw-calls`), which merged parts keep to a few per material.
+   * carries the scene pass's draw calls (`data-draw-calls`), which merged and instanced parts keep to a few.
    */
   protected drawFrame(): { triangles: number; points: number } {
     const camera = this.viewCamera;
-    this.batches.render(this.partMeshes, this.scene, () => this.renderer.render(this.scene, camera));
+    this.partDraws.render(this.partMeshes, this.scene, () => this.renderer.render(this.scene, camera));
     const { triangles, points, calls } = this.renderer.info.render;
     if (this.canvas.dataset.drawCalls !== String(calls)) this.canvas.dataset.drawCalls = String(calls);
     this.caps.render(

@@ -7,16 +7,14 @@
  * The part meshes stay what every tool reads and raycasts; the merged meshes are outside the model and never hit.
  */
 import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Group, Matrix4, Mesh } from 'three';
-import type { Material, Object3D, TypedArray, Quaternion, Vector3 } from 'three';
+import type { Material, Object3D, TypedArray } from 'three';
+import { holdOut, isPlain, putBack, reachesShown, type LoadedPlace } from './plain-parts.ts';
 
-/** The batched primitive a split part came from: its place and the layout of its index. */
-export interface BatchSource {
-  /** The node the primitive hung under, which its parts hang under while unmoved. */
-  parent: Object3D;
-  /** The primitive's own placement under `parent`, which its parts start with. */
-  position: Vector3;
-  quaternion: Quaternion;
-  scale: Vector3;
+/**
+ * The batched primitive a split part came from: its place (the node it hung under and its placement there, which
+ * its parts start with) and the layout of its index.
+ */
+export interface BatchSource extends LoadedPlace {
   /** Indices in the primitive: no merged index of its parts is longer. */
   indexCount: number;
   /** The typed array its index (and each part's) is made of. */
@@ -30,9 +28,6 @@ const sources = new WeakMap<Mesh, BatchSource>();
 export function markBatched(part: Mesh, source: BatchSource): void {
   sources.set(part, source);
 }
-
-/** A part mesh's layers while drawn as itself (three.js's default: layer 0 only). */
-const OWN_LAYERS = 1;
 
 /** The parts of one source drawn with one material, and the mesh that draws them all. */
 interface MergedGroup {
@@ -129,8 +124,7 @@ export class PartBatches {
   restore(): void {
     for (const state of this.states.values()) {
       for (const group of state.groups) {
-        if (!group.mesh?.visible) continue;
-        for (let at = 0; at < group.count; at++) group.members[at]!.layers.mask = OWN_LAYERS;
+        if (group.mesh?.visible) putBack(group.members, group.count);
       }
     }
   }
@@ -177,7 +171,7 @@ export class PartBatches {
     mesh.matrix.multiplyMatrices(parent.matrixWorld, localMatrix(state.source));
     mesh.matrixWorld.copy(mesh.matrix);
     mesh.visible = true;
-    for (let at = 0; at < group.count; at++) group.members[at]!.layers.mask = 0;
+    holdOut(group.members, group.count);
     this.drawing += 1;
     this.held += group.count;
     return true;
@@ -204,29 +198,6 @@ export class PartBatches {
     this.group.add(mesh);
     return mesh;
   }
-}
-
-/** A part mesh as its primitive placed it, visible, with one material and on its own layer only. */
-function isPlain(mesh: Mesh, source: BatchSource): boolean {
-  return (
-    mesh.visible &&
-    mesh.parent === source.parent &&
-    mesh.layers.mask === OWN_LAYERS &&
-    !Array.isArray(mesh.material) &&
-    mesh.position.equals(source.position) &&
-    mesh.quaternion.equals(source.quaternion) &&
-    mesh.scale.equals(source.scale)
-  );
-}
-
-/** Whether `node` and its ancestors are all visible and it hangs in `scene`. */
-function reachesShown(node: Object3D, scene: Object3D): boolean {
-  let top: Object3D = node;
-  for (let at: Object3D | null = node; at; at = at.parent) {
-    if (!at.visible) return false;
-    top = at;
-  }
-  return top === scene;
 }
 
 /** The group of `state` drawing with `material` (a source is drawn with a few materials: a scan finds it). */

@@ -11,6 +11,7 @@ import { GLTFMeshFeaturesExtension, GLTFStructuralMetadataExtension } from '3d-t
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { markBatched, type BatchSource } from './part-batches.ts';
+import { markShared } from './part-instances.ts';
 
 /**
  * A loader of a model's levels: meshopt-compressed, and reading the feature ids and table of parts a batched
@@ -38,7 +39,8 @@ interface FeatureIds {
 /**
  * Replaces each primitive of a tile by one mesh per part it draws (sharing the primitive's vertex buffers, each
  * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
- * Each split part is marked with its primitive, so the view can draw the parts still plain merged again.
+ * Each split part is marked with its primitive, so the view can draw the parts still plain merged again; each mesh
+ * left whole that shares its geometry with another is marked with its place, so the view can draw those instanced.
  */
 export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
   const parts = new Map<string, Mesh[]>();
@@ -51,13 +53,17 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
   scene.traverse((object) => {
     if ((object as Mesh).isMesh) primitives.push(object as Mesh);
   });
+  const whole: Mesh[] = [];
   for (const mesh of primitives) {
     const features = mesh.geometry.getAttribute(FEATURE_ATTRIBUTE) as BufferAttribute | undefined;
     const table = mesh.userData.structuralMetadata as PartTable | undefined;
     const tableIndex = (mesh.userData.meshFeatures as FeatureIds | undefined)?.getFeatureInfo()[0]
       ?.propertyTable;
     const index = mesh.geometry.index;
-    if (!features || !table || tableIndex == null || !index || !mesh.parent) continue;
+    if (!features || !table || tableIndex == null || !index || !mesh.parent) {
+      whole.push(mesh);
+      continue;
+    }
     const byTriangle = featuresOfTriangles(index, features);
     const rowOf = (feature: number) => table.getPropertyTableData(tableIndex, feature);
     if (byTriangle.counts.size === 1) {
@@ -65,6 +71,7 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
       const row = rowOf(byTriangle.counts.keys().next().value!);
       if (typeof row.group_id === 'string') {
         tagPart(mesh, row, row.group_id, add);
+        whole.push(mesh);
         continue;
       }
     }
@@ -98,6 +105,7 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
     mesh.geometry.setIndex(null);
     mesh.geometry.dispose();
   }
+  markShared(whole);
   return parts;
 }
 

@@ -1,0 +1,261 @@
+/**
+ * Draws the parts that share a mesh (nodes instancing one of a few meshes: a conversion keeps a mesh drawn by many
+ * nodes as one shared mesh) a call per mesh and material, not a call per part. Before each frame
+ * {@link PartInstances.prepare} draws the parts still plain (see plain-parts.ts) through one InstancedMesh per
+ * geometry and material holding their world matrices, and keeps those parts' own meshes out of that frame only.
+ * The part meshes stay what every tool reads and raycasts; the instanced meshes are outside the model and never hit.
+ */
+import { DynamicDrawUsage, Group, InstancedMesh, Matrix4 } from 'three';
+import type { BufferGeometry, Material, Mesh, Object3D, SkinnedMesh } from 'three';
+import { holdOut, isPlain, putBack, reachesShown, type LoadedPlace } from './plain-parts.ts';
+
+/** Where a part sharing its mesh was loaded, with its placement there as a matrix. */
+interface Home extends LoadedPlace {
+  local: Matrix4;
+}
+
+/** The loaded place of each part mesh that may be drawn instanced; a mesh absent here draws itself. */
+const homes = new WeakMap<Mesh, Home>();
+
+/**
+ * Records where each of `meshes` that shares its geometry with another of them was loaded, so its frames may be
+ * drawn instanced with the others'. Skinned and morphed meshes are left to draw themselves: their shapes differ.
+ */
+export function markShared(meshes: readonly Mesh[]): void {
+  const uses = new Map<BufferGeometry, number>();
+  for (const mesh of meshes) uses.set(mesh.geometry, (uses.get(mesh.geometry) ?? 0) + 1);
+  for (const mesh of meshes) {
+    if ((uses.get(mesh.geometry) ?? 0) < 2 || !mesh.parent) continue;
+    if ((mesh as SkinnedMesh).isSkinnedMesh || (mesh.morphTargetInfluences?.length ?? 0) > 0) continue;
+    const { position, quaternion, scale } = mesh;
+    homes.set(mesh, {
+      parent: mesh.parent,
+      position: position.clone(),
+      quaternion: quaternion.clone(),
+      scale: scale.clone(),
+      local: new Matrix4().compose(position, quaternion, scale),
+    });
+  }
+}
+
+/** The parts drawing one geometry with one material, and the instanced mesh that draws them all. */
+interface InstancedGroup {
+  geometry: BufferGeometry;
+  material: Material;
+  /** This frame's plain parts in the group, in a stable order; entries past `count` are stale. */
+  members: Mesh[];
+  count: number;
+  /** How many members the instance matrices hold now. */
+  built: number;
+  /** Whether the members or their world matrices differ from those the instance matrices were built from. */
+  dirty: boolean;
+  /** The frame in which a member was last added. */
+  seen: number;
+  mesh: InstancedMesh | null;
+}
+
+/** What is kept per parent node of shared-mesh parts between frames. */
+interface ParentState {
+  seen: number;
+  /** Whether it and every ancestor are visible and reach the drawn scene this frame. */
+  shown: boolean;
+  /** Its world matrix when last read, and whether this frame's differs from the one before. */
+  world: Matrix4;
+  moved: boolean;
+}
+
+/** The instanced meshes of a view: add {@link PartInstances.group} to its scene and draw through {@link PartInstances.render}. */
+export class PartInstances {
+  /** Holds the instanced meshes; placed at the scene's origin, each instance carries its part's world matrix. */
+  readonly group = new Group();
+  private readonly groups = new Map<BufferGeometry, InstancedGroup[]>();
+  private readonly parents = new Map<Object3D, ParentState>();
+  private frame = 0;
+  private drawing = 0;
+  private held = 0;
+
+  constructor() {
+    this.group.name = 'Instanced parts';
+    this.group.matrixAutoUpdate = false;
+  }
+
+  /** How many instanced meshes the last {@link PartInstances.prepare} set drawing. */
+  get instancedDrawn(): number {
+    return this.drawing;
+  }
+
+  /** How many part meshes the last {@link PartInstances.prepare} kept out of the frame (drawn instanced instead). */
+  get partsHeld(): number {
+    return this.held;
+  }
+
+  /**
+   * Sorts the shared-mesh parts of `parts` by geometry and material and sets the frame up: groups of two or more
+   * plain parts draw instanced (their matrices rebuilt only when their members or their parents' world matrices
+   * changed) and their part meshes are taken off the camera's layer. `scene` is what the frame draws. Call
+   * {@link PartInstances.restore} right after the render.
+   */
+  prepare(parts: Map<string, Mesh[]>, scene: Object3D): void {
+    const frame = ++this.frame;
+    for (const meshes of parts.values()) {
+      for (const mesh of meshes) {
+        const home = homes.get(mesh);
+        if (!home) continue;
+        const parent = this.parentOf(home.parent, frame, scene);
+        if (!parent.shown || !isPlain(mesh, home)) continue;
+        addMember(this.groupOf(mesh.geometry, mesh.material as Material, frame), mesh, parent.moved);
+      }
+    }
+    this.drawing = 0;
+    this.held = 0;
+    for (const [geometry, list] of this.groups) {
+      // Compacted in place: a still frame allocates nothing.
+      let kept = 0;
+      for (const group of list) if (this.settle(group, frame)) list[kept++] = group;
+      list.length = kept;
+      if (kept === 0) this.groups.delete(geometry);
+    }
+    for (const [node, state] of this.parents) if (state.seen !== frame) this.parents.delete(node);
+  }
+
+  /** Draws one frame with `draw` (a render of `scene`) between {@link PartInstances.prepare} and {@link PartInstances.restore}. */
+  render(parts: Map<string, Mesh[]>, scene: Object3D, draw: () => void): void {
+    this.prepare(parts, scene);
+    try {
+      draw();
+    } finally {
+      // Every tool (picking, caps, styles) finds the part meshes as it left them.
+      this.restore();
+    }
+  }
+
+  /** Puts the part meshes kept out of the frame back on their layer, as every tool expects to find them. */
+  restore(): void {
+    for (const list of this.groups.values())
+      for (const group of list) if (group.mesh?.visible) putBack(group.members, group.count);
+  }
+
+  /** Frees the instanced meshes (not the part meshes, their geometries or materials, which are the model's). */
+  dispose(): void {
+    for (const list of this.groups.values()) for (const group of list) dropMesh(group);
+    this.groups.clear();
+    this.parents.clear();
+  }
+
+  /** The state of a parent for this frame: whether it is shown and whether its world matrix moved, read once. */
+  private parentOf(node: Object3D, frame: number, scene: Object3D): ParentState {
+    let state = this.parents.get(node);
+    if (!state) {
+      state = { seen: 0, shown: false, world: new Matrix4(), moved: false };
+      this.parents.set(node, state);
+    }
+    if (state.seen !== frame) {
+      state.seen = frame;
+      state.shown = reachesShown(node, scene);
+      if (state.shown) {
+        // The render updates world matrices after this; an ancestor moved since the last frame shows here first.
+        node.updateWorldMatrix(true, false);
+        state.moved = !state.world.equals(node.matrixWorld);
+        if (state.moved) state.world.copy(node.matrixWorld);
+      }
+    }
+    return state;
+  }
+
+  /** The group drawing `geometry` with `material`, emptied on its first use in the frame. */
+  private groupOf(geometry: BufferGeometry, material: Material, frame: number): InstancedGroup {
+    let list = this.groups.get(geometry);
+    if (!list) this.groups.set(geometry, (list = []));
+    // A geometry is drawn with a few materials at most: a scan (no closure, it runs for every part) finds its group.
+    let group: InstancedGroup | undefined;
+    for (const candidate of list) if (candidate.material === material) group = candidate;
+    if (!group) {
+      group = { geometry, material, members: [], count: 0, built: 0, dirty: true, seen: 0, mesh: null };
+      list.push(group);
+    }
+    if (group.seen !== frame) {
+      group.seen = frame;
+      group.count = 0;
+    }
+    return group;
+  }
+
+  /**
+   * Ends a group's frame: with two members or more its instanced mesh draws them and they are held out; with fewer,
+   * each member draws itself. Answers whether the group is kept (one with no member this frame is freed).
+   */
+  private settle(group: InstancedGroup, frame: number): boolean {
+    if (group.seen !== frame) group.count = 0;
+    if (group.count !== group.built) group.dirty = true;
+    if (group.count === 0) {
+      dropMesh(group);
+      return false;
+    }
+    if (group.count < 2) {
+      if (group.mesh) group.mesh.visible = false;
+      return true;
+    }
+    if (!group.mesh || group.mesh.instanceMatrix.count < group.count) this.makeMesh(group);
+    const mesh = group.mesh!;
+    if (group.dirty) rebuildMatrices(group, mesh);
+    mesh.visible = true;
+    holdOut(group.members, group.count);
+    this.drawing += 1;
+    this.held += group.count;
+    return true;
+  }
+
+  /** A group's instanced mesh, room for its members now: the parts' own geometry and material, never picked. */
+  private makeMesh(group: InstancedGroup): void {
+    dropMesh(group);
+    const mesh = new InstancedMesh(group.geometry, group.material, group.count);
+    // Rebuilt whenever a part is hidden, shown, painted or its parent moves.
+    mesh.instanceMatrix.setUsage(DynamicDrawUsage);
+    mesh.name = 'Instanced parts';
+    // Clicks and measurements go to the parts themselves.
+    mesh.raycast = () => undefined;
+    group.mesh = mesh;
+    group.dirty = true;
+    this.group.add(mesh);
+  }
+}
+
+/** Appends `mesh` to this frame's members, noting a change from the last frame's at the same place or a moved parent. */
+function addMember(group: InstancedGroup, mesh: Mesh, parentMoved: boolean): void {
+  const at = group.count++;
+  if (group.members[at] !== mesh) {
+    group.members[at] = mesh;
+    group.dirty = true;
+  } else if (parentMoved) group.dirty = true;
+}
+
+/** Writes each member's world matrix (its parent's, read this frame, times its loaded placement) as an instance. */
+function rebuildMatrices(group: InstancedGroup, mesh: InstancedMesh): void {
+  for (let at = 0; at < group.count; at++) {
+    const home = homes.get(group.members[at]!)!;
+    mesh.setMatrixAt(at, scratch.multiplyMatrices(home.parent.matrixWorld, home.local));
+  }
+  // Stale members past the count would keep their meshes alive.
+  group.members.length = group.count;
+  mesh.count = group.count;
+  const matrices = mesh.instanceMatrix;
+  matrices.clearUpdateRanges();
+  matrices.addUpdateRange(0, group.count * 16);
+  matrices.needsUpdate = true;
+  // Culled as a whole: the sphere must hold every instance, not the one geometry at the origin.
+  mesh.computeBoundingSphere();
+  group.built = group.count;
+  group.dirty = false;
+}
+const scratch = new Matrix4();
+
+/** Frees a group's instanced mesh: its instance buffer only (the geometry and material are the parts'). */
+function dropMesh(group: InstancedGroup): void {
+  const mesh = group.mesh;
+  if (!mesh) return;
+  mesh.removeFromParent();
+  mesh.dispose();
+  group.mesh = null;
+  group.built = 0;
+  group.dirty = true;
+}
