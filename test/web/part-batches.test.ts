@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 import { MeshBasicMaterial, Scene } from 'three';
 import type { BufferGeometry, Material, Mesh, Object3D } from 'three';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { drawing as drawingOf, frame } from '../helpers/plain-draw-frames.ts';
 import { PartBatches } from '../../web/src/viewer/part-batches.ts';
 import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
 import { batchedSphereRow } from '../pipeline/documents.ts';
@@ -25,9 +26,7 @@ async function loadSplitLevel(): Promise<{ scene: Scene; model: Object3D; parts:
 }
 
 /** The merged meshes drawing now. */
-function drawing(batches: PartBatches): Mesh<BufferGeometry, Material>[] {
-  return (batches.group.children as Mesh<BufferGeometry, Material>[]).filter((mesh) => mesh.visible);
-}
+const drawing = (batches: PartBatches) => drawingOf<Mesh<BufferGeometry, Material>>(batches);
 
 /** The triangles a geometry draws (within its draw range), each as its three vertex indices, sorted. */
 function triangles(geometry: BufferGeometry): string[] {
@@ -42,16 +41,6 @@ function triangles(geometry: BufferGeometry): string[] {
 /** The triangles of the given part meshes together, sorted. */
 function trianglesOf(meshes: Mesh[]): string[] {
   return meshes.flatMap((mesh) => triangles(mesh.geometry)).sort();
-}
-
-/** One frame: prepare, look at what would be drawn, restore. */
-function frame<T>(batches: PartBatches, parts: Map<string, Mesh[]>, scene: Scene, look: () => T): T {
-  batches.prepare(parts, scene);
-  try {
-    return look();
-  } finally {
-    batches.restore();
-  }
 }
 
 void describe('merged drawing of a batched level', () => {
@@ -73,7 +62,7 @@ void describe('merged drawing of a batched level', () => {
     frame(batches, parts, scene, () => {
       const merged = drawing(batches);
       assert.equal(merged.length, 2, 'one merged mesh per material');
-      assert.equal(batches.mergedDrawn, 2);
+      assert.equal(batches.meshesDrawn, 2);
       assert.equal(batches.partsHeld, PARTS);
       for (const mesh of merged) {
         const members = all.filter((part) => part.material === mesh.material);
@@ -151,13 +140,13 @@ void describe('merged drawing of a batched level', () => {
       const painted = drawing(batches).find((mesh) => mesh.material === shared);
       assert.ok(painted, 'two parts painted alike share a merged mesh');
       assert.deepEqual(triangles(painted.geometry), trianglesOf([first, second]));
-      assert.equal(batches.mergedDrawn, 3);
+      assert.equal(batches.meshesDrawn, 3);
       assert.equal(batches.partsHeld, PARTS - 2);
     });
     moved.position.x -= 1;
     [moved, alone, first, second].forEach((mesh, at) => (mesh.material = originals[at]!));
     frame(batches, parts, scene, () => {
-      assert.equal(batches.mergedDrawn, 2, 'the group of the painted parts went with them');
+      assert.equal(batches.meshesDrawn, 2, 'the group of the painted parts went with them');
       assert.equal(batches.group.children.length, 2);
       assert.equal(batches.partsHeld, PARTS);
     });
@@ -165,10 +154,10 @@ void describe('merged drawing of a batched level', () => {
 
   void test('parts out of the drawn scene are not drawn merged; parts gone free their merged meshes', () => {
     model.removeFromParent();
-    frame(batches, parts, scene, () => assert.equal(batches.mergedDrawn, 0));
+    frame(batches, parts, scene, () => assert.equal(batches.meshesDrawn, 0));
     scene.add(model);
-    frame(batches, parts, scene, () => assert.equal(batches.mergedDrawn, 2));
-    frame(batches, new Map(), scene, () => assert.equal(batches.mergedDrawn, 0));
+    frame(batches, parts, scene, () => assert.equal(batches.meshesDrawn, 2));
+    frame(batches, new Map(), scene, () => assert.equal(batches.meshesDrawn, 0));
     assert.equal(batches.group.children.length, 0);
     // The parts keep the vertex buffers the merged meshes shared.
     assert.ok(all.every((mesh) => mesh.geometry.getAttribute('position')));

@@ -9,6 +9,7 @@ import { Matrix4, MeshBasicMaterial, PerspectiveCamera, Raycaster, Scene, Vector
 import type { InstancedMesh, Material, Mesh, Object3D } from 'three';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { collectPartMeshes } from '../../web/src/viewer/part-meshes.ts';
+import { drawing as drawingOf, frame } from '../helpers/plain-draw-frames.ts';
 import { PartInstances } from '../../web/src/viewer/part-instances.ts';
 import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
 import { addSphere, emptyDocument } from '../pipeline/documents.ts';
@@ -48,9 +49,7 @@ async function loadSharedLevel(): Promise<{ scene: Scene; grid: Object3D; parts:
 }
 
 /** The instanced meshes drawing now. */
-function drawing(instances: PartInstances): InstancedMesh[] {
-  return (instances.group.children as InstancedMesh[]).filter((mesh) => mesh.visible);
-}
+const drawing = (instances: PartInstances) => drawingOf<InstancedMesh>(instances);
 
 /** The world matrices an instanced mesh draws, each as its elements joined. */
 function instanceMatrices(mesh: InstancedMesh): string[] {
@@ -67,16 +66,6 @@ function worldMatrices(meshes: Mesh[]): string[] {
     mesh.updateWorldMatrix(true, false);
     return mesh.matrixWorld.elements.map((value) => value.toFixed(5)).join(',');
   });
-}
-
-/** One frame: prepare, look at what would be drawn, restore. */
-function frame<T>(instances: PartInstances, parts: Map<string, Mesh[]>, scene: Scene, look: () => T): T {
-  instances.prepare(parts, scene);
-  try {
-    return look();
-  } finally {
-    instances.restore();
-  }
 }
 
 void describe('instanced drawing of parts sharing a mesh', () => {
@@ -105,7 +94,7 @@ void describe('instanced drawing of parts sharing a mesh', () => {
     frame(instances, parts, scene, () => {
       const instanced = drawing(instances);
       assert.equal(instanced.length, MESHES, 'one instanced mesh per shared mesh');
-      assert.equal(instances.instancedDrawn, MESHES);
+      assert.equal(instances.meshesDrawn, MESHES);
       assert.equal(instances.partsHeld, PARTS);
       for (const mesh of instanced) {
         const members = all.filter((part) => part.geometry === mesh.geometry);
@@ -201,13 +190,13 @@ void describe('instanced drawing of parts sharing a mesh', () => {
       const painted = drawerOf(first);
       assert.ok(painted, 'two parts painted alike share an instanced mesh');
       assert.deepEqual(instanceMatrices(painted), worldMatrices([first, second]));
-      assert.equal(instances.instancedDrawn, MESHES + 1);
+      assert.equal(instances.meshesDrawn, MESHES + 1);
       assert.equal(instances.partsHeld, PARTS - 2);
     });
     moved.position.x -= 0.5;
     [moved, alone, first, second].forEach((mesh, at) => (mesh.material = originals[at]!));
     frame(instances, parts, scene, () => {
-      assert.equal(instances.instancedDrawn, MESHES, 'the group of the painted parts went with them');
+      assert.equal(instances.meshesDrawn, MESHES, 'the group of the painted parts went with them');
       assert.equal(instances.group.children.length, MESHES);
       assert.equal(instances.partsHeld, PARTS);
     });
@@ -219,7 +208,7 @@ void describe('instanced drawing of parts sharing a mesh', () => {
     frame(instances, parts, scene, () => {
       assert.equal(red[0]!.layers.mask, 1, 'the last one draws itself');
       assert.equal(drawerOf(red[0]!), undefined);
-      assert.equal(instances.instancedDrawn, MESHES - 1);
+      assert.equal(instances.meshesDrawn, MESHES - 1);
     });
     for (const part of red) part.visible = true;
   });
@@ -244,10 +233,10 @@ void describe('instanced drawing of parts sharing a mesh', () => {
     const geometries = new Set(all.map((mesh) => mesh.geometry));
     for (const geometry of geometries) geometry.addEventListener('dispose', () => freed.push(geometry.uuid));
     grid.visible = false;
-    frame(instances, parts, scene, () => assert.equal(instances.instancedDrawn, 0));
+    frame(instances, parts, scene, () => assert.equal(instances.meshesDrawn, 0));
     grid.visible = true;
-    frame(instances, parts, scene, () => assert.equal(instances.instancedDrawn, MESHES));
-    frame(instances, new Map(), scene, () => assert.equal(instances.instancedDrawn, 0));
+    frame(instances, parts, scene, () => assert.equal(instances.meshesDrawn, MESHES));
+    frame(instances, new Map(), scene, () => assert.equal(instances.meshesDrawn, 0));
     assert.equal(instances.group.children.length, 0);
     assert.deepEqual(freed, [], 'the parts keep their geometries');
   });

@@ -6,9 +6,10 @@
  * primitive and material whose index joins theirs, and keeps those parts' own meshes out of that frame only.
  * The part meshes stay what every tool reads and raycasts; the merged meshes are outside the model and never hit.
  */
-import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Group, Matrix4, Mesh } from 'three';
+import { BufferAttribute, BufferGeometry, DynamicDrawUsage, Matrix4, Mesh } from 'three';
 import type { Material, Object3D, TypedArray } from 'three';
-import { holdOut, isPlain, putBack, reachesShown, type LoadedPlace } from './plain-parts.ts';
+import { addMember, PlainDraws, type PartGroup } from './plain-draws.ts';
+import { isPlain, reachesShown, type LoadedPlace } from './plain-parts.ts';
 
 /**
  * The batched primitive a split part came from: its place (the node it hung under and its placement there, which
@@ -29,16 +30,10 @@ export function markBatched(part: Mesh, source: BatchSource): void {
   sources.set(part, source);
 }
 
-/** The parts of one source drawn with one material, and the mesh that draws them all. */
-interface MergedGroup {
+/** The parts of one source drawn with one material, and the mesh whose index joins theirs. */
+interface MergedGroup extends PartGroup {
+  source: BatchSource;
   material: Material;
-  /** This frame's plain parts in the group, in a stable order; entries past `count` are stale. */
-  members: Mesh[];
-  count: number;
-  /** How many members the merged index holds now (stale entries past it are not in it). */
-  built: number;
-  /** Whether the members differ from those the merged index was built from. */
-  dirty: boolean;
   mesh: Mesh<BufferGeometry, Material> | null;
 }
 
@@ -53,28 +48,12 @@ interface SourceState {
 }
 
 /** The merged meshes of a view: add {@link PartBatches.group} to its scene and draw each frame through {@link PartBatches.render}. */
-export class PartBatches {
-  /** Holds the merged meshes; placed at the scene's origin, each mesh carries its world matrix. */
-  readonly group = new Group();
+export class PartBatches extends PlainDraws<MergedGroup> {
   private readonly states = new Map<BatchSource, SourceState>();
-  private frame = 0;
-  /** Merged meshes drawing now, and part meshes kept out of the frame. */
-  private drawing = 0;
-  private held = 0;
+  private readonly show = (group: MergedGroup) => this.showMerged(group);
 
   constructor() {
-    this.group.name = 'Merged parts';
-    this.group.matrixAutoUpdate = false;
-  }
-
-  /** How many merged meshes the last {@link PartBatches.prepare} set drawing. */
-  get mergedDrawn(): number {
-    return this.drawing;
-  }
-
-  /** How many part meshes the last {@link PartBatches.prepare} kept out of the frame (drawn merged instead). */
-  get partsHeld(): number {
-    return this.held;
+    super('Merged parts');
   }
 
   /**
@@ -94,8 +73,7 @@ export class PartBatches {
         addMember(groupOf(state, mesh.material as Material), mesh);
       }
     }
-    this.drawing = 0;
-    this.held = 0;
+    this.beginSettling();
     for (const state of this.states.values()) {
       if (state.seen !== frame) {
         for (const group of state.groups) dropMesh(group);
@@ -104,28 +82,9 @@ export class PartBatches {
       }
       // Compacted in place: a still frame allocates nothing.
       let kept = 0;
-      for (const group of state.groups) if (this.settle(group, state)) state.groups[kept++] = group;
+      for (const group of state.groups)
+        if (this.settle(group, this.show, dropMesh)) state.groups[kept++] = group;
       state.groups.length = kept;
-    }
-  }
-
-  /** Draws one frame with `draw` (a render of `scene`) between {@link PartBatches.prepare} and {@link PartBatches.restore}. */
-  render(parts: Map<string, Mesh[]>, scene: Object3D, draw: () => void): void {
-    this.prepare(parts, scene);
-    try {
-      draw();
-    } finally {
-      // Every tool (picking, caps, styles) finds the part meshes as it left them.
-      this.restore();
-    }
-  }
-
-  /** Puts the part meshes kept out of the frame back on their layer, as every tool expects to find them. */
-  restore(): void {
-    for (const state of this.states.values()) {
-      for (const group of state.groups) {
-        if (group.mesh?.visible) putBack(group.members, group.count);
-      }
     }
   }
 
@@ -133,6 +92,7 @@ export class PartBatches {
   dispose(): void {
     for (const state of this.states.values()) for (const group of state.groups) dropMesh(group);
     this.states.clear();
+    this.beginSettling();
   }
 
   /** The state of `source` for this frame, created on first sight; its visibility is read once a frame. */
@@ -150,31 +110,15 @@ export class PartBatches {
     return state;
   }
 
-  /**
-   * Ends a group's frame: with two members or more its merged mesh draws them, in their parent's place, and they
-   * are held out; with fewer, each member draws itself. Answers whether the group is kept (an empty one is freed).
-   */
-  private settle(group: MergedGroup, state: SourceState): boolean {
-    if (group.count !== group.built) group.dirty = true;
-    if (group.count === 0) {
-      dropMesh(group);
-      return false;
-    }
-    if (group.count < 2) {
-      if (group.mesh) group.mesh.visible = false;
-      return true;
-    }
-    const mesh = group.mesh ?? this.makeMesh(group, state.source);
+  /** Brings a group's merged mesh up to date: its index joins its members', in their parent's place. */
+  private showMerged(group: MergedGroup): Mesh {
+    const mesh = group.mesh ?? this.makeMesh(group, group.source);
     if (group.dirty) rebuildIndex(group, mesh.geometry);
-    const { parent } = state.source;
+    const { parent } = group.source;
     parent.updateWorldMatrix(true, false);
-    mesh.matrix.multiplyMatrices(parent.matrixWorld, localMatrix(state.source));
+    mesh.matrix.multiplyMatrices(parent.matrixWorld, localMatrix(group.source));
     mesh.matrixWorld.copy(mesh.matrix);
-    mesh.visible = true;
-    holdOut(group.members, group.count);
-    this.drawing += 1;
-    this.held += group.count;
-    return true;
+    return mesh;
   }
 
   /** The merged mesh of a group: the source's vertex buffers, an index as long as the source's, the group's material. */
@@ -203,18 +147,10 @@ export class PartBatches {
 /** The group of `state` drawing with `material` (a source is drawn with a few materials: a scan finds it). */
 function groupOf(state: SourceState, material: Material): MergedGroup {
   for (const group of state.groups) if (group.material === material) return group;
-  const group: MergedGroup = { material, members: [], count: 0, built: 0, dirty: true, mesh: null };
+  const source = state.source;
+  const group: MergedGroup = { source, material, members: [], count: 0, built: 0, dirty: true, mesh: null };
   state.groups.push(group);
   return group;
-}
-
-/** Appends `mesh` to this frame's members, noting a change from the last frame's at the same place. */
-function addMember(group: MergedGroup, mesh: Mesh): void {
-  const at = group.count++;
-  if (group.members[at] !== mesh) {
-    group.members[at] = mesh;
-    group.dirty = true;
-  }
 }
 
 /** Writes the members' triangles one after another into the merged index and draws only that much of it. */

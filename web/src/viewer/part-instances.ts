@@ -5,9 +5,10 @@
  * geometry and material holding their world matrices, and keeps those parts' own meshes out of that frame only.
  * The part meshes stay what every tool reads and raycasts; the instanced meshes are outside the model and never hit.
  */
-import { DynamicDrawUsage, Group, InstancedMesh, Matrix4 } from 'three';
+import { DynamicDrawUsage, InstancedMesh, Matrix4 } from 'three';
 import type { BufferGeometry, Material, Mesh, Object3D, SkinnedMesh } from 'three';
-import { holdOut, isPlain, putBack, reachesShown, type LoadedPlace } from './plain-parts.ts';
+import { addMember, PlainDraws, type PartGroup } from './plain-draws.ts';
+import { isPlain, reachesShown, type LoadedPlace } from './plain-parts.ts';
 
 /** Where a part sharing its mesh was loaded, with its placement there as a matrix. */
 interface Home extends LoadedPlace {
@@ -38,17 +39,10 @@ export function markShared(meshes: readonly Mesh[]): void {
   }
 }
 
-/** The parts drawing one geometry with one material, and the instanced mesh that draws them all. */
-interface InstancedGroup {
+/** The parts drawing one geometry with one material, and the instanced mesh that draws them all (dirty, too, when a parent moved). */
+interface InstancedGroup extends PartGroup {
   geometry: BufferGeometry;
   material: Material;
-  /** This frame's plain parts in the group, in a stable order; entries past `count` are stale. */
-  members: Mesh[];
-  count: number;
-  /** How many members the instance matrices hold now. */
-  built: number;
-  /** Whether the members or their world matrices differ from those the instance matrices were built from. */
-  dirty: boolean;
   /** The frame in which a member was last added. */
   seen: number;
   mesh: InstancedMesh | null;
@@ -65,28 +59,13 @@ interface ParentState {
 }
 
 /** The instanced meshes of a view: add {@link PartInstances.group} to its scene and draw through {@link PartInstances.render}. */
-export class PartInstances {
-  /** Holds the instanced meshes; placed at the scene's origin, each instance carries its part's world matrix. */
-  readonly group = new Group();
+export class PartInstances extends PlainDraws<InstancedGroup> {
   private readonly groups = new Map<BufferGeometry, InstancedGroup[]>();
   private readonly parents = new Map<Object3D, ParentState>();
-  private frame = 0;
-  private drawing = 0;
-  private held = 0;
+  private readonly show = (group: InstancedGroup) => this.showInstanced(group);
 
   constructor() {
-    this.group.name = 'Instanced parts';
-    this.group.matrixAutoUpdate = false;
-  }
-
-  /** How many instanced meshes the last {@link PartInstances.prepare} set drawing. */
-  get instancedDrawn(): number {
-    return this.drawing;
-  }
-
-  /** How many part meshes the last {@link PartInstances.prepare} kept out of the frame (drawn instanced instead). */
-  get partsHeld(): number {
-    return this.held;
+    super('Instanced parts');
   }
 
   /**
@@ -106,33 +85,18 @@ export class PartInstances {
         addMember(this.groupOf(mesh.geometry, mesh.material as Material, frame), mesh, parent.moved);
       }
     }
-    this.drawing = 0;
-    this.held = 0;
+    this.beginSettling();
     for (const [geometry, list] of this.groups) {
       // Compacted in place: a still frame allocates nothing.
       let kept = 0;
-      for (const group of list) if (this.settle(group, frame)) list[kept++] = group;
+      for (const group of list) {
+        if (group.seen !== frame) group.count = 0;
+        if (this.settle(group, this.show, dropMesh)) list[kept++] = group;
+      }
       list.length = kept;
       if (kept === 0) this.groups.delete(geometry);
     }
     for (const [node, state] of this.parents) if (state.seen !== frame) this.parents.delete(node);
-  }
-
-  /** Draws one frame with `draw` (a render of `scene`) between {@link PartInstances.prepare} and {@link PartInstances.restore}. */
-  render(parts: Map<string, Mesh[]>, scene: Object3D, draw: () => void): void {
-    this.prepare(parts, scene);
-    try {
-      draw();
-    } finally {
-      // Every tool (picking, caps, styles) finds the part meshes as it left them.
-      this.restore();
-    }
-  }
-
-  /** Puts the part meshes kept out of the frame back on their layer, as every tool expects to find them. */
-  restore(): void {
-    for (const list of this.groups.values())
-      for (const group of list) if (group.mesh?.visible) putBack(group.members, group.count);
   }
 
   /** Frees the instanced meshes (not the part meshes, their geometries or materials, which are the model's). */
@@ -140,6 +104,7 @@ export class PartInstances {
     for (const list of this.groups.values()) for (const group of list) dropMesh(group);
     this.groups.clear();
     this.parents.clear();
+    this.beginSettling();
   }
 
   /** The state of a parent for this frame: whether it is shown and whether its world matrix moved, read once. */
@@ -180,29 +145,12 @@ export class PartInstances {
     return group;
   }
 
-  /**
-   * Ends a group's frame: with two members or more its instanced mesh draws them and they are held out; with fewer,
-   * each member draws itself. Answers whether the group is kept (one with no member this frame is freed).
-   */
-  private settle(group: InstancedGroup, frame: number): boolean {
-    if (group.seen !== frame) group.count = 0;
-    if (group.count !== group.built) group.dirty = true;
-    if (group.count === 0) {
-      dropMesh(group);
-      return false;
-    }
-    if (group.count < 2) {
-      if (group.mesh) group.mesh.visible = false;
-      return true;
-    }
+  /** Brings a group's instanced mesh up to date: room for its members, their world matrices as instances. */
+  private showInstanced(group: InstancedGroup): InstancedMesh {
     if (!group.mesh || group.mesh.instanceMatrix.count < group.count) this.makeMesh(group);
     const mesh = group.mesh!;
     if (group.dirty) rebuildMatrices(group, mesh);
-    mesh.visible = true;
-    holdOut(group.members, group.count);
-    this.drawing += 1;
-    this.held += group.count;
-    return true;
+    return mesh;
   }
 
   /** A group's instanced mesh, room for its members now: the parts' own geometry and material, never picked. */
@@ -218,15 +166,6 @@ export class PartInstances {
     group.dirty = true;
     this.group.add(mesh);
   }
-}
-
-/** Appends `mesh` to this frame's members, noting a change from the last frame's at the same place or a moved parent. */
-function addMember(group: InstancedGroup, mesh: Mesh, parentMoved: boolean): void {
-  const at = group.count++;
-  if (group.members[at] !== mesh) {
-    group.members[at] = mesh;
-    group.dirty = true;
-  } else if (parentMoved) group.dirty = true;
 }
 
 /** Writes each member's world matrix (its parent's, read this frame, times its loaded placement) as an instance. */
