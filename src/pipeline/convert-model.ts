@@ -9,7 +9,7 @@ import { computeStats } from './compute-stats.ts';
 import { createNodeIO } from '../gltf/create-io.ts';
 import { extractParts } from './extract-parts.ts';
 import { importerFor } from './import/importers.ts';
-import { keepIfSmaller } from './lods/keep-smaller-levels.ts';
+import { keepIfSmaller, writesAsLevelBefore } from './lods/keep-smaller-levels.ts';
 import { makeLods } from './lods/make-lods.ts';
 import type { MakeLodsOptions } from './lods/make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
@@ -213,6 +213,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       ? planTiling(document, MAKE_TILES_DEFAULTS, { logger })
       : undefined;
   let coarse: CoarseLeaves | undefined;
+  /** The last level written, before it was judged against the levels before it. */
+  let written: LodOutput | undefined;
   for await (const lod of makeLods(
     document,
     // LOD 0 is written by now, so the levels are made in the document itself rather than a copy.
@@ -228,18 +230,19 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     logStage(`LOD ${lod.level} made`);
     if (plan && lod.level === 2) coarse = coarseLeaves(plan, lod.piecesInLod0());
     const triangles = computeStats(lod.document).triangle_count;
-    const level = keepIfSmaller(
-      {
-        level: lod.level,
-        // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-        glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
-        triangle_count: triangles,
-        error: lod.error,
-        reduced: true,
-      },
-      lods,
-      options.levelByteShares,
-    );
+    // LOD 2 that removed nothing would be LOD 1's file byte for byte: that file is judged again, not written again.
+    written =
+      written && writesAsLevelBefore(lod, levelOptions(lod.level).textures)
+        ? { ...written, level: lod.level, error: lod.error }
+        : {
+            level: lod.level,
+            // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+            glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
+            triangle_count: triangles,
+            error: lod.error,
+            reduced: true,
+          };
+    const level = keepIfSmaller(written, lods, options.levelByteShares);
     lods.push(level);
     if (!level.reduced)
       logger.info(`${NAME}: LOD ${lod.level} does not shrink enough; the level before it stands in`);

@@ -1,4 +1,6 @@
 import type { LodOutput } from '../types.ts';
+import type { LodDocument } from './make-lods.ts';
+import type { LodTextureFormat } from './texture-ladder.ts';
 
 /**
  * Most bytes LOD 1 and LOD 2 may keep, as a share of LOD 0's (textures included): a level that does not get this
@@ -25,4 +27,21 @@ export function keepIfSmaller(
   const share = shares[lod.level - 1];
   if (bytes <= first.glb.byteLength * share && bytes < previous.glb.byteLength) return lod;
   return { ...previous, level: lod.level, reduced: false };
+}
+
+/**
+ * Whether a level would be written byte for byte as the level before it was: LOD 2 that removed nothing from LOD 1
+ * (both are quantized alike) with no texture made smaller for it (only WebP textures follow the ladder). Its file
+ * need not be written: LOD 1's, as written, is judged in its place. At 100,000 parts each too small to simplify,
+ * writing it again took as long as LOD 1.
+ */
+export function writesAsLevelBefore(
+  lod: Pick<LodDocument, 'level' | 'removed' | 'document'>,
+  textures: LodTextureFormat,
+): boolean {
+  return (
+    lod.level === 2 &&
+    !lod.removed &&
+    (textures !== 'webp' || lod.document.getRoot().listTextures().length === 0)
+  );
 }

@@ -94,6 +94,11 @@ export interface LodDocument {
   /** Largest geometric error of this level against LOD 0, relative to the model's bounding-box diagonal. */
   error: number;
   /**
+   * Whether this level removed any triangle or point from the level before it; when not, its document is that
+   * level's as it stood (a model of parts too small to simplify, each under `minTriangles`).
+   */
+  removed: boolean;
+  /**
    * The primitives given `pieces` as they stand at this level, on LOD 0's vertices with their pieces (a primitive
    * simplified otherwise at some level, where its pieces could not be kept, is left out); read it before asking
    * for the next level.
@@ -141,8 +146,10 @@ export async function* makeLods(
   for (const level of levels) {
     let done = 0;
     let error = 0;
+    let removed = false;
     const users = countIndexUsers(lod);
     for (const item of work) {
+      const before = indexCount(item.primitive);
       // A big primitive reports after each of its pieces; a retried one repeats where it stands.
       let within = 0;
       const onShare = (share: number) => {
@@ -154,15 +161,18 @@ export async function* makeLods(
           ? thinPoints(item, settings.ratios[level - 1], settings, users)
           : simplifyTriangles(item, level, settings, users, onShare);
       error = Math.max(error, spent / item.diagonal);
+      removed ||= indexCount(item.primitive) !== before;
       done += item.elements;
       context.onProgress?.((level - 1 + done / total) / levels.length);
     }
-    await tidy(lod);
+    // A level that removed nothing leaves the last one's tidy document as it was.
+    if (removed || level === 1) await tidy(lod);
     context.onProgress?.(level / levels.length);
     yield {
       level,
       document: lod,
       error,
+      removed,
       piecesInLod0: () =>
         piecesInLod0(new Map(work.map((item) => [item.primitive, item.pieced])), settings.pieces),
     };

@@ -1,0 +1,98 @@
+// A level that removes nothing is not written again (src/pipeline/lods/keep-smaller-levels.ts `writesAsLevelBefore`):
+// LOD 2 of parts each too small to simplify would be LOD 1's file byte for byte, so LOD 1's file is judged in its
+// place. Checked here: that premise on written bytes, that makeLods tells such a level, and that a conversion
+// writes it once and answers the levels it answered when it wrote it twice.
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Logger } from '@gltf-transform/core';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { writesAsLevelBefore } from '../../src/pipeline/lods/keep-smaller-levels.ts';
+import { makeLods } from '../../src/pipeline/lods/make-lods.ts';
+import type { LodDocument } from '../../src/pipeline/lods/make-lods.ts';
+import { writeLevel } from '../../src/pipeline/lods/write-level.ts';
+import { manyPartsObj } from '../fixtures/many-parts-obj.ts';
+import { addSphere, emptyDocument, quietLogger, tempDir } from './documents.ts';
+
+let scratch: Awaited<ReturnType<typeof tempDir>>;
+before(async () => void (scratch = await tempDir()));
+after(() => scratch.remove());
+
+/** A document of `parts` nodes, each its own sphere of `segments` × 4 (under 64 triangles stays whole). */
+function sphereRow(parts: number, segments: number) {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  for (let i = 0; i < parts; i++) {
+    const mesh = addSphere(document, segments, 4, 0.4, `Sphere ${i}`);
+    scene.addChild(
+      document
+        .createNode(`part ${i}`)
+        .setMesh(mesh)
+        .setTranslation([i, 0, 0])
+        .setExtras({ group_id: `p${i}` }),
+    );
+  }
+  return document;
+}
+
+/** LOD 1 and LOD 2 of `document`, each with the bytes it is written as (meshopt, no texture ladder). */
+async function levels(document: ReturnType<typeof emptyDocument>): Promise<[LodDocument, Uint8Array][]> {
+  const io = await createNodeIO();
+  const found: [LodDocument, Uint8Array][] = [];
+  for await (const lod of makeLods(document, { simplifier: MeshoptSimplifier }, { logger: quietLogger })) {
+    const options = { compression: 'meshopt', textures: 'source', last: false, cache: new Map() } as const;
+    found.push([
+      lod,
+      await writeLevel(io, lod.document, { ...options, level: lod.level }, { logger: quietLogger }),
+    ]);
+  }
+  return found;
+}
+
+void describe('a level that removes nothing', () => {
+  void test('LOD 2 of parts too small to simplify removes nothing and writes as LOD 1 did, byte for byte', async () => {
+    const [[lod1, bytes1], [lod2, bytes2]] = await levels(sphereRow(80, 6));
+    assert.equal(lod1!.removed, false);
+    assert.equal(lod2!.removed, false);
+    assert.ok(writesAsLevelBefore(lod2!, 'source'));
+    assert.ok(writesAsLevelBefore(lod2!, 'webp'), 'no texture to make smaller');
+    assert.deepEqual(bytes2, bytes1);
+  });
+
+  void test('a level that simplifies a part is one that removed something, and is written', async () => {
+    const [[lod1], [lod2]] = await levels(sphereRow(3, 48));
+    assert.equal(lod1!.removed, true);
+    assert.equal(lod2!.removed, true);
+    assert.equal(writesAsLevelBefore(lod2!, 'source'), false);
+  });
+
+  void test('LOD 1 is always written: it is quantized where LOD 0 is not', async () => {
+    const [[lod1]] = await levels(sphereRow(4, 6));
+    assert.equal(lod1!.removed, false);
+    assert.equal(writesAsLevelBefore(lod1!, 'source'), false);
+  });
+
+  void test('a conversion writes it once, and answers the levels it did when it wrote it twice', async () => {
+    const file = path.join(scratch.dir, 'boxes.obj');
+    await writeFile(file, manyPartsObj({ groups: 300, kind: 'repeated', shapes: 10 }));
+    const quantized: string[] = [];
+    const logger = new Logger(Logger.Verbosity.DEBUG);
+    logger.debug = (text: string) => void (text.includes('meshopt, quantized') && quantized.push(text));
+    logger.info = () => {};
+    const result = await convertModel({
+      modelId: 'boxes',
+      source: { file, dir: scratch.dir, format: 'obj' },
+      logger,
+      compressLods: 'meshopt',
+    });
+    assert.equal(quantized.length, 1, 'one quantized level written: LOD 1');
+    const [lod0, lod1, lod2] = result.lods;
+    assert.equal(lod2!.reduced, false, 'LOD 2 is the level before it again');
+    assert.equal(lod2!.triangle_count, lod0!.triangle_count);
+    // LOD 2's file would be LOD 1's, not smaller than it: LOD 2 stands on whichever level LOD 1 stands on.
+    assert.equal(lod2!.glb, lod1!.glb);
+  });
+});
