@@ -1,8 +1,9 @@
 // The instanced drawing of parts that share a mesh (web/src/viewer/part-instances.ts), on three.js objects without a
 // renderer: the parts still plain are drawn by one InstancedMesh per geometry and material holding their world
-// matrices, their own meshes are kept off the camera's layer for the frame only, and a part hidden, moved or
-// painted alone leaves the instanced draw and draws itself; the matrices are rebuilt only when the members or their
-// parents' world matrices change, never for a camera move.
+// matrices, their own meshes are kept off the camera's layer for the frame only, a part moved under its parent (an
+// exploded view) is drawn instanced where it is, and a part hidden or painted alone leaves the instanced draw and
+// draws itself; the matrices are rebuilt only when the members, their placements or their parents' world matrices
+// change, never for a camera move.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { Matrix4, MeshBasicMaterial, PerspectiveCamera, Raycaster, Scene, Vector3 } from 'three';
@@ -172,7 +173,7 @@ void describe('instanced drawing of parts sharing a mesh', () => {
     });
   });
 
-  void test('a part moved (exploded) or painted alone draws itself; parts painted alike draw instanced', () => {
+  void test('a part moved (exploded) stays instanced where it is now; one painted alone draws itself; parts painted alike draw instanced', () => {
     const moved = parts.get('p4')![0]!;
     const alone = parts.get('p5')![0]!;
     // p6 and p9 share p0's (red) mesh; painted alike they make a group of their own.
@@ -184,18 +185,20 @@ void describe('instanced drawing of parts sharing a mesh', () => {
     first.material = shared;
     second.material = shared;
     frame(instances, parts, scene, () => {
-      assert.equal(moved.layers.mask, 1, 'the moved part draws itself');
+      assert.equal(moved.layers.mask, 0, 'the moved part is drawn instanced');
+      assert.deepEqual(instanceMatrices(drawerOf(moved)!), worldMatrices(alike(moved)), 'where it is now');
       assert.equal(alone.layers.mask, 1, 'the part painted alone draws itself');
       assert.equal(drawerOf(alone), undefined);
       const painted = drawerOf(first);
       assert.ok(painted, 'two parts painted alike share an instanced mesh');
       assert.deepEqual(instanceMatrices(painted), worldMatrices([first, second]));
       assert.equal(instances.meshesDrawn, MESHES + 1);
-      assert.equal(instances.partsHeld, PARTS - 2);
+      assert.equal(instances.partsHeld, PARTS - 1);
     });
     moved.position.x -= 0.5;
     [moved, alone, first, second].forEach((mesh, at) => (mesh.material = originals[at]!));
     frame(instances, parts, scene, () => {
+      assert.deepEqual(instanceMatrices(drawerOf(moved)!), worldMatrices(alike(moved)), 'moved back');
       assert.equal(instances.meshesDrawn, MESHES, 'the group of the painted parts went with them');
       assert.equal(instances.group.children.length, MESHES);
       assert.equal(instances.partsHeld, PARTS);

@@ -2,17 +2,18 @@
  * Draws the parts that share a mesh (nodes instancing one of a few meshes: a conversion keeps a mesh drawn by many
  * nodes as one shared mesh) a call per mesh and material, not a call per part. Before each frame
  * {@link PartInstances.prepare} draws the parts still plain (see plain-parts.ts) through one InstancedMesh per
- * geometry and material holding their world matrices, and keeps those parts' own meshes out of that frame only.
- * The part meshes stay what every tool reads and raycasts; the instanced meshes are outside the model and never hit.
+ * geometry and material holding their world matrices (a part moved under its parent, as an exploded view moves it,
+ * stays drawn so, where it is now), and keeps those parts' own meshes out of that frame only. The part meshes stay
+ * what every tool reads and raycasts; the instanced meshes are outside the model and never hit.
  */
 import { DynamicDrawUsage, InstancedMesh, Matrix4 } from 'three';
-import type { BufferGeometry, Material, Mesh, Object3D, SkinnedMesh } from 'three';
+import type { BufferGeometry, Material, Mesh, Object3D, Quaternion, SkinnedMesh, Vector3 } from 'three';
 import { addMember, PlainDraws, type PartGroup } from './plain-draws.ts';
-import { isPlain, reachesShown, type LoadedPlace } from './plain-parts.ts';
+import { isPlainUnder, reachesShown, type LoadedPlace } from './plain-parts.ts';
 
-/** Where a part sharing its mesh was loaded, with its placement there as a matrix. */
+/** Where a part sharing its mesh was loaded, and the placement under its parent its instance was last drawn at. */
 interface Home extends LoadedPlace {
-  local: Matrix4;
+  drawn: { position: Vector3; quaternion: Quaternion; scale: Vector3 };
 }
 
 /** The loaded place of each part mesh that may be drawn instanced; a mesh absent here draws itself. */
@@ -34,12 +35,12 @@ export function markShared(meshes: readonly Mesh[]): void {
       position: position.clone(),
       quaternion: quaternion.clone(),
       scale: scale.clone(),
-      local: new Matrix4().compose(position, quaternion, scale),
+      drawn: { position: position.clone(), quaternion: quaternion.clone(), scale: scale.clone() },
     });
   }
 }
 
-/** The parts drawing one geometry with one material, and the instanced mesh that draws them all (dirty, too, when a parent moved). */
+/** The parts drawing one geometry with one material, and the instanced mesh that draws them all. */
 interface InstancedGroup extends PartGroup {
   geometry: BufferGeometry;
   material: Material;
@@ -81,8 +82,10 @@ export class PartInstances extends PlainDraws<InstancedGroup> {
         const home = homes.get(mesh);
         if (!home) continue;
         const parent = this.parentOf(home.parent, frame, scene);
-        if (!parent.shown || !isPlain(mesh, home)) continue;
-        addMember(this.groupOf(mesh.geometry, mesh.material as Material, frame), mesh, parent.moved);
+        // A part moved under its parent (an exploded view) stays instanced, drawn where it is now.
+        if (!parent.shown || !isPlainUnder(mesh, home.parent)) continue;
+        const moved = parent.moved || !isAt(mesh, home.drawn);
+        addMember(this.groupOf(mesh.geometry, mesh.material as Material, frame), mesh, moved);
       }
     }
     this.beginSettling();
@@ -168,11 +171,17 @@ export class PartInstances extends PlainDraws<InstancedGroup> {
   }
 }
 
-/** Writes each member's world matrix (its parent's, read this frame, times its loaded placement) as an instance. */
+/** Writes each member's world matrix (its parent's, read this frame, times its placement now) as an instance. */
 function rebuildMatrices(group: InstancedGroup, mesh: InstancedMesh): void {
   for (let at = 0; at < group.count; at++) {
-    const home = homes.get(group.members[at]!)!;
-    mesh.setMatrixAt(at, scratch.multiplyMatrices(home.parent.matrixWorld, home.local));
+    const member = group.members[at]!;
+    const home = homes.get(member)!;
+    const { drawn } = home;
+    drawn.position.copy(member.position);
+    drawn.quaternion.copy(member.quaternion);
+    drawn.scale.copy(member.scale);
+    local.compose(drawn.position, drawn.quaternion, drawn.scale);
+    mesh.setMatrixAt(at, scratch.multiplyMatrices(home.parent.matrixWorld, local));
   }
   // Stale members past the count would keep their meshes alive.
   group.members.length = group.count;
@@ -187,6 +196,16 @@ function rebuildMatrices(group: InstancedGroup, mesh: InstancedMesh): void {
   group.dirty = false;
 }
 const scratch = new Matrix4();
+const local = new Matrix4();
+
+/** Whether a part is placed under its parent as its instance was last drawn. */
+function isAt(mesh: Mesh, drawn: Home['drawn']): boolean {
+  return (
+    mesh.position.equals(drawn.position) &&
+    mesh.quaternion.equals(drawn.quaternion) &&
+    mesh.scale.equals(drawn.scale)
+  );
+}
 
 /** Frees a group's instanced mesh: its instance buffer only (the geometry and material are the parts'). */
 function dropMesh(group: InstancedGroup): void {

@@ -1,7 +1,7 @@
 /**
- * What merged and instanced drawing agree on: a part mesh drawn with its siblings in one call is "plain" (shown, in
- * the place it was loaded in, one material, on its own layer only), and while drawn so it is kept off the camera's
- * layer for that frame only.
+ * What merged and instanced drawing agree on: a part mesh drawn with its siblings in one call is "plain" (shown,
+ * under the node it was loaded under, one material, on its own layer only; merged drawing also needs it unmoved),
+ * and while drawn so it is kept off the camera's layer for that frame only.
  */
 import type { Mesh, Object3D, Quaternion, Vector3 } from 'three';
 
@@ -20,13 +20,17 @@ export const OWN_LAYERS = 1;
 /** A part mesh as it was loaded at `place`, visible, with one material and on its own layer only. */
 export function isPlain(mesh: Mesh, place: LoadedPlace): boolean {
   return (
-    mesh.visible &&
-    mesh.parent === place.parent &&
-    mesh.layers.mask === OWN_LAYERS &&
-    !Array.isArray(mesh.material) &&
+    isPlainUnder(mesh, place.parent) &&
     mesh.position.equals(place.position) &&
     mesh.quaternion.equals(place.quaternion) &&
     mesh.scale.equals(place.scale)
+  );
+}
+
+/** A part mesh visible under `parent`, with one material and on its own layer only, wherever it was moved to there. */
+export function isPlainUnder(mesh: Mesh, parent: Object3D): boolean {
+  return (
+    mesh.visible && mesh.parent === parent && mesh.layers.mask === OWN_LAYERS && !Array.isArray(mesh.material)
   );
 }
 
