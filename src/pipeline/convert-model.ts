@@ -229,19 +229,20 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   )) {
     logStage(`LOD ${lod.level} made`);
     if (plan && lod.level === 2) coarse = coarseLeaves(plan, lod.piecesInLod0());
-    const triangles = computeStats(lod.document).triangle_count;
     // LOD 2 that removed nothing would be LOD 1's file byte for byte: that file is judged again, not written again.
-    written =
+    const again =
       written && writesAsLevelBefore(lod, levelOptions(lod.level).textures)
         ? { ...written, level: lod.level, error: lod.error }
-        : {
-            level: lod.level,
-            // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-            glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
-            triangle_count: triangles,
-            error: lod.error,
-            reduced: true,
-          };
+        : undefined;
+    const triangles = again?.triangle_count ?? computeStats(lod.document).triangle_count;
+    written = again ?? {
+      level: lod.level,
+      // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+      glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
+      triangle_count: triangles,
+      error: lod.error,
+      reduced: true,
+    };
     const level = keepIfSmaller(written, lods, options.levelByteShares);
     lods.push(level);
     if (!level.reduced)
