@@ -101,10 +101,10 @@ export async function renderThumbnailDetailed(
   }
 
   const document = await readGlb(glb);
-  // Bound colours are keyed by the part nodes' group ids, which a batched level carries as feature ids. With none
-  // bound the batched primitives draw the same triangles in the same order, and a node per part would cost a model of
-  // 100,000 parts seconds of glTF-Transform graph for the same pixels.
-  if (o.materialOverrides.size > 0) splitFeatureParts(document);
+  // Bound colours are keyed by the part nodes' group ids, which a batched level carries as feature ids: only the
+  // bound parts become nodes. The others draw the same triangles from the batched primitives, where a node per part
+  // would cost a model of 100,000 parts seconds of glTF-Transform graph for the same pixels.
+  if (o.materialOverrides.size > 0) splitFeatureParts(document, new Set(o.materialOverrides.keys()));
   const scene = await flattenScene(document, { materialOverrides: o.materialOverrides, sharp });
   if (!scene.bounds || scene.triangleCount + scene.pointCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles or points to draw`);

@@ -14,10 +14,12 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
  * `EXT_structural_metadata`, as batch-parts.ts writes them) back into a node per part, as levels of few parts are
  * written: each part a node named after it with its `extras.group_id`, under the batched primitives' node, with
  * a mesh of only its own vertices (every attribute but the feature ids, types kept) and its primitives' materials.
- * Exports and the renderer then find each part as they always have. Returns how many part nodes it made; a level
- * without feature ids is left as it is.
+ * Exports and the renderer then find each part as they always have. With `only`, just the parts of those group
+ * ids become nodes and the other triangles stay on the batched node, in one primitive per batched primitive without
+ * feature ids (a renderer painting a few bound parts of 100,000 need not make a node of each). Returns how many part
+ * nodes it made; a level without feature ids is left as it is.
  */
-export function splitFeatureParts(document: Document): number {
+export function splitFeatureParts(document: Document, only?: ReadonlySet<string>): number {
   const root = document.getRoot();
   let made = 0;
   const emptied = new Set<Accessor>();
@@ -36,12 +38,22 @@ export function splitFeatureParts(document: Document): number {
     const features = [...new Set(split.flatMap(({ byFeature }) => [...byFeature.keys()]))].sort(
       (a, b) => a - b,
     );
+    const named = (parts: FeatureParts, feature: number) => only!.has(parts.groupIds[feature] ?? '');
+    if (only && !split.some(({ parts, byFeature }) => [...byFeature.keys()].some((f) => named(parts, f))))
+      continue;
     const partMeshes = new Map<string, Mesh>();
+    const rest = new Map<Primitive, number[]>();
     for (const feature of features) {
       for (const { primitive, parts, byFeature } of split) {
         const triangles = byFeature.get(feature);
         const groupId = parts.groupIds[feature];
         if (!triangles || groupId === undefined) continue;
+        if (only && !named(parts, feature)) {
+          const kept = rest.get(primitive);
+          if (kept) for (const vertex of triangles) kept.push(vertex);
+          else rest.set(primitive, triangles);
+          continue;
+        }
         let partMesh = partMeshes.get(groupId);
         if (!partMesh) {
           const name = parts.names[feature] || groupId;
@@ -53,6 +65,8 @@ export function splitFeatureParts(document: Document): number {
         partMesh.addPrimitive(copyTriangles(document, primitive, triangles));
       }
     }
+    for (const [primitive, triangles] of rest)
+      mesh.addPrimitive(copyTriangles(document, primitive, triangles));
     for (const { primitive } of batched) {
       for (const accessor of [primitive.getIndices(), ...primitive.listAttributes()]) {
         if (accessor) emptied.add(accessor);
