@@ -30,7 +30,7 @@ export function tileDocument(
 
   // The tile's parts, numbered from 0 in the order met: its feature ids.
   const featureOf = new Map<number, number>();
-  const features = new Uint16Array(geometry.vertices.length);
+  const features = new Uint32Array(geometry.vertices.length);
   const partIds: number[] = [];
   const { vertices } = geometry;
   // A part's vertices mostly follow one another: the last part's feature is kept rather than looked up again.
@@ -50,11 +50,13 @@ export function tileDocument(
     }
     features[index] = lastFeature;
   }
-  if (partIds.length > 0xffff) throw new Error(`a tile holds ${partIds.length} parts, more than 65,535`);
+  if (partIds.length > MAX_FEATURES) {
+    throw new Error(`a tile holds ${partIds.length} parts, more than ${MAX_FEATURES.toLocaleString('en')}`);
+  }
 
   const position = attribute(document, buffer, 'VEC3', positions);
   const normal = normals && attribute(document, buffer, 'VEC3', normals);
-  const featureId = attribute(document, buffer, 'SCALAR', features);
+  const featureId = attribute(document, buffer, 'SCALAR', featureArray(features, partIds.length));
   const mesh = document.createMesh();
   const primitives: Primitive[] = [];
   for (const [materialId, indices] of trianglesByMaterial(soup, geometry)) {
@@ -76,6 +78,17 @@ export function tileDocument(
   );
   document.createScene().addChild(document.createNode().setMesh(mesh));
   return document;
+}
+
+/** Most parts a tile's feature ids tell apart: a float feature id (glTF has no 32-bit integer vertex attribute) is exact up to 2^24. */
+const MAX_FEATURES = 2 ** 24;
+
+/**
+ * The feature ids as a vertex attribute stores them: 16-bit while the tile holds at most 65,536 parts, else 32-bit
+ * floats, as `EXT_mesh_features` allows (a coarse tile of a model of 100,000 small parts holds them all).
+ */
+function featureArray(features: Uint32Array, count: number): Uint16Array | Float32Array {
+  return count <= 0x10000 ? Uint16Array.from(features) : Float32Array.from(features);
 }
 
 /** An accessor over `array` in the document's one buffer. */
