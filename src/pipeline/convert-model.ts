@@ -18,8 +18,8 @@ import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { writeLevel } from './lods/write-level.ts';
-import { cutDocument } from './tiles/cut-document.ts';
 import { MAKE_TILES_DEFAULTS, makeTiles } from './tiles/make-tiles.ts';
+import { tileDocument } from './tiles/tile-document.ts';
 import { coarseLeaves, planTiling } from './tiles/tiling-plan.ts';
 import type { CoarseLeaves, TilingPlan } from './tiles/tiling-plan.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
@@ -301,7 +301,8 @@ async function writeTileset(
   );
   return {
     tileset: { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles },
-    cutGlb: await io.writeBinary(cutDocument(soup, made.cut, made.cutImages, context.logger)),
+    // Laid out as a tile (parts as feature ids): the renderer draws it batched, and splits out only parts painted.
+    cutGlb: await io.writeBinary(tileDocument(soup, made.cut, made.cutImages, context.logger)),
   };
 }
 

@@ -6,8 +6,8 @@ import type { StructuralMetadata } from '@gltf-transform/extensions';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
-import { cutDocument } from '../../src/pipeline/tiles/cut-document.ts';
 import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
+import { tileDocument } from '../../src/pipeline/tiles/tile-document.ts';
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
@@ -170,12 +170,9 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     Math.abs(leafTriangles - sourceTriangles) <= sourceTriangles * 0.001,
     `${leafTriangles} leaf triangles`,
   );
-  // The cut the thumbnail is drawn from: the root's children, one node per part as on the levels.
-  const cut = cutDocument(soup, summary.cut, summary.cutImages, quietLogger);
-  const cutGroups = cut
-    .getRoot()
-    .listNodes()
-    .map((node) => node.getExtras().group_id as string);
+  // The cut the thumbnail is drawn from: the root's children, laid out as a tile, its parts as feature ids.
+  const cut = tileDocument(soup, summary.cut, summary.cutImages, quietLogger);
+  const cutGroups = tileGroupIds(cut);
   assert.deepEqual(cutGroups.sort(), parts.map((part) => part.group_id).sort(), 'the cut keeps every part');
   const cutTriangles = measureTile(cut).triangles;
   assert.ok(cutTriangles > 0 && cutTriangles <= 8 * 65_536, `the cut holds ${cutTriangles} triangles`);

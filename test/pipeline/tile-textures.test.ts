@@ -7,7 +7,7 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import sharp from 'sharp';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
-import { cutDocument } from '../../src/pipeline/tiles/cut-document.ts';
+import { tileDocument } from '../../src/pipeline/tiles/tile-document.ts';
 import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
@@ -153,7 +153,7 @@ void test('a textured model tiles with UVs and its texture in every tile, smalle
   // The thumbnail drawn at conversion (the cut) and later (tiles read back) both show the checker.
   const io = await createNodeIO();
   const cutPng = await renderThumbnail(
-    await io.writeBinary(cutDocument(soup, summary.cut, summary.cutImages, quietLogger)),
+    await io.writeBinary(tileDocument(soup, summary.cut, summary.cutImages, quietLogger)),
   );
   const fromTiles = await Promise.all(
     tiles.filter((tile) => tile.children).map((tile) => readGlb(files.get(tile.content.uri)!)),
