@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Document, Logger, Primitive } from '@gltf-transform/core';
-import type { Mesh } from '@gltf-transform/core';
+import type { Mesh, Node } from '@gltf-transform/core';
 import validator from 'gltf-validator';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
@@ -132,6 +132,17 @@ export async function readGlb(glb: Uint8Array): Promise<Document> {
   return document.setLogger(quietLogger);
 }
 
+/** Hangs `mesh` in the document's scene as part `p<i>` (node `part <i>`), `i` units along x. */
+export function addPartNode(document: Document, mesh: Mesh, i: number): Node {
+  const node = document
+    .createNode(`part ${i}`)
+    .setMesh(mesh)
+    .setTranslation([i, 0, 0])
+    .setExtras({ group_id: `p${i}` });
+  document.getRoot().listScenes()[0]!.addChild(node);
+  return node;
+}
+
 /**
  * A level of `count` sphere parts in a row (`group_id` p0, p1, …, nodes `part 0`, …), alternately grey and red, of
  * `sizes` segment counts, batched as a level of many parts is (a primitive per material); answers it with the
@@ -142,7 +153,6 @@ export function batchedSphereRow(
   sizes: number,
 ): { document: Document; triangles: Map<string, number> } {
   const document = emptyDocument();
-  const scene = document.getRoot().listScenes()[0]!;
   const red = document.createMaterial('Red').setBaseColorFactor([1, 0, 0, 1]);
   const grey = document.createMaterial('Grey');
   const triangles = new Map<string, number>();
@@ -150,13 +160,7 @@ export function batchedSphereRow(
     const mesh = addSphere(document, 6 + (i % sizes), 4 + (i % 3), 0.2 + i / 1000);
     mesh.listPrimitives()[0]!.setMaterial(i % 2 ? red : grey);
     triangles.set(`p${i}`, mesh.listPrimitives()[0]!.getIndices()!.getCount() / 3);
-    scene.addChild(
-      document
-        .createNode(`part ${i}`)
-        .setMesh(mesh)
-        .setTranslation([i, 0, 0])
-        .setExtras({ group_id: `p${i}` }),
-    );
+    addPartNode(document, mesh, i);
   }
   if (batchParts(document, {}, { logger: quietLogger }) !== count)
     throw new Error('the parts were not batched');

@@ -15,7 +15,7 @@ import { makeLods } from '../../src/pipeline/lods/make-lods.ts';
 import type { LodDocument } from '../../src/pipeline/lods/make-lods.ts';
 import { writeLevel } from '../../src/pipeline/lods/write-level.ts';
 import { manyPartsObj } from '../fixtures/many-parts-obj.ts';
-import { addSphere, emptyDocument, quietLogger, tempDir } from './documents.ts';
+import { addPartNode, addSphere, emptyDocument, quietLogger, tempDir } from './documents.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
@@ -24,17 +24,8 @@ after(() => scratch.remove());
 /** A document of `parts` nodes, each its own sphere of `segments` × 4 (under 64 triangles stays whole). */
 function sphereRow(parts: number, segments: number) {
   const document = emptyDocument();
-  const scene = document.getRoot().listScenes()[0]!;
-  for (let i = 0; i < parts; i++) {
-    const mesh = addSphere(document, segments, 4, 0.4, `Sphere ${i}`);
-    scene.addChild(
-      document
-        .createNode(`part ${i}`)
-        .setMesh(mesh)
-        .setTranslation([i, 0, 0])
-        .setExtras({ group_id: `p${i}` }),
-    );
-  }
+  for (let i = 0; i < parts; i++)
+    addPartNode(document, addSphere(document, segments, 4, 0.4, `Sphere ${i}`), i);
   return document;
 }
 
