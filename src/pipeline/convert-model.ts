@@ -11,13 +11,14 @@ import { extractParts } from './extract-parts.ts';
 import { importerFor } from './import/importers.ts';
 import { keepIfSmaller, writesAsLevelBefore } from './lods/keep-smaller-levels.ts';
 import { makeLods } from './lods/make-lods.ts';
-import type { MakeLodsOptions } from './lods/make-lods.ts';
+import type { LodDocument, MakeLodsOptions } from './lods/make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import/import-frame.ts';
 import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { writeLevel } from './lods/write-level.ts';
+import type { WriteLevelOptions } from './lods/write-level.ts';
 import { MAKE_TILES_DEFAULTS, makeTiles } from './tiles/make-tiles.ts';
 import { tileDocument } from './tiles/tile-document.ts';
 import { coarseLeaves, planTiling } from './tiles/tiling-plan.ts';
@@ -229,20 +230,8 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   )) {
     logStage(`LOD ${lod.level} made`);
     if (plan && lod.level === 2) coarse = coarseLeaves(plan, lod.piecesInLod0());
-    // LOD 2 that removed nothing would be LOD 1's file byte for byte: that file is judged again, not written again.
-    const again =
-      written && writesAsLevelBefore(lod, levelOptions(lod.level).textures)
-        ? { ...written, level: lod.level, error: lod.error }
-        : undefined;
-    const triangles = again?.triangle_count ?? computeStats(lod.document).triangle_count;
-    written = again ?? {
-      level: lod.level,
-      // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-      glb: await writeLevel(io, lod.document, levelOptions(lod.level), { logger }),
-      triangle_count: triangles,
-      error: lod.error,
-      reduced: true,
-    };
+    written = await writtenLevel(io, lod, written, levelOptions(lod.level), logger);
+    const triangles = written.triangle_count;
     const level = keepIfSmaller(written, lods, options.levelByteShares);
     lods.push(level);
     if (!level.reduced)
@@ -272,6 +261,29 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     bounds: stats.bounds,
     source_unit: frame.unit,
     source_up_axis: frame.upAxis,
+  };
+}
+
+/**
+ * A level as written, before it is judged against the levels before it: its own file, or for LOD 2 that removed
+ * nothing from LOD 1, `before` (LOD 1 as written) again, since its file would be LOD 1's byte for byte.
+ */
+async function writtenLevel(
+  io: PlatformIO,
+  lod: LodDocument,
+  before: LodOutput | undefined,
+  options: WriteLevelOptions,
+  logger: ILogger,
+): Promise<LodOutput> {
+  if (before && writesAsLevelBefore(lod, options.textures))
+    return { ...before, level: lod.level, error: lod.error };
+  return {
+    level: lod.level,
+    // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
+    glb: await writeLevel(io, lod.document, options, { logger }),
+    triangle_count: computeStats(lod.document).triangle_count,
+    error: lod.error,
+    reduced: true,
   };
 }
 
