@@ -27,9 +27,11 @@ export function weldInPlace(): Transform {
       throw new Error(`${NAME}: KHR_mesh_primitive_restart is not supported`);
     for (const mesh of document.getRoot().listMeshes()) {
       for (const primitive of mesh.listPrimitives()) {
-        if (primitive.getMode() === Primitive.Mode.POINTS) continue;
-        if (ownsItsAccessors(primitive)) weldOwn(document, primitive);
-        else weldPrimitive(primitive);
+        // Points are left as they are, as `weld` leaves them; an empty primitive of any mode still goes.
+        if (primitive.getMode() !== Primitive.Mode.POINTS) {
+          if (ownsItsAccessors(primitive)) weldOwn(document, primitive);
+          else weldPrimitive(primitive);
+        }
         if (getPrimitiveVertexCount(primitive, VertexCountMethod.RENDER) === 0)
           disposeWithAccessors(primitive);
       }
@@ -49,11 +51,14 @@ function vertexAccessors(primitive: Primitive): Accessor[] {
 /** Whether nothing but this primitive reads its accessors, and none is sparse: they may be rewritten in place. */
 function ownsItsAccessors(primitive: Primitive): boolean {
   const indices = primitive.getIndices();
-  for (const accessor of indices ? [indices, ...vertexAccessors(primitive)] : vertexAccessors(primitive)) {
+  const accessors = indices ? [indices, ...vertexAccessors(primitive)] : vertexAccessors(primitive);
+  // One accessor under two semantics (TEXCOORD_0 and TEXCOORD_1 alike) would be rewritten twice: `weld` copies it.
+  if (new Set(accessors).size !== accessors.length) return false;
+  for (const accessor of accessors) {
     if (accessor.getSparse()) return false;
+    // A graph lists a parent once however many references it holds: the primitive alone is one user.
     let users = 0;
     for (const parent of accessor.listParents()) if (parent.propertyType !== PropertyType.ROOT) users++;
-    // A primitive names an accessor once per semantic: two semantics on one accessor count as sharing.
     if (users !== 1) return false;
   }
   return true;

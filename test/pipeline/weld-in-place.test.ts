@@ -76,7 +76,12 @@ function awkwardDocument(): Document {
     Primitive.Mode.TRIANGLES,
   );
   const empty = addRawMesh(document, [0, 0, 0, 1, 0, 0, 0, 1, 0], Primitive.Mode.TRIANGLES, [], 'Empty');
-  for (const mesh of [sphere, copy, shared, morphed, raw, empty])
+  // One accessor under two semantics: rewritten in place it would be compacted twice.
+  const twoSets = addSphere(document, 7, 4, 0.4, 'Two UV sets');
+  const twoSetsPrimitive = twoSets.listPrimitives()[0]!;
+  twoSetsPrimitive.setAttribute('TEXCOORD_1', twoSetsPrimitive.getAttribute('TEXCOORD_0'));
+  const emptyPoints = addRawMesh(document, [], Primitive.Mode.POINTS, undefined, 'Empty points');
+  for (const mesh of [sphere, copy, shared, morphed, raw, empty, twoSets, emptyPoints])
     scene.addChild(document.createNode().setMesh(mesh));
   return document;
 }

@@ -80,7 +80,10 @@ export function tileDocument(
   return document;
 }
 
-/** Most parts a tile's feature ids tell apart: a float feature id (glTF has no 32-bit integer vertex attribute) is exact up to 2^24. */
+/**
+ * Most parts a tile's feature ids tell apart: a float feature id (glTF has no 32-bit integer vertex attribute) is
+ * exact up to 2^24.
+ */
 const MAX_FEATURES = 2 ** 24;
 
 /**

@@ -23,7 +23,11 @@ export function stillDraws(root: Object3D): number {
   root.traverse((object) => {
     if (object !== root && foldable(object)) meshes.push(object as Mesh);
   });
-  const placement = (mesh: Mesh) => new Matrix4().multiplyMatrices(toRoot, mesh.matrixWorld);
+  // Each mesh's placement relative to `root`, worked out once.
+  const placements = new Map(
+    meshes.map((mesh) => [mesh, new Matrix4().multiplyMatrices(toRoot, mesh.matrixWorld)]),
+  );
+  const placement = (mesh: Mesh) => placements.get(mesh)!;
 
   const shared = new Map<string, Mesh[]>();
   for (const mesh of meshes) {
