@@ -1,6 +1,8 @@
 import { Document, Primitive, PrimitiveTarget, PropertyType, Root } from '@gltf-transform/core';
 import type { Accessor, Property, Texture, TypedArray } from '@gltf-transform/core';
 import { cloneDocument } from '@gltf-transform/functions';
+import { $attributes, RefSet } from 'property-graph';
+import type { GraphEdge } from 'property-graph';
 
 /**
  * A copy of `document` for `reorder` and what follows it: the vertex data of indexed primitives (their indices,
@@ -16,7 +18,8 @@ export function cloneSharingData(document: Document): Document {
 
 /**
  * {@link cloneSharingData} leaving out the properties in `without` (meshes no copied node is to draw, with their
- * primitives and the accessors only those use): a reference to one of them is copied as none. Returns the copy and
+ * primitives and the accessors only those use, and nodes that only a scene or a node holds): a reference to one of
+ * them is copied as none, and a scene or node holds the rest of its children. Returns the copy and
  * where each copied property went.
  */
 export function cloneSharingDataWithout(
@@ -109,9 +112,35 @@ function copyWithout(
   }
   const pairs = [...properties].map((property) => [property, resolve(property)!] as const);
   const resolver = resolve as <T extends Property>(property: T) => T;
-  for (const [from, to] of pairs) to.copy(from, resolver);
+  for (const [from, to] of pairs) copyLeavingOut(from, to, resolver, without);
   target.getRoot().copy(source.getRoot(), resolver);
   return { copy: target, map };
+}
+
+/**
+ * `to.copy(from)`, with the children in `without` left out of a scene's or node's own. glTF-Transform copies a set
+ * of references whole, and a reference to nothing is not one, so the copy is made from the set without them: set
+ * in place of the original's for the copy only, with no change to the original's graph.
+ */
+function copyLeavingOut(
+  from: Property,
+  to: Property,
+  resolver: <T extends Property>(property: T) => T,
+  without: ReadonlySet<Property>,
+): void {
+  const attributes = (from as unknown as Record<symbol, Record<string, unknown>>)[$attributes]!;
+  const children = attributes.children;
+  const refs = children instanceof RefSet ? (children.values() as GraphEdge<Property, Property>[]) : [];
+  if (!refs.some((ref) => without.has(ref.getChild()))) {
+    to.copy(from, resolver);
+    return;
+  }
+  attributes.children = new RefSet(refs.filter((ref) => !without.has(ref.getChild())));
+  try {
+    to.copy(from, resolver);
+  } finally {
+    attributes.children = children;
+  }
 }
 
 /** Whether an accessor belongs only to indexed primitives, which `reorder` rewrites with new arrays. */

@@ -1,6 +1,8 @@
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+// Every process that reads or writes glTF loads this module, so the graph's unheard events are skipped in all.
+import './quiet-graph-events.ts';
 
 /**
  * A glTF-Transform `NodeIO` that reads every extension glTF-Transform knows, including

@@ -309,11 +309,16 @@ function copyAccessor(document: Document, template: Accessor, values: TypedArray
  */
 function retireBatchedNode(node: Node): void {
   node.setMesh(null);
-  if (node.listChildren().length > 0 || node.getCamera() || underAnObject(node)) {
-    node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
-  } else {
-    node.dispose();
-  }
+  if (goesOnceBatched(node)) node.dispose();
+  else node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
+}
+
+/**
+ * Whether a batched part node is removed once its mesh is batched, not kept marked {@link DRAWN_BY_FEATURES}: it
+ * holds no camera and no other nodes, and sits under no object of its own.
+ */
+export function goesOnceBatched(node: Node): boolean {
+  return node.listChildren().length === 0 && !node.getCamera() && !underAnObject(node);
 }
 
 /** Disposes those of `meshes` no node draws any more, with their primitives and the accessors only they used. */
