@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { NodeIO } from '@gltf-transform/core';
+import { createNodeIO } from '../../gltf/create-io.ts';
 import { chooseTileCut } from '../../pipeline/tiles/choose-cut.ts';
 import { glbTriangleCount } from '../../pipeline/tiles/glb-triangle-count.ts';
 import type { TileJson, TilesetJson } from '../../pipeline/tiles/tileset-json.ts';
@@ -12,13 +12,13 @@ import { tilesetFolderOf } from '../lod-keys.ts';
 /**
  * Most triangles a thumbnail drawn from a tileset holds: far more than a 512² picture can show (the conversion's
  * first thumbnail draws the root's children, about half as many), and half the limit of a level drawn whole, as the
- * tiles are decoded and regrouped by part before they are drawn.
+ * tiles are decoded to floats before they are drawn.
  */
 export const TILESET_THUMBNAIL_TRIANGLES = 1_000_000;
 
 /** What {@link tilesetThumbnailGlb} drew from. */
 export interface TilesetThumbnailSource {
-  /** One GLB of the chosen tiles, a node per part with its `extras.group_id`, as the renderer takes a level. */
+  /** One GLB of the chosen tiles, their parts as feature ids, as the renderer takes a batched level. */
   glb: Uint8Array;
   /** Tiles in the cut. */
   tiles: number;
@@ -59,7 +59,8 @@ export async function tilesetThumbnailGlb(
     documents.push(await readGlb(bytes));
     triangles += count;
   }
-  const glb = await new NodeIO().writeBinary(tilePartsDocument(documents));
+  // With every extension registered: the parts' feature ids and table are written with the tiles' geometry.
+  const glb = await (await createNodeIO()).writeBinary(tilePartsDocument(documents));
   return { glb, tiles: cut.length, triangles };
 }
 

@@ -1,19 +1,22 @@
 import { createHash } from 'node:crypto';
 import { Document } from '@gltf-transform/core';
-import type { Material, Mesh, Primitive, Texture } from '@gltf-transform/core';
+import type { Material, Primitive, Texture } from '@gltf-transform/core';
 import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { featureParts } from './feature-group-ids.ts';
 import { readFloats } from './read-attribute.ts';
+import { addPartFeatures } from '../../pipeline/tiles/part-features.ts';
+import type { TilePart } from '../../pipeline/tiles/triangle-soup.ts';
 
 /** glTF's TRIANGLES draw mode; tiles draw nothing else. */
 const TRIANGLES = 4;
 
 /**
- * One document drawing the given tiles together, their parts laid out as a model's levels are: under a node per
- * tile (its world transform, which undoes a quantized tile's grid), a node per part with its `extras.group_id`, so
- * the renderer's bound colours find them. A tile's part is each triangle's first vertex's `EXT_mesh_features`
- * feature, resolved by the tile's table of parts; each part's primitive holds only its own vertices, as floats,
- * with the tile's UVs, colours and base-colour texture (one copy of each texture image however many tiles use it).
+ * One document drawing the given tiles together, laid out as a batched level is: a node per tile (its world
+ * transform, which undoes a quantized tile's grid) drawing the tile's primitives whole, as floats, with their UVs,
+ * colours and base-colour textures (one copy of each texture image however many tiles use it), and each vertex's
+ * part as a feature id into one table of every tile's parts (`EXT_mesh_features`, `EXT_structural_metadata`, as
+ * part-features.ts writes them). The renderer splits out only the parts it paints; a node per part of a cut of
+ * 100,000 parts took most of a minute to make and draw.
  */
 export function tilePartsDocument(tiles: readonly Document[]): Document {
   const target = new Document();
@@ -21,84 +24,107 @@ export function tilePartsDocument(tiles: readonly Document[]): Document {
   const scene = target.createScene();
   const materials = new Map<Material, Material>();
   const textures = new Map<string, Texture>();
+  const parts = new PartTable();
+  const featured: { primitive: Primitive; features: Uint32Array }[] = [];
   for (const tile of tiles) {
     const root = tile.getRoot();
     const tileScene = root.getDefaultScene() ?? root.listScenes()[0];
     tileScene?.traverse((node) => {
       const mesh = node.getMesh();
       if (!mesh) return;
-      const holder = target.createNode(node.getName()).setMatrix(node.getWorldMatrix());
-      scene.addChild(holder);
-      const parts = new Map<string, Mesh>();
-      const partMesh = (groupId: string): Mesh => {
-        let part = parts.get(groupId);
-        if (!part) {
-          part = target.createMesh(groupId);
-          parts.set(groupId, part);
-          const child = target.createNode(groupId).setMesh(part);
-          holder.addChild(groupId ? child.setExtras({ group_id: groupId }) : child);
-        }
-        return part;
-      };
+      const drawn = target.createMesh(node.getName());
       for (const primitive of mesh.listPrimitives()) {
         if (primitive.getMode() !== TRIANGLES || !primitive.getAttribute('POSITION')) continue;
+        const copy = copyPrimitive(target, buffer, primitive);
         const material = primitive.getMaterial();
-        for (const [groupId, indices] of trianglesByPart(primitive)) {
-          const copy = copyTriangles(target, buffer, primitive, indices);
-          if (material) copy.setMaterial(copyMaterial(target, material, materials, textures));
-          partMesh(groupId).addPrimitive(copy);
-        }
+        if (material) copy.setMaterial(copyMaterial(target, material, materials, textures));
+        const features = parts.featuresOf(primitive);
+        if (features) featured.push({ primitive: copy, features });
+        drawn.addPrimitive(copy);
       }
+      if (drawn.listPrimitives().length === 0) {
+        drawn.dispose();
+        return;
+      }
+      scene.addChild(target.createNode(node.getName()).setMatrix(node.getWorldMatrix()).setMesh(drawn));
     });
   }
+  if (featured.length === 0) return target;
+  const count = parts.list.length;
+  // As a batched level stores them: the narrowest type that holds every id (floats are exact to 2^24).
+  const FeatureArray = count <= 0x100 ? Uint8Array : count <= 0x10000 ? Uint16Array : Float32Array;
+  for (const { primitive, features } of featured) {
+    const ids = target.createAccessor().setType('SCALAR').setArray(FeatureArray.from(features));
+    primitive.setAttribute('_FEATURE_ID_0', ids.setBuffer(buffer));
+  }
+  addPartFeatures(
+    target,
+    featured.map(({ primitive }) => primitive),
+    parts.list,
+  );
   return target;
 }
 
-/** A primitive's triangles (vertex indices, three a triangle) by the `group_id` of their first vertex's part. */
-function trianglesByPart(primitive: Primitive): Map<string, number[]> {
-  const vertexCount = primitive.getAttribute('POSITION')!.getCount();
-  const indices = primitive.getIndices()?.getArray() ?? null;
-  const count = indices ? indices.length : vertexCount;
-  const parts = featureParts(primitive);
-  const byPart = new Map<string, number[]>();
-  for (let at = 0; at + 2 < count; at += 3) {
-    const a = indices ? indices[at] : at;
-    const b = indices ? indices[at + 1] : at + 1;
-    const c = indices ? indices[at + 2] : at + 2;
-    if (a >= vertexCount || b >= vertexCount || c >= vertexCount) continue;
-    // A vertex of no known part (or a tile without parts) still draws, in no part's colour.
-    const groupId = (parts && parts.groupIds[parts.vertexFeatures[a]]) ?? '';
-    let list = byPart.get(groupId);
-    if (!list) byPart.set(groupId, (list = []));
-    list.push(a, b, c);
+/** The parts of several tiles in one table: each `group_id` once, in the order first met. */
+class PartTable {
+  readonly list: TilePart[] = [];
+  private readonly ids = new Map<string, number>();
+
+  /**
+   * Each vertex's id in this table, from the tile's own feature id and table; a vertex of no known part gets the
+   * part of no `group_id`, drawn in no part's colour. Null for a primitive without parts.
+   */
+  featuresOf(primitive: Primitive): Uint32Array | null {
+    const parts = featureParts(primitive);
+    if (!parts) return null;
+    const local = parts.groupIds.map((groupId, feature) => this.idOf(groupId, parts.names[feature] ?? ''));
+    const vertices = parts.vertexFeatures;
+    const features = new Uint32Array(primitive.getAttribute('POSITION')!.getCount());
+    for (let vertex = 0; vertex < features.length; vertex++)
+      features[vertex] = local[vertices[vertex] ?? -1] ?? this.idOf('', '');
+    return features;
   }
-  return byPart;
+
+  private idOf(groupId: string, name: string): number {
+    let id = this.ids.get(groupId);
+    if (id === undefined) {
+      this.ids.set(groupId, (id = this.list.length));
+      this.list.push({ group_id: groupId, name: name || groupId });
+    }
+    return id;
+  }
 }
 
-/** A primitive of `target` drawing the given triangles of `source`, with only the vertices they use, as floats. */
-function copyTriangles(
+/** A float copy in `target` of a primitive's triangles, its attributes and its indices within its vertices. */
+function copyPrimitive(
   target: Document,
   buffer: ReturnType<Document['createBuffer']>,
   source: Primitive,
-  triangles: number[],
 ): Primitive {
-  const remap = new Map<number, number>();
-  const indices = new Uint32Array(triangles.length);
-  triangles.forEach((vertex, at) => {
-    let next = remap.get(vertex);
-    if (next === undefined) remap.set(vertex, (next = remap.size));
-    indices[at] = next;
-  });
+  const vertexCount = source.getAttribute('POSITION')!.getCount();
+  const own = source.getIndices()?.getArray();
+  const count = own ? own.length - (own.length % 3) : vertexCount - (vertexCount % 3);
+  const indices = new Uint32Array(count);
+  let kept = 0;
+  for (let at = 0; at < count; at += 3) {
+    const a = own ? own[at]! : at;
+    const b = own ? own[at + 1]! : at + 1;
+    const c = own ? own[at + 2]! : at + 2;
+    // A corner past the vertices (a damaged tile) would read out of bounds: its triangle is left out.
+    if (a >= vertexCount || b >= vertexCount || c >= vertexCount) continue;
+    indices[kept++] = a;
+    indices[kept++] = b;
+    indices[kept++] = c;
+  }
   const primitive = target
     .createPrimitive()
-    .setIndices(target.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
+    .setIndices(target.createAccessor().setType('SCALAR').setArray(indices.slice(0, kept)).setBuffer(buffer));
   for (const semantic of ['POSITION', 'NORMAL', 'TEXCOORD_0', 'COLOR_0']) {
     const accessor = source.getAttribute(semantic);
     if (!accessor) continue;
-    const floats = readFloats(accessor);
-    const size = accessor.getElementSize();
-    const values = new Float32Array(remap.size * size);
-    for (const [from, to] of remap) values.set(floats.subarray(from * size, from * size + size), to * size);
+    const values = Float32Array.from(
+      readFloats(accessor).subarray(0, vertexCount * accessor.getElementSize()),
+    );
     primitive.setAttribute(
       semantic,
       target.createAccessor().setType(accessor.getType()).setArray(values).setBuffer(buffer),
