@@ -13,16 +13,23 @@ import type { PartFingerprint } from './types.ts';
  */
 export const ROTATION_TOLERANCE = 1e-6;
 
-/** Hashes computed once per conversion for what several parts share: a mesh (at one scale), a texture. */
+/**
+ * Hashes computed once per conversion for what several parts share: a mesh (at one scale), a texture, a set of
+ * materials (by their descriptions).
+ */
 export interface FingerprintCache {
   meshes: Map<Mesh, Map<number, MeshGeometry>>;
   textures: Map<Texture, string>;
+  materials: Map<string, string>;
 }
 
 /** An empty {@link FingerprintCache}. */
 export function createFingerprintCache(): FingerprintCache {
-  return { meshes: new Map(), textures: new Map() };
+  return { meshes: new Map(), textures: new Map(), materials: new Map() };
 }
+
+/** The hash of no properties, which most parts of most formats have: computed once. */
+const NO_PROPERTIES = hashJson([]);
 
 /**
  * The fingerprint of the part `node` draws with `mesh`. The geometry is hashed in the mesh's own frame, less its
@@ -45,14 +52,26 @@ export function fingerprintPart(
   return {
     geometry: geometry.hash,
     transform: hashTransform(world, geometry.offset, scale),
-    properties: hashJson(canonicalProperties(properties)),
-    material: hashJson(
-      mesh
-        .listPrimitives()
-        .map((primitive) => describeMaterial(primitive.getMaterial(), cache))
-        .sort(),
-    ),
+    properties: isEmpty(properties) ? NO_PROPERTIES : hashJson(canonicalProperties(properties)),
+    material: materialHash(mesh, cache),
   };
+}
+
+/** The hash of the materials a mesh's primitives draw with, in no order; once per set of materials met. */
+function materialHash(mesh: Mesh, cache: FingerprintCache): string {
+  const descriptions = mesh
+    .listPrimitives()
+    .map((primitive) => describeMaterial(primitive.getMaterial(), cache))
+    .sort();
+  const key = JSON.stringify(descriptions);
+  let hash = cache.materials.get(key);
+  if (hash === undefined) cache.materials.set(key, (hash = hashJson(descriptions)));
+  return hash;
+}
+
+function isEmpty(properties: PartProperties): boolean {
+  for (const set in properties) if (Object.hasOwn(properties, set)) return false;
+  return true;
 }
 
 /** The placement of the offset: where it lands (on the tolerance grid) and the rotation (the matrix less its scale). */
