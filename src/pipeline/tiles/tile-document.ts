@@ -90,7 +90,7 @@ const MAX_FEATURES = 2 ** 24;
  * The feature ids as a vertex attribute stores them: 16-bit while the tile holds at most 65,536 parts, else 32-bit
  * floats, as `EXT_mesh_features` allows (a coarse tile of a model of 100,000 small parts holds them all).
  */
-function featureArray(features: Uint32Array, count: number): Uint16Array | Float32Array {
+export function featureArray(features: Uint32Array, count: number): Uint16Array | Float32Array {
   return count <= 0x10000 ? Uint16Array.from(features) : Float32Array.from(features);
 }
 

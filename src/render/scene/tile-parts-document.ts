@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Document } from '@gltf-transform/core';
-import type { Material, Primitive, Texture } from '@gltf-transform/core';
+import type { Material, Primitive, Texture, TypedArray } from '@gltf-transform/core';
 import { EXTTextureWebP } from '@gltf-transform/extensions';
 import { featureParts } from './feature-group-ids.ts';
-import { readFloats } from './read-attribute.ts';
+import { readFloats, triangleList } from './read-attribute.ts';
 import { addPartFeatures } from '../../pipeline/tiles/part-features.ts';
+import { featureArray } from '../../pipeline/tiles/tile-document.ts';
 import type { TilePart } from '../../pipeline/tiles/triangle-soup.ts';
 
 /** glTF's TRIANGLES draw mode; tiles draw nothing else. */
@@ -50,11 +51,11 @@ export function tilePartsDocument(tiles: readonly Document[]): Document {
     });
   }
   if (featured.length === 0) return target;
-  const count = parts.list.length;
-  // As a batched level stores them: the narrowest type that holds every id (floats are exact to 2^24).
-  const FeatureArray = count <= 0x100 ? Uint8Array : count <= 0x10000 ? Uint16Array : Float32Array;
   for (const { primitive, features } of featured) {
-    const ids = target.createAccessor().setType('SCALAR').setArray(FeatureArray.from(features));
+    const ids = target
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(featureArray(features, parts.list.length) as TypedArray);
     primitive.setAttribute('_FEATURE_ID_0', ids.setBuffer(buffer));
   }
   addPartFeatures(
@@ -102,23 +103,15 @@ function copyPrimitive(
   source: Primitive,
 ): Primitive {
   const vertexCount = source.getAttribute('POSITION')!.getCount();
-  const own = source.getIndices()?.getArray();
-  const count = own ? own.length - (own.length % 3) : vertexCount - (vertexCount % 3);
-  const indices = new Uint32Array(count);
-  let kept = 0;
-  for (let at = 0; at < count; at += 3) {
-    const a = own ? own[at]! : at;
-    const b = own ? own[at + 1]! : at + 1;
-    const c = own ? own[at + 2]! : at + 2;
-    // A corner past the vertices (a damaged tile) would read out of bounds: its triangle is left out.
-    if (a >= vertexCount || b >= vertexCount || c >= vertexCount) continue;
-    indices[kept++] = a;
-    indices[kept++] = b;
-    indices[kept++] = c;
-  }
-  const primitive = target
-    .createPrimitive()
-    .setIndices(target.createAccessor().setType('SCALAR').setArray(indices.slice(0, kept)).setBuffer(buffer));
+  // A corner past the vertices (a damaged tile) would read out of bounds: its triangle is left out.
+  const indices = triangleList(source.getIndices(), vertexCount, TRIANGLES, false);
+  const primitive = target.createPrimitive().setIndices(
+    target
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(indices as TypedArray)
+      .setBuffer(buffer),
+  );
   for (const semantic of ['POSITION', 'NORMAL', 'TEXCOORD_0', 'COLOR_0']) {
     const accessor = source.getAttribute(semantic);
     if (!accessor) continue;
