@@ -14,7 +14,7 @@ const context = { logger: quietLogger };
 /**
  * 100 parts of two materials under the scene and a storey: every fourth draws one sphere many nodes share (kept
  * shared), two share a sphere between them (both batched), and one shares its sphere with an animated node (the
- * animated one keeps it), and a part holds a child node.
+ * animated one keeps it), a part holds a child node, and a part is the joint of a skin.
  */
 function manyParts(): Document {
   const document = emptyDocument();
@@ -41,6 +41,8 @@ function manyParts(): Document {
     if (i === 5) node.addChild(document.createNode('Child'));
     (i < 10 ? storey : scene).addChild(node);
   }
+  const joint = scene.listChildren().find((node) => node.getName() === 'part 17')!;
+  scene.addChild(document.createNode('Rig').setSkin(document.createSkin('Rig').addJoint(joint)));
   const animated = document.createNode('Spinner').setMesh(withAnimated).setExtras({ group_id: 'spinner' });
   scene.addChild(animated);
   const times = document
@@ -87,6 +89,23 @@ void test('a batched copy is the document batched in place, and the document is 
     'the shared sphere, the animated node’s and the batch: no mesh of a batched part is copied',
   );
 });
+
+void test('a batched part that is a skin’s joint keeps its node, batched in place or copied', () => {
+  for (const batched of [batchedCopy(manyParts(), {}, context)!, batchedInPlace(manyParts())]) {
+    const skin = batched.getRoot().listSkins()[0]!;
+    const joint = skin.listJoints()[0];
+    assert.equal(joint?.getName(), 'part 17', 'the skin still has its joint');
+    assert.equal(joint.getMesh(), null, 'its mesh is drawn by the batch');
+    assert.equal(joint.getExtras()[DRAWN_BY_FEATURES], true);
+    assert.ok(batched.getRoot().listScenes()[0]!.listChildren().includes(joint), 'and it stays in the scene');
+  }
+});
+
+/** `document` batched in place. */
+function batchedInPlace(document: Document): Document {
+  batchParts(document, {}, context);
+  return document;
+}
 
 void test('a document of few parts has no batched copy', () => {
   const document = emptyDocument();

@@ -315,10 +315,19 @@ function retireBatchedNode(node: Node): void {
 
 /**
  * Whether a batched part node is removed once its mesh is batched, not kept marked {@link DRAWN_BY_FEATURES}: it
- * holds no camera and no other nodes, and sits under no object of its own.
+ * holds no camera and no other nodes, sits under no object of its own, and only the node tree refers to it (a skin's
+ * joint or an animation's target would lose its node).
  */
 export function goesOnceBatched(node: Node): boolean {
-  return node.listChildren().length === 0 && !node.getCamera() && !underAnObject(node);
+  return node.listChildren().length === 0 && !node.getCamera() && !underAnObject(node) && onlyInTheTree(node);
+}
+
+/** Whether only the node tree refers to a node (a scene or its parent), not a skin or an animation. */
+function onlyInTheTree(node: Node): boolean {
+  return node.listParents().every((parent) => {
+    const type = parent.propertyType;
+    return type === PropertyType.ROOT || type === PropertyType.SCENE || type === PropertyType.NODE;
+  });
 }
 
 /** Disposes those of `meshes` no node draws any more, with their primitives and the accessors only they used. */

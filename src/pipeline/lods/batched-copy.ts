@@ -1,4 +1,4 @@
-import { Node, Root, Scene } from '@gltf-transform/core';
+import { Node, Root } from '@gltf-transform/core';
 import type { Accessor, Document, Mesh, Primitive, Property } from '@gltf-transform/core';
 import { cloneSharingDataWithout } from '../../gltf/clone-sharing-data.ts';
 import type { StepContext } from '../types.ts';
@@ -20,19 +20,12 @@ export function batchedCopy(
   const left = undrawnOnceBatched(plan);
   // A part node the batch would remove is not copied either: at 100,000 parts, making and disposing the nodes
   // was a fifth of writing a level.
-  const removed = new Set(plan.nodes.filter((node) => goesOnceBatched(node) && onlyInTheTree(node)));
+  const removed = new Set(plan.nodes.filter(goesOnceBatched));
   for (const node of removed) left.add(node);
   const { copy, copied } = cloneSharingDataWithout(document, left);
   const kept = plan.nodes.filter((node) => !removed.has(node));
   writeBatch(copy, { ...plan, nodes: kept }, copied, document, context);
   return copy;
-}
-
-/** Whether only the node tree refers to a node (a scene or its parent), not a skin or an animation. */
-function onlyInTheTree(node: Node): boolean {
-  return node
-    .listParents()
-    .every((parent) => parent instanceof Root || parent instanceof Scene || parent instanceof Node);
 }
 
 /**
