@@ -81,15 +81,31 @@ export function simplifyTile(
         )
       : options.simplifier.simplify(geometry.indices, positions, 3, target, options.maxError, flags);
   };
-  const [lockedIndices, lockedError] = simplify(true);
-  if (lockedError > 0 || lockedIndices.length > target) {
+  let [indices, error] = simplify(true);
+  if (error > 0 || indices.length > target) {
     const [freeIndices, freeError] = simplify(false);
     const starved =
-      lockedError > STARVED_BORDER_FACTOR * freeError ||
-      lockedIndices.length > STARVED_BORDER_FACTOR * freeIndices.length;
-    if (starved) return { geometry: compact(geometry, freeIndices), error: freeError };
+      error > STARVED_BORDER_FACTOR * freeError ||
+      indices.length > STARVED_BORDER_FACTOR * freeIndices.length;
+    if (starved) [indices, error] = [freeIndices, freeError];
   }
-  return { geometry: compact(geometry, lockedIndices), error: lockedError };
+  if (indices.length > STARVED_BORDER_FACTOR * target) {
+    // Many small separate pieces (bolts, boxes) do not collapse edge by edge: each keeps about its every triangle,
+    // and so would every level of the tree. Their vertices are clustered instead, nearby pieces merging into the
+    // coarse shape they make together, within the same error.
+    const scale = options.simplifier.getScale(positions, 3);
+    const [clustered, relativeError] = options.simplifier.simplifySloppy(
+      geometry.indices,
+      positions,
+      3,
+      null,
+      target,
+      options.maxError / scale,
+    );
+    if (clustered.length > 0 && clustered.length < indices.length)
+      [indices, error] = [clustered, relativeError * scale];
+  }
+  return { geometry: compact(geometry, indices), error };
 }
 
 /**
