@@ -10,64 +10,7 @@ import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts'
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
 import { emptyDocument, quietLogger, readGlb } from './documents.ts';
-
-/** The six faces of a unit box: an outward normal and four corners each. */
-const FACES: [number[], number[][]][] = [
-  [
-    [0, 0, -1],
-    [
-      [0, 0, 0],
-      [0, 1, 0],
-      [1, 1, 0],
-      [1, 0, 0],
-    ],
-  ],
-  [
-    [0, 0, 1],
-    [
-      [0, 0, 1],
-      [1, 0, 1],
-      [1, 1, 1],
-      [0, 1, 1],
-    ],
-  ],
-  [
-    [0, -1, 0],
-    [
-      [0, 0, 0],
-      [1, 0, 0],
-      [1, 0, 1],
-      [0, 0, 1],
-    ],
-  ],
-  [
-    [0, 1, 0],
-    [
-      [0, 1, 0],
-      [0, 1, 1],
-      [1, 1, 1],
-      [1, 1, 0],
-    ],
-  ],
-  [
-    [-1, 0, 0],
-    [
-      [0, 0, 0],
-      [0, 0, 1],
-      [0, 1, 1],
-      [0, 1, 0],
-    ],
-  ],
-  [
-    [1, 0, 0],
-    [
-      [1, 0, 0],
-      [1, 1, 0],
-      [1, 1, 1],
-      [1, 0, 1],
-    ],
-  ],
-];
+import { boxArrays } from '../helpers/box-arrays.ts';
 
 /** `count` boxes of 5 to 50 cm on a 1 m grid, each its own part, 50 shapes of box shared between them (bolts to beams). */
 function smallBoxes(count: number): Document {
@@ -77,26 +20,15 @@ function smallBoxes(count: number): Document {
   const material = document.createMaterial('Steel');
   const meshes = Array.from({ length: 50 }, (_, shape) => {
     const side = 0.05 + shape * 0.009;
-    const size = [side, side * 0.8, side * 1.2];
-    const positions: number[] = [];
-    const normals: number[] = [];
-    const indices: number[] = [];
-    for (const [normal, corners] of FACES) {
-      const base = positions.length / 3;
-      for (const corner of corners) {
-        positions.push(...corner.map((value, axis) => value * size[axis]!));
-        normals.push(...normal);
-      }
-      indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
-    }
+    const box = boxArrays([side, side * 0.8, side * 1.2]);
     const accessor = (type: 'VEC3' | 'SCALAR', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>) =>
       document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
     const primitive = document
       .createPrimitive()
       .setMaterial(material)
-      .setAttribute('POSITION', accessor('VEC3', new Float32Array(positions)))
-      .setAttribute('NORMAL', accessor('VEC3', new Float32Array(normals)))
-      .setIndices(accessor('SCALAR', new Uint16Array(indices)));
+      .setAttribute('POSITION', accessor('VEC3', box.positions))
+      .setAttribute('NORMAL', accessor('VEC3', box.normals))
+      .setIndices(accessor('SCALAR', box.indices));
     return document.createMesh(`Box ${shape}`).addPrimitive(primitive);
   });
   const row = Math.ceil(Math.sqrt(count));
@@ -132,6 +64,8 @@ void test('inner tiles of 12,000 small separate boxes are simplified, every tria
   const soup = collectTriangles(document, { logger: quietLogger });
   const total = soup.indices.length / 3;
   assert.equal(total, 12_000 * 12);
+  const side = Math.ceil(Math.sqrt(12_000));
+  const diagonal = Math.hypot(side, 1, side);
 
   const files = new Map<string, Uint8Array>();
   await makeTiles(
@@ -155,6 +89,10 @@ void test('inner tiles of 12,000 small separate boxes are simplified, every tria
       continue;
     }
     assert.ok(tile.geometricError > 0, `${tile.content.uri} stands for its children within an error`);
+    assert.ok(
+      tile.geometricError <= diagonal,
+      `${tile.content.uri}: error ${tile.geometricError} m within the model's diagonal`,
+    );
     assert.ok(triangles > 0, `${tile.content.uri} (inner) draws something`);
     assert.ok(
       triangles <= total / 4,

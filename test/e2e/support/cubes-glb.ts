@@ -1,63 +1,7 @@
 // A GLB of unit cubes side by side, one part each, built in code so browser tests upload something tiny.
 import type { Node, Scene } from '@gltf-transform/core';
 import { Document, NodeIO } from '@gltf-transform/core';
-
-const FACES: { normal: [number, number, number]; corners: [number, number, number][] }[] = [
-  {
-    normal: [1, 0, 0],
-    corners: [
-      [1, -1, -1],
-      [1, 1, -1],
-      [1, 1, 1],
-      [1, -1, 1],
-    ],
-  },
-  {
-    normal: [-1, 0, 0],
-    corners: [
-      [-1, -1, 1],
-      [-1, 1, 1],
-      [-1, 1, -1],
-      [-1, -1, -1],
-    ],
-  },
-  {
-    normal: [0, 1, 0],
-    corners: [
-      [-1, 1, -1],
-      [-1, 1, 1],
-      [1, 1, 1],
-      [1, 1, -1],
-    ],
-  },
-  {
-    normal: [0, -1, 0],
-    corners: [
-      [-1, -1, 1],
-      [-1, -1, -1],
-      [1, -1, -1],
-      [1, -1, 1],
-    ],
-  },
-  {
-    normal: [0, 0, 1],
-    corners: [
-      [-1, -1, 1],
-      [1, -1, 1],
-      [1, 1, 1],
-      [-1, 1, 1],
-    ],
-  },
-  {
-    normal: [0, 0, -1],
-    corners: [
-      [1, -1, -1],
-      [-1, -1, -1],
-      [-1, 1, -1],
-      [1, 1, -1],
-    ],
-  },
-];
+import { boxArrays } from '../../helpers/box-arrays.ts';
 
 /**
  * Cubes of half-size 0.5 named `names`, each 1.5 apart along x, with normals and no material. A cube named in
@@ -83,17 +27,7 @@ export async function cubesGlb(
     return node;
   };
   names.forEach((name, index) => {
-    const positions: number[] = [];
-    const normals: number[] = [];
-    const indices: number[] = [];
-    for (const face of FACES) {
-      const base = positions.length / 3;
-      for (const corner of face.corners) {
-        positions.push(...corner.map((value) => value * 0.5));
-        normals.push(...face.normal);
-      }
-      indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
-    }
+    const box = boxArrays([1, 1, 1]);
     const accessor = (
       suffix: string,
       type: 'VEC3' | 'SCALAR',
@@ -101,9 +35,9 @@ export async function cubesGlb(
     ) => document.createAccessor(`${name}-${suffix}`).setType(type).setArray(array).setBuffer(buffer);
     const primitive = document
       .createPrimitive()
-      .setAttribute('POSITION', accessor('position', 'VEC3', new Float32Array(positions)))
-      .setAttribute('NORMAL', accessor('normal', 'VEC3', new Float32Array(normals)))
-      .setIndices(accessor('indices', 'SCALAR', new Uint16Array(indices)));
+      .setAttribute('POSITION', accessor('position', 'VEC3', box.positions))
+      .setAttribute('NORMAL', accessor('normal', 'VEC3', box.normals))
+      .setIndices(accessor('indices', 'SCALAR', box.indices));
     const mesh = document.createMesh(name).addPrimitive(primitive);
     parentOf(name).addChild(
       document
