@@ -1,5 +1,5 @@
 import { NodeIO } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { GLTF_EXTENSIONS } from './ext-instance-features.ts';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 // Every process that reads or writes glTF loads this module, so the graph's unheard events are skipped in all.
 import './quiet-graph-events.ts';
@@ -10,7 +10,7 @@ import './quiet-graph-events.ts';
  */
 export async function createNodeIO(): Promise<NodeIO> {
   await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
-  return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+  return new NodeIO().registerExtensions(GLTF_EXTENSIONS).registerDependencies({
     'meshopt.decoder': MeshoptDecoder,
     'meshopt.encoder': MeshoptEncoder,
   });

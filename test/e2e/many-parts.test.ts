@@ -1,5 +1,5 @@
-// The viewer at 100,000 parts, in headless Chromium against a real server: a model of 100,489 parts (a grid of nodes
-// instancing 50 meshes, seeded as a finished conversion, see support/many-parts.ts) draws its first frame with its
+// The viewer at 100,000 parts, in headless Chromium against a real server: a model of 100,489 parts (a grid of parts
+// drawing 50 meshes, written as their instances and seeded as a finished conversion, see support/many-parts.ts) draws its first frame with its
 // bound material painted, its parts instanced a call per shared mesh and material (the scene pass's calls read from
 // the canvas's `data-draw-calls`); a click at the view's centre picks the centre part and its row scrolls into the
 // tree, the tree's search finds it, Isolate frames it (drawn alone, in one call), and the tree keeps only a few rows

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Node } from '@gltf-transform/core';
+import type { InstancedMesh } from '@gltf-transform/extensions';
 import sharp from 'sharp';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { BATCH_PARTS_DEFAULTS, DRAWN_BY_FEATURES, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
@@ -129,7 +130,7 @@ void test('a model of few parts keeps a node per part', async () => {
   assert.equal((await featureGroups(few.lods[0].glb)).primitives, 0);
 });
 
-void test('shared meshes stay shared, parts under an object keep their place in the tree', () => {
+void test('shared meshes stay shared, as instances where their nodes can go; parts under an object keep their place', () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0]!;
   const shared = addSphere(document, 8, 6, 0.3);
@@ -161,12 +162,23 @@ void test('shared meshes stay shared, parts under an object keep their place in 
       .filter((node) => node.getMesh())
       .map((node) => [node.getExtras().group_id as string, facesFollowNormals(node)]),
   );
-  assert.equal(batchParts(document, {}, { logger: quietLogger }), parts - parts / 4);
+  // Of the 25 parts drawing the shared sphere, 3 sit in the storey and 8 are mirrored: those keep their nodes.
+  const instanced = 25 - 3 - 8;
+  assert.equal(batchParts(document, {}, { logger: quietLogger }), parts - parts / 4 + instanced);
   const kept = document
     .getRoot()
     .listNodes()
     .filter((node) => node.getMesh() === shared);
-  assert.equal(kept.length, parts / 4, 'the shared mesh still drawn by its nodes');
+  const instancing = kept.filter((node) => node.getExtension('EXT_mesh_gpu_instancing'));
+  assert.equal(instancing.length, 1, 'one node draws the shared mesh’s instances');
+  assert.equal(
+    instancing[0]!
+      .getExtension<InstancedMesh>('EXT_mesh_gpu_instancing')!
+      .getAttribute('TRANSLATION')!
+      .getCount(),
+    instanced,
+  );
+  assert.equal(kept.length - 1, parts / 4 - instanced, 'the others still drawn by their nodes');
   const marked = storey.listChildren().filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
   assert.equal(marked.length, 10 - 3, 'parts in the storey stay in it, marked');
 

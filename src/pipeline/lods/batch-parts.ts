@@ -21,6 +21,8 @@ import {
   transformPositions,
 } from '../../render/scene/transform-vertices.ts';
 import type { StepContext } from '../types.ts';
+import { instancePlacements, writeInstances } from './instance-parts.ts';
+import type { InstanceGroup } from './instance-parts.ts';
 
 /** Step name used in logs. */
 export const NAME = 'batch-parts';
@@ -78,19 +80,25 @@ export interface Batch {
   pieces: Piece[];
 }
 
-/** What {@link planBatch} found to merge: the batches, the parts' table and the nodes whose meshes they replace. */
+/**
+ * What {@link planBatch} found to merge: the batches, the parts' table, the nodes whose meshes they replace, and the
+ * nodes sharing a mesh that become instances of one node.
+ */
 export interface BatchPlan {
   batches: Batch[];
   parts: TilePart[];
   /** The part nodes drawn by the batch, in feature order. */
   nodes: Node[];
+  /** Part nodes drawing a shared mesh, one group per mesh, drawn as its instances. */
+  instances: InstanceGroup[];
 }
 
 /**
- * Which parts of a document of many parts merge, and how: one batch per material and vertex layout. Parts that
- * cannot merge stay nodes of their own: skinned, morphed, animated or GPU-instanced ones, points and lines,
- * primitives with extensions, and meshes that many nodes share. Reads the document only; null when too few parts
- * would merge.
+ * Which parts of a document of many parts merge, and how: one batch per material and vertex layout. A mesh that
+ * many nodes share stays one mesh, drawn as instances of one node, one instance a part
+ * (`EXT_mesh_gpu_instancing`), where its nodes can go (instance-parts.ts). Parts that cannot merge stay nodes of
+ * their own: skinned, morphed or animated ones, nodes with extensions, points and lines, primitives with
+ * extensions, and shared meshes whose nodes must stay. Reads the document only; null when too few parts would merge.
  */
 export function planBatch(document: Document, options: Partial<BatchPartsOptions>): BatchPlan | null {
   const settings = { ...BATCH_PARTS_DEFAULTS, ...options };
@@ -102,10 +110,24 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
 
   const uses = new Map<Mesh, number>();
   for (const { mesh } of partNodes) uses.set(mesh, (uses.get(mesh) ?? 0) + 1);
+  const shared = (mesh: Mesh) => (uses.get(mesh) ?? 0) >= settings.sharedAtLeast;
   const animated = animatedNodes(document);
+  const plain = (node: Node, ancestors: Node[]) =>
+    typeof node.getExtras().group_id === 'string' &&
+    !node.getSkin() &&
+    // A node's own extensions (GPU instancing above all) say more than one placement of its mesh.
+    node.listExtensions().length === 0 &&
+    ![node, ...ancestors].some((each) => animated.has(each));
+  // Only a node that can go once drawn so becomes an instance.
+  const placements = instancePlacements(
+    partNodes,
+    shared,
+    (node, ancestors) => plain(node, ancestors) && goesOnceBatched(node),
+  );
   const batches = new Map<string, Batch>();
   const parts: TilePart[] = [];
   const nodes: Node[] = [];
+  const instances = new Map<Mesh, InstanceGroup>();
   const materialIds = new Map<Material | null, number>();
   const materialId = (material: Material | null): number => {
     let id = materialIds.get(material);
@@ -113,15 +135,21 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
     return id;
   };
   partNodes.forEach(({ node, mesh, ancestors }, index) => {
-    const groupId = node.getExtras().group_id;
-    if (typeof groupId !== 'string' || (uses.get(mesh) ?? 0) >= settings.sharedAtLeast) return;
-    // A node's own extensions (GPU instancing above all) say more than one placement of its mesh.
-    if (node.getSkin() || node.listExtensions().length > 0) return;
-    if ([node, ...ancestors].some((each) => animated.has(each))) return;
+    const placement = placements.get(node);
+    if (placement) {
+      let group = instances.get(mesh);
+      if (!group) instances.set(mesh, (group = { mesh, nodes: [], placements: [], features: [] }));
+      group.nodes.push(node);
+      group.placements.push(placement);
+      group.features.push(parts.length);
+      parts.push({ group_id: node.getExtras().group_id as string, name: partName(node, mesh, index) });
+      return;
+    }
+    if (shared(mesh) || !plain(node, ancestors)) return;
     const matrix = node.getWorldMatrix();
     if (!mesh.listPrimitives().every((primitive) => mergeable(primitive, matrix))) return;
     const feature = parts.length;
-    parts.push({ group_id: groupId, name: partName(node, mesh, index) });
+    parts.push({ group_id: node.getExtras().group_id as string, name: partName(node, mesh, index) });
     nodes.push(node);
     for (const primitive of mesh.listPrimitives()) {
       const semantics = layoutOf(primitive);
@@ -132,7 +160,7 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
     }
   });
   if (parts.length <= settings.aboveParts) return null;
-  return { batches: [...batches.values()], parts, nodes };
+  return { batches: [...batches.values()], parts, nodes, instances: [...instances.values()] };
 }
 
 /**
@@ -144,9 +172,11 @@ export type BatchTarget = <T extends Property>(property: T) => T;
 /**
  * Writes a planned batch into `document`: one primitive per batch on one node at the root of the default scene,
  * each part's vertices baked into world space and carrying its feature id (`_FEATURE_ID_0`, `EXT_mesh_features`),
- * which the document's table of parts (`EXT_structural_metadata`, `group_id` and `name`, as tiles carry them)
- * resolves. The batched part nodes lose their meshes: each is removed, or kept marked {@link DRAWN_BY_FEATURES}
- * where it holds other nodes or a camera or sits under an object of its own. Their meshes are left to the caller.
+ * and one node per instanced mesh drawing its parts as instances (`EXT_mesh_gpu_instancing`, their feature ids by
+ * `EXT_instance_features`); every feature id resolves by the document's table of parts (`EXT_structural_metadata`,
+ * `group_id` and `name`, as tiles carry them). The batched and instanced part nodes lose their meshes: each is
+ * removed, or kept marked {@link DRAWN_BY_FEATURES} where it holds other nodes or a camera or sits under an object
+ * of its own. The meshes only batched parts drew are left to the caller.
  */
 export function writeBatch(
   document: Document,
@@ -168,10 +198,17 @@ export function writeBatch(
     mesh.addPrimitive(primitive);
     return primitive;
   });
-  addPartFeatures(document, primitives, plan.parts);
-  scene.addChild(document.createNode('Batched parts').setMesh(mesh));
+  const table = addPartFeatures(document, primitives, plan.parts);
+  if (primitives.length > 0) scene.addChild(document.createNode('Batched parts').setMesh(mesh));
+  else mesh.dispose();
+  writeInstances(document, plan.instances, { scene, buffer, table, featureCount: plan.parts.length }, target);
   for (const node of plan.nodes) retireBatchedNode(target(node));
-  context.logger.debug(`${NAME}: ${plan.parts.length} parts in ${primitives.length} primitives`);
+  for (const group of plan.instances) for (const node of group.nodes) retireBatchedNode(target(node));
+  const instanced = plan.instances.reduce((sum, group) => sum + group.placements.length, 0);
+  context.logger.debug(
+    `${NAME}: ${plan.parts.length - instanced} parts in ${primitives.length} primitives, ` +
+      `${instanced} as instances of ${plan.instances.length} meshes`,
+  );
 }
 
 /**

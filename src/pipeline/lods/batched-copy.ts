@@ -22,9 +22,12 @@ export function batchedCopy(
   // was a fifth of writing a level.
   const removed = new Set(plan.nodes.filter(goesOnceBatched));
   for (const node of removed) left.add(node);
+  // Every instanced part node goes (only such nodes are instanced); its mesh stays, drawn by the instances.
+  for (const group of plan.instances) for (const node of group.nodes) left.add(node);
   const { copy, copied } = cloneSharingDataWithout(document, left);
   const kept = plan.nodes.filter((node) => !removed.has(node));
-  writeBatch(copy, { ...plan, nodes: kept }, copied, document, context);
+  const instances = plan.instances.map((group) => ({ ...group, nodes: [] }));
+  writeBatch(copy, { ...plan, nodes: kept, instances }, copied, document, context);
   return copy;
 }
 

@@ -1,5 +1,6 @@
 import type { Document, Primitive } from '@gltf-transform/core';
 import { EXTMeshFeatures, EXTStructuralMetadata } from '@gltf-transform/extensions';
+import type { PropertyTable } from '@gltf-transform/extensions';
 import type { TilePart } from './triangle-soup.ts';
 
 /** The metadata class every tile's table of parts belongs to. */
@@ -12,11 +13,14 @@ export const PART_SCHEMA_ID = 'vitrine_parts';
  * Marks each primitive's `_FEATURE_ID_0` attribute as its feature ids (`EXT_mesh_features`, feature id `n` the
  * `n`-th of `parts`) and adds a table of those parts, `group_id` and `name` per feature, to the document
  * (`EXT_structural_metadata`, class `part`). A tile carries its own table, so each tile is valid on its own and
- * a viewer finds a picked vertex's part from the tile alone.
+ * a viewer finds a picked vertex's part from the tile alone. Returns the table, which instances may index too.
  */
-export function addPartFeatures(document: Document, primitives: Primitive[], parts: TilePart[]): void {
+export function addPartFeatures(
+  document: Document,
+  primitives: Primitive[],
+  parts: TilePart[],
+): PropertyTable {
   const metadata = document.createExtension(EXTStructuralMetadata);
-  const meshFeatures = document.createExtension(EXTMeshFeatures);
 
   const text = (description: string) =>
     metadata.createClassProperty().setType('STRING').setRequired(true).setDescription(description);
@@ -48,6 +52,9 @@ export function addPartFeatures(document: Document, primitives: Primitive[], par
       metadata.createStructuralMetadata().setSchema(schema).addPropertyTable(table),
     );
 
+  // A level whose parts are all instances marks no primitive: the extension is not declared then.
+  if (primitives.length === 0) return table;
+  const meshFeatures = document.createExtension(EXTMeshFeatures);
   for (const primitive of primitives) {
     const featureId = meshFeatures
       .createFeatureID()
@@ -59,6 +66,7 @@ export function addPartFeatures(document: Document, primitives: Primitive[], par
       meshFeatures.createFeatures().addFeatureID(featureId),
     );
   }
+  return table;
 }
 
 /**

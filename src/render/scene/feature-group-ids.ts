@@ -1,5 +1,5 @@
 import type { Primitive } from '@gltf-transform/core';
-import type { Features, PropertyTableProperty } from '@gltf-transform/extensions';
+import type { Features, PropertyTable, PropertyTableProperty } from '@gltf-transform/extensions';
 
 /** A primitive's parts as `EXT_mesh_features` marks them: each vertex's feature id and each feature's `group_id`. */
 export interface FeatureParts {
@@ -23,11 +23,15 @@ export function featureParts(primitive: Primitive): FeatureParts | null {
   if (attribute === null || attribute === undefined || !column) return null;
   const vertexFeatures = primitive.getAttribute(`_FEATURE_ID_${attribute}`)?.getArray();
   if (!vertexFeatures) return null;
-  const table = featureId!.getPropertyTable()!;
+  return { vertexFeatures, ...tableParts(featureId!.getPropertyTable()!) };
+}
+
+/** Each feature's `group_id` and `name` in a table of parts (no `group_id` column: none). */
+export function tableParts(table: PropertyTable): { groupIds: string[]; names: string[] } {
+  const groupIds = table.getProperty('group_id');
   const names = table.getProperty('name');
   return {
-    vertexFeatures,
-    groupIds: readStrings(column, table.getCount()),
+    groupIds: groupIds ? readStrings(groupIds, table.getCount()) : [],
     names: names ? readStrings(names, table.getCount()) : [],
   };
 }

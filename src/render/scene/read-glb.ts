@@ -1,6 +1,6 @@
 import { NodeIO } from '@gltf-transform/core';
 import type { Document } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { GLTF_EXTENSIONS } from '../../gltf/ext-instance-features.ts';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 
 let io: Promise<NodeIO> | undefined;
@@ -9,7 +9,7 @@ let io: Promise<NodeIO> | undefined;
 function getIO(): Promise<NodeIO> {
   io ??= MeshoptDecoder.ready.then(() =>
     new NodeIO()
-      .registerExtensions(ALL_EXTENSIONS)
+      .registerExtensions(GLTF_EXTENSIONS)
       .registerDependencies({ 'meshopt.decoder': MeshoptDecoder }),
   );
   return io;

@@ -2,6 +2,8 @@ import { PropertyType } from '@gltf-transform/core';
 import type { Accessor, Document, Mesh, Primitive, TypedArray } from '@gltf-transform/core';
 import { featureParts } from './feature-group-ids.ts';
 import type { FeatureParts } from './feature-group-ids.ts';
+import { splitInstanceParts } from './split-instance-parts.ts';
+import { EXT_INSTANCE_FEATURES } from '../../gltf/ext-instance-features.ts';
 
 /** glTF's TRIANGLES draw mode; a batched level merges nothing else. */
 const TRIANGLES = 4;
@@ -11,7 +13,8 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
 
 /**
  * Turns a level whose parts are batched (primitives whose `_FEATURE_ID_0` resolves to a `group_id` through
- * `EXT_structural_metadata`, as batch-parts.ts writes them) back into a node per part, as levels of few parts are
+ * `EXT_structural_metadata`, as batch-parts.ts writes them, and instances of shared meshes: split-instance-parts.ts)
+ * back into a node per part, as levels of few parts are
  * written: each part a node named after it with its `extras.group_id`, under the batched primitives' node, with
  * a mesh of only its own vertices (every attribute but the feature ids, types kept) and its primitives' materials.
  * Exports and the renderer then find each part as they always have. With `only`, just the parts of those group
@@ -21,7 +24,8 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
  */
 export function splitFeatureParts(document: Document, only?: ReadonlySet<string>): number {
   const root = document.getRoot();
-  let made = 0;
+  // A mesh many parts share is drawn as instances, a part each: those parts become nodes too.
+  let made = splitInstanceParts(document, only);
   const emptied = new Set<Accessor>();
   for (const node of root.listNodes()) {
     const mesh = node.getMesh();
@@ -82,9 +86,12 @@ export function splitFeatureParts(document: Document, only?: ReadonlySet<string>
   for (const accessor of emptied) {
     if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
   }
-  const stillFeatured = root
-    .listMeshes()
-    .some((mesh) => mesh.listPrimitives().some((primitive) => primitive.getExtension('EXT_mesh_features')));
+  const stillFeatured =
+    root
+      .listMeshes()
+      .some((mesh) =>
+        mesh.listPrimitives().some((primitive) => primitive.getExtension('EXT_mesh_features')),
+      ) || root.listNodes().some((node) => node.getExtension(EXT_INSTANCE_FEATURES));
   if (!stillFeatured) {
     for (const extension of root.listExtensionsUsed()) {
       if (FEATURE_EXTENSIONS.includes(extension.extensionName)) extension.dispose();

@@ -1,5 +1,5 @@
 // A model of 100,489 parts seeded straight into a data folder as a finished conversion would leave it: a GLB made in
-// code (a square grid of nodes, each a part instancing one of 50 small meshes) stored as its LOD 0, and the model's
+// code (a square grid of parts, each one of 50 small meshes, written as their instances) stored as its LOD 0, and the model's
 // row and parts' rows written through the catalog's repository. Converting such a file would take the pipeline
 // longer than a browser test should wait; the viewer only reads what a conversion stores. The same grid can be made
 // smaller and batched, its parts drawn by one primitive as a conversion's levels draw many parts.
@@ -100,12 +100,14 @@ export interface GridOptions {
   prefix: string;
 }
 
-/** The model of the suite: {@link GRID_SIDE} parts a side, a node each. */
+/** The model of the suite: {@link GRID_SIDE} parts a side, each shared mesh's parts its instances. */
 const GRID_DEFAULTS: GridOptions = { side: GRID_SIDE, batched: false, prefix: 'grid' };
 
 /**
- * The GLB of the grid: a `Grid` node holding one node per row, each holding its parts' nodes; batched, one node
- * drawing every part (the batching a conversion leaves to meshes shared by a few nodes, forced on these).
+ * The GLB of the grid as a conversion's levels write it: a `Grid` node holding one node per row, its parts drawn as
+ * the instances of a node per shared mesh (`EXT_mesh_gpu_instancing`, each instance's part by
+ * `EXT_instance_features`); batched, one node drawing every part (the batching a conversion leaves to meshes shared
+ * by a few nodes, forced on these).
  */
 export async function manyPartsGlb({
   side,
@@ -149,7 +151,7 @@ export async function manyPartsGlb({
       );
     }
   }
-  if (batched) batchParts(document, { sharedAtLeast: Number.POSITIVE_INFINITY }, { logger: QUIET });
+  batchParts(document, batched ? { sharedAtLeast: Number.POSITIVE_INFINITY } : {}, { logger: QUIET });
   const io = await createNodeIO();
   return io.writeBinary(document);
 }

@@ -11,6 +11,7 @@ import { GLTFMeshFeaturesExtension, GLTFStructuralMetadataExtension } from '3d-t
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { markBatched, type BatchSource } from './part-batches.ts';
+import { expandInstancedParts } from './instance-parts.ts';
 import { markShared } from './part-instances.ts';
 
 /**
@@ -37,13 +38,15 @@ interface FeatureIds {
 }
 
 /**
- * Replaces each primitive of a tile by one mesh per part it draws (sharing the primitive's vertex buffers, each
+ * Replaces each instanced part of a level by a mesh of its own (instance-parts.ts) and each primitive of a tile by
+ * one mesh per part it draws (sharing the primitive's vertex buffers, each
  * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
  * Each split part is marked with its primitive, so the view can draw the parts still plain merged again; each mesh
  * left whole that shares its geometry with another is marked with its place, so the view can draw those instanced.
  */
 export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
-  const parts = new Map<string, Mesh[]>();
+  // A level's instanced parts first: each instance becomes a mesh of its own, shared with the others.
+  const parts = expandInstancedParts(scene);
   const add = (groupId: string, mesh: Mesh) => {
     const list = parts.get(groupId);
     if (list) list.push(mesh);

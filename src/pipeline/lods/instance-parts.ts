@@ -1,0 +1,138 @@
+import { MathUtils } from '@gltf-transform/core';
+import type { Buffer, Document, Mesh, Node, Scene, TypedArray, mat4, vec3, vec4 } from '@gltf-transform/core';
+import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
+import type { PropertyTable } from '@gltf-transform/extensions';
+import { EXTInstanceFeatures } from '../../gltf/ext-instance-features.ts';
+
+/** glTF's TRIANGLES draw mode: three.js draws instances of triangles only, anything else once. */
+const TRIANGLES = 4;
+
+/** Largest difference, relative to the matrix's scale, between a world matrix and its placement recomposed. */
+const SHEAR_TOLERANCE = 1e-6;
+
+/** Where an instance sits: its node's world matrix as translation, rotation and scale. */
+export interface Placement {
+  translation: vec3;
+  rotation: vec4;
+  scale: vec3;
+}
+
+/** Part nodes that draw one mesh, written as the instances of one node; each instance one part, by feature id. */
+export interface InstanceGroup {
+  mesh: Mesh;
+  /** The part nodes the instances replace, in feature order. */
+  nodes: Node[];
+  placements: Placement[];
+  features: number[];
+}
+
+/**
+ * A world matrix as translation, rotation and scale; null when it shears (a rotated node under a parent scaled
+ * unevenly), which no instance transform can hold, or mirrors: three.js turns the winding of a mirrored object
+ * around, but not of a mirrored instance, whose front faces would be culled.
+ */
+function placementOf(matrix: mat4): Placement | null {
+  const translation: vec3 = [0, 0, 0];
+  const rotation: vec4 = [0, 0, 0, 1];
+  const scale: vec3 = [1, 1, 1];
+  MathUtils.decompose(matrix, translation, rotation, scale);
+  const again = MathUtils.compose(translation, rotation, scale, new Array(16).fill(0) as unknown as mat4);
+  if (scale[0] * scale[1] * scale[2] <= 0) return null;
+  const size = Math.max(...scale.map(Math.abs));
+  for (let at = 0; at < 12; at++) {
+    if (Math.abs(again[at]! - matrix[at]!) > SHEAR_TOLERANCE * size) return null;
+  }
+  return { translation, rotation, scale };
+}
+
+/** Whether every primitive of a mesh can be drawn instanced: triangles without morph targets. */
+function instanceableMesh(mesh: Mesh): boolean {
+  return mesh
+    .listPrimitives()
+    .every((primitive) => primitive.getMode() === TRIANGLES && primitive.listTargets().length === 0);
+}
+
+/**
+ * Where each part node drawing a shared mesh would sit as an instance: only nodes `movable` allows, placed without
+ * shear or mirror, of meshes of triangles that two or more such nodes draw.
+ */
+export function instancePlacements(
+  partNodes: readonly { node: Node; mesh: Mesh; ancestors: Node[] }[],
+  shared: (mesh: Mesh) => boolean,
+  movable: (node: Node, ancestors: Node[]) => boolean,
+): Map<Node, Placement> {
+  const byMesh = new Map<Mesh, [Node, Placement][]>();
+  const meshOk = new Map<Mesh, boolean>();
+  for (const { node, mesh, ancestors } of partNodes) {
+    if (!shared(mesh) || !movable(node, ancestors)) continue;
+    let ok = meshOk.get(mesh);
+    if (ok === undefined) meshOk.set(mesh, (ok = instanceableMesh(mesh)));
+    const placement = ok ? placementOf(node.getWorldMatrix()) : null;
+    if (!placement) continue;
+    const list = byMesh.get(mesh);
+    if (list) list.push([node, placement]);
+    else byMesh.set(mesh, [[node, placement]]);
+  }
+  const placements = new Map<Node, Placement>();
+  for (const list of byMesh.values()) {
+    if (list.length < 2) continue;
+    for (const [node, placement] of list) placements.set(node, placement);
+  }
+  return placements;
+}
+
+/**
+ * Writes each group as one node at the root of `scene` drawing its mesh once per part (`EXT_mesh_gpu_instancing`:
+ * the parts' world placements, and each part's feature id in `_FEATURE_ID_0`), whose ids `EXT_instance_features`
+ * resolves by `table`, the level's table of parts. `mesh` maps a group's mesh to the document written.
+ */
+export function writeInstances(
+  document: Document,
+  groups: readonly InstanceGroup[],
+  into: { scene: Scene; buffer: Buffer; table: PropertyTable; featureCount: number },
+  mesh: (source: Mesh) => Mesh,
+): void {
+  if (groups.length === 0) return;
+  const instancing = document.createExtension(EXTMeshGPUInstancing);
+  const instanceFeatures = document.createExtension(EXTInstanceFeatures);
+  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4', array: TypedArray) =>
+    document.createAccessor().setType(type).setArray(array).setBuffer(into.buffer);
+  for (const group of groups) {
+    const count = group.placements.length;
+    const translations = new Float32Array(count * 3);
+    const rotations = new Float32Array(count * 4);
+    const scales = new Float32Array(count * 3);
+    let rotated = false;
+    let scaled = false;
+    group.placements.forEach(({ translation, rotation, scale }, at) => {
+      translations.set(translation, at * 3);
+      rotations.set(rotation, at * 4);
+      scales.set(scale, at * 3);
+      rotated ||= rotation[0] !== 0 || rotation[1] !== 0 || rotation[2] !== 0;
+      scaled ||= scale[0] !== 1 || scale[1] !== 1 || scale[2] !== 1;
+    });
+    const batch = instancing
+      .createInstancedMesh()
+      .setAttribute('TRANSLATION', accessor('VEC3', translations))
+      // Floats, whatever the count: the meshopt writer pads a narrower instance attribute to 4 bytes an element
+      // without saying so in its buffer view, and readers then take every fourth id for the next.
+      .setAttribute('_FEATURE_ID_0', accessor('SCALAR', Float32Array.from(group.features)));
+    // Absent attributes are the identity: most repeated parts are only moved.
+    if (rotated) batch.setAttribute('ROTATION', accessor('VEC4', rotations));
+    if (scaled) batch.setAttribute('SCALE', accessor('VEC3', scales));
+    const featureId = instanceFeatures
+      .createFeatureID()
+      .setFeatureCount(into.featureCount)
+      .setAttribute(0)
+      .setPropertyTable(into.table);
+    const node = document
+      .createNode(group.mesh.getName() || 'Instanced parts')
+      .setMesh(mesh(group.mesh))
+      .setExtension(EXTMeshGPUInstancing.EXTENSION_NAME, batch)
+      .setExtension(
+        EXTInstanceFeatures.EXTENSION_NAME,
+        instanceFeatures.createInstanceFeatures().addFeatureID(featureId),
+      );
+    into.scene.addChild(node);
+  }
+}

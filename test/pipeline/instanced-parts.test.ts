@@ -1,0 +1,182 @@
+// A model of many nodes sharing a few meshes converts to levels that draw each shared mesh as instances of one node
+// (EXT_mesh_gpu_instancing, each instance's part by EXT_instance_features), which read back, split, export and paint
+// as a node per part; nodes an instance cannot stand for keep their own.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import type { Document, Node, vec3, vec4 } from '@gltf-transform/core';
+import type { InstancedMesh } from '@gltf-transform/extensions';
+import sharp from 'sharp';
+import { createNodeIO } from '../../src/gltf/create-io.ts';
+import { EXT_INSTANCE_FEATURES } from '../../src/gltf/ext-instance-features.ts';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
+import type { ConversionResult } from '../../src/pipeline/types.ts';
+import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
+import { splitFeatureParts } from '../../src/render/scene/split-feature-parts.ts';
+import { exportModel } from '../../src/writers/export-model.ts';
+import { zipEntries } from '../exports/support.ts';
+import { addSphere, emptyDocument, quietLogger, readGlb, tempDir, validationErrors } from './documents.ts';
+
+const PARTS = 120;
+const SHAPES = 4;
+/** The part placed under a parent scaled unevenly and turned itself: sheared, so it keeps its node. */
+const SHEARED = 'p7';
+
+let scratch: Awaited<ReturnType<typeof tempDir>>;
+let converted: ConversionResult;
+/** Each source part's world-space centre. */
+let centres: Map<string, number[]>;
+
+/** 120 parts drawing 4 shared spheres, moved, turned and scaled (one sheared by its parent). */
+function sharedMeshes(): Document {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const meshes = Array.from({ length: SHAPES }, (_, shape) => addSphere(document, 8, 6, 0.2 + shape / 20));
+  const squashed = document.createNode('Squashed').setScale([1, 3, 1]);
+  scene.addChild(squashed);
+  for (let i = 0; i < PARTS; i++) {
+    const angle = (i / PARTS) * Math.PI;
+    const node = document
+      .createNode(`part ${i}`)
+      .setMesh(meshes[i % SHAPES]!)
+      .setTranslation([i % 12, Math.floor(i / 12), 0])
+      .setRotation([0, 0, Math.sin(angle / 2), Math.cos(angle / 2)] as vec4)
+      .setScale((i % 5 === 0 ? [1, 2, 1] : [1, 1, 1]) as vec3)
+      .setExtras({ group_id: `p${i}` });
+    (`p${i}` === SHEARED ? squashed : scene).addChild(node);
+  }
+  return document;
+}
+
+before(async () => {
+  scratch = await tempDir();
+  const document = sharedMeshes();
+  centres = new Map(
+    partNodes(document).map((node) => [node.getExtras().group_id as string, worldCentre(node)]),
+  );
+  const file = path.join(scratch.dir, 'shared.glb');
+  await writeFile(file, await (await createNodeIO()).writeBinary(document));
+  converted = await convertModel({
+    modelId: 'i',
+    source: { file, dir: scratch.dir, format: 'glb' },
+    logger: quietLogger,
+    compressLods: 'meshopt',
+  });
+});
+after(() => scratch.remove());
+
+void test('each shared mesh is drawn as instances of one node in every level, and the levels are valid', async () => {
+  assert.equal(converted.parts.length, PARTS);
+  for (const lod of converted.lods) {
+    const document = await readGlb(lod.glb);
+    const instancing = document
+      .getRoot()
+      .listNodes()
+      .filter((node) => node.getExtension('EXT_mesh_gpu_instancing'));
+    assert.equal(instancing.length, SHAPES, `LOD ${lod.level}: a node per shared mesh`);
+    const instances = instancing.reduce(
+      (sum, node) =>
+        sum +
+        node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing')!.getAttribute('TRANSLATION')!.getCount(),
+      0,
+    );
+    assert.equal(instances, PARTS - 1, `LOD ${lod.level}: every part an instance but the sheared one`);
+    assert.ok(
+      instancing.every((node) => node.getExtension(EXT_INSTANCE_FEATURES)),
+      'their parts read back',
+    );
+    const sheared = partNodes(document).filter((node) => node.getExtras().group_id === SHEARED);
+    assert.equal(sheared.length, 1, 'the sheared part keeps its node');
+    assert.deepEqual(await validationErrors(lod.glb), [], `LOD ${lod.level} is valid`);
+  }
+});
+
+void test('every level splits back into a node per part where the part was', async () => {
+  for (const lod of converted.lods) {
+    const document = await readGlb(lod.glb);
+    splitFeatureParts(document);
+    const nodes = partNodes(document);
+    assert.deepEqual(
+      nodes.map((node) => node.getExtras().group_id as string).sort(),
+      [...centres.keys()].sort(),
+      `LOD ${lod.level}: each part once`,
+    );
+    // LOD 0 is exact; the quantized levels stand on a 14-bit grid of a model about 12 m wide.
+    const tolerance = lod.level === 0 ? 1e-5 : 5e-3;
+    for (const node of nodes) {
+      const groupId = node.getExtras().group_id as string;
+      const centre = worldCentre(node);
+      centres.get(groupId)!.forEach((value, axis) => {
+        assert.ok(
+          Math.abs(value - centre[axis]!) < tolerance,
+          `LOD ${lod.level} ${groupId}: ${centre} where it was at ${centres.get(groupId)}`,
+        );
+      });
+    }
+    const used = document
+      .getRoot()
+      .listExtensionsUsed()
+      .map((extension) => extension.extensionName);
+    assert.ok(!used.includes(EXT_INSTANCE_FEATURES) && !used.includes('EXT_mesh_gpu_instancing'));
+  }
+});
+
+void test('an export of an instanced level writes one object per part', async () => {
+  const options = { bound: [], title: 'Spheres', unit: 'meter' } as const;
+  const obj = await exportModel(converted.lods[0].glb, { ...options, format: 'obj' });
+  const entry = (await zipEntries(obj)).find((each) => each.name.endsWith('.obj'))!;
+  const names = entry.data.toString('utf8').match(/^o .*$/gm) ?? [];
+  assert.equal(names.length, PARTS);
+  assert.equal(new Set(names).size, PARTS, 'each object its own part');
+});
+
+void test('a thumbnail of an instanced level paints one bound part and leaves the other instances', async () => {
+  const options = { width: 64, height: 64, supersample: 1 };
+  const plain = await renderThumbnailDetailed(converted.lods[0].glb, options);
+  const red = new Map([['p13', { color: [1, 0, 0] as [number, number, number], alpha: 1 }]]);
+  const painted = await renderThumbnailDetailed(converted.lods[0].glb, {
+    ...options,
+    materialOverrides: red,
+  });
+  assert.equal(painted.triangleCount, plain.triangleCount, 'every instance still drawn once');
+  const pixels = await sharp(painted.png).raw().toBuffer({ resolveWithObject: true });
+  let reds = 0;
+  for (let at = 0; at < pixels.data.length; at += pixels.info.channels) {
+    if (pixels.data[at]! > 100 && pixels.data[at + 1]! < 40 && pixels.data[at + 2]! < 40) reds++;
+  }
+  assert.ok(
+    reds > 0 && reds < pixels.info.width * pixels.info.height * 0.05,
+    `one part painted (${reds} px)`,
+  );
+});
+
+/** The nodes of a document that draw a part. */
+function partNodes(document: Document): Node[] {
+  return document
+    .getRoot()
+    .listNodes()
+    .filter((node) => node.getMesh() && typeof node.getExtras().group_id === 'string');
+}
+
+/** The world-space centre of the box around a node's vertices. */
+function worldCentre(node: Node): number[] {
+  const position = node.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
+  const matrix = node.getWorldMatrix();
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  const vertex: number[] = [];
+  for (let i = 0; i < position.getCount(); i++) {
+    position.getElement(i, vertex);
+    for (let axis = 0; axis < 3; axis++) {
+      const value =
+        matrix[axis]! * vertex[0]! +
+        matrix[4 + axis]! * vertex[1]! +
+        matrix[8 + axis]! * vertex[2]! +
+        matrix[12 + axis]!;
+      min[axis] = Math.min(min[axis]!, value);
+      max[axis] = Math.max(max[axis]!, value);
+    }
+  }
+  return min.map((value, axis) => (value + max[axis]!) / 2);
+}
