@@ -13,6 +13,7 @@ import { createNodeIO } from '../../../src/gltf/create-io.ts';
 import { batchParts } from '../../../src/pipeline/lods/batch-parts.ts';
 import type { PartInfo } from '../../../src/pipeline/types.ts';
 import { openServices } from '../../../src/services.ts';
+import { boxArrays } from '../../helpers/box-arrays.ts';
 
 /** Parts along each side of the grid: odd, so one part sits at the grid's centre, where the view looks. */
 export const GRID_SIDE = 317;
@@ -52,43 +53,12 @@ function footprint(m: number): [number, number] {
   return [0.15 + (m % 10) * 0.015, 0.3 - Math.floor(m / 10) * 0.03];
 }
 
-/** A box standing on y = 0: its 24 vertices (flat normals) and 12 triangles, drawn from both sides. */
-function box(
-  halfX: number,
-  halfZ: number,
-): {
-  positions: Float32Array<ArrayBuffer>;
-  normals: Float32Array<ArrayBuffer>;
-  indices: Uint16Array<ArrayBuffer>;
-} {
-  const positions: number[] = [];
-  const normals: number[] = [];
-  const indices: number[] = [];
-  for (let axis = 0; axis < 3; axis++) {
-    for (const sign of [-1, 1]) {
-      const [u, v] = [0, 1, 2].filter((other) => other !== axis) as [number, number];
-      const base = positions.length / 3;
-      for (const [a, b] of [
-        [-1, -1],
-        [1, -1],
-        [1, 1],
-        [-1, 1],
-      ] as const) {
-        const corner = [0, 0, 0];
-        corner[axis] = sign;
-        corner[u] = a;
-        corner[v] = b;
-        positions.push(corner[0]! * halfX, ((corner[1]! + 1) / 2) * HEIGHT, corner[2]! * halfZ);
-        normals.push(axis === 0 ? sign : 0, axis === 1 ? sign : 0, axis === 2 ? sign : 0);
-      }
-      indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
-    }
-  }
-  return {
-    positions: new Float32Array(positions),
-    normals: new Float32Array(normals),
-    indices: new Uint16Array(indices),
-  };
+/** A box of mesh `m`'s footprint standing on y = 0: 24 vertices (flat normals) and 12 triangles. */
+function box(m: number): ReturnType<typeof boxArrays> {
+  const [halfX, halfZ] = footprint(m);
+  const shape = boxArrays([halfX * 2, HEIGHT, halfZ * 2]);
+  for (let at = 1; at < shape.positions.length; at += 3) shape.positions[at]! += HEIGHT / 2;
+  return shape;
 }
 
 /** How a grid is made: its parts a side, and whether its parts are batched as a conversion's levels batch them. */
@@ -122,8 +92,7 @@ export async function manyPartsGlb({
     .setBaseColorFactor([0.7, 0.72, 0.75, 1])
     .setDoubleSided(true);
   const meshes = Array.from({ length: MESH_COUNT }, (_, m) => {
-    const [halfX, halfZ] = footprint(m);
-    const shape = box(halfX, halfZ);
+    const shape = box(m);
     const accessor = (type: 'VEC3' | 'SCALAR', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>) =>
       document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
     const primitive = document
