@@ -16,7 +16,15 @@ import { readPartHierarchy } from '../../src/review/bcf/part-hierarchy.ts';
 import { exportModel } from '../../src/writers/export-model.ts';
 import { zipEntries } from '../exports/support.ts';
 import { MANY_PARTS_TRIANGLES_PER_GROUP, manyPartsObj } from '../fixtures/many-parts-obj.ts';
-import { addSphere, emptyDocument, quietLogger, readGlb, tempDir, validationErrors } from './documents.ts';
+import {
+  addSphere,
+  emptyDocument,
+  quietLogger,
+  readGlb,
+  tempDir,
+  validationErrors,
+  worldCentre,
+} from './documents.ts';
 
 const GROUPS = BATCH_PARTS_DEFAULTS.aboveParts + 36;
 let scratch: Awaited<ReturnType<typeof tempDir>>;
@@ -214,28 +222,6 @@ void test('the node tree of a batched level still says which parts an object hol
   const hierarchy = readPartHierarchy(glb, (id) => id.startsWith('w'));
   assert.equal(hierarchy.get('storey')?.parts.length, BATCH_PARTS_DEFAULTS.aboveParts + 1);
 });
-
-/** The world-space centre of the box around a node's first primitive's vertices. */
-function worldCentre(node: Node): number[] {
-  const position = node.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
-  const matrix = node.getWorldMatrix();
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  const vertex: number[] = [];
-  for (let i = 0; i < position.getCount(); i++) {
-    position.getElement(i, vertex);
-    for (let axis = 0; axis < 3; axis++) {
-      const value =
-        matrix[axis]! * vertex[0]! +
-        matrix[4 + axis]! * vertex[1]! +
-        matrix[8 + axis]! * vertex[2]! +
-        matrix[12 + axis]!;
-      min[axis] = Math.min(min[axis]!, value);
-      max[axis] = Math.max(max[axis]!, value);
-    }
-  }
-  return min.map((value, axis) => (value + max[axis]!) / 2);
-}
 
 /**
  * Whether each triangle of a node's first primitive winds towards its first vertex's normal, in its own data: a

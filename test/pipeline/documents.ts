@@ -166,3 +166,25 @@ export function batchedSphereRow(
     throw new Error('the parts were not batched');
   return { document, triangles };
 }
+
+/** The world-space centre of the box around a node's first primitive's vertices. */
+export function worldCentre(node: Node): number[] {
+  const position = node.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
+  const matrix = node.getWorldMatrix();
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  const vertex: number[] = [];
+  for (let i = 0; i < position.getCount(); i++) {
+    position.getElement(i, vertex);
+    for (let axis = 0; axis < 3; axis++) {
+      const value =
+        matrix[axis]! * vertex[0]! +
+        matrix[4 + axis]! * vertex[1]! +
+        matrix[8 + axis]! * vertex[2]! +
+        matrix[12 + axis]!;
+      min[axis] = Math.min(min[axis]!, value);
+      max[axis] = Math.max(max[axis]!, value);
+    }
+  }
+  return min.map((value, axis) => (value + max[axis]!) / 2);
+}

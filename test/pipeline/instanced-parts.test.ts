@@ -16,7 +16,15 @@ import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import { splitFeatureParts } from '../../src/render/scene/split-feature-parts.ts';
 import { exportModel } from '../../src/writers/export-model.ts';
 import { zipEntries } from '../exports/support.ts';
-import { addSphere, emptyDocument, quietLogger, readGlb, tempDir, validationErrors } from './documents.ts';
+import {
+  addSphere,
+  emptyDocument,
+  quietLogger,
+  readGlb,
+  tempDir,
+  validationErrors,
+  worldCentre,
+} from './documents.ts';
 
 const PARTS = 120;
 const SHAPES = 4;
@@ -157,26 +165,4 @@ function partNodes(document: Document): Node[] {
     .getRoot()
     .listNodes()
     .filter((node) => node.getMesh() && typeof node.getExtras().group_id === 'string');
-}
-
-/** The world-space centre of the box around a node's vertices. */
-function worldCentre(node: Node): number[] {
-  const position = node.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
-  const matrix = node.getWorldMatrix();
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  const vertex: number[] = [];
-  for (let i = 0; i < position.getCount(); i++) {
-    position.getElement(i, vertex);
-    for (let axis = 0; axis < 3; axis++) {
-      const value =
-        matrix[axis]! * vertex[0]! +
-        matrix[4 + axis]! * vertex[1]! +
-        matrix[8 + axis]! * vertex[2]! +
-        matrix[12 + axis]!;
-      min[axis] = Math.min(min[axis]!, value);
-      max[axis] = Math.max(max[axis]!, value);
-    }
-  }
-  return min.map((value, axis) => (value + max[axis]!) / 2);
 }
