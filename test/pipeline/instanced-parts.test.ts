@@ -33,14 +33,35 @@ const SHEARED = 'p7';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 let converted: ConversionResult;
+/** The model of fine spheres converted, its LOD 1 and 2 quantized. */
+let fine: ConversionResult;
 /** Each source part's world-space centre. */
 let centres: Map<string, number[]>;
 
-/** 120 parts drawing 4 shared spheres, moved, turned and scaled (one sheared by its parent). */
-function sharedMeshes(): Document {
+/** `document` converted from a GLB, its levels compressed as served. */
+async function convert(document: Document, name: string): Promise<ConversionResult> {
+  const file = path.join(scratch.dir, `${name}.glb`);
+  await writeFile(file, await (await createNodeIO()).writeBinary(document));
+  return convertModel({
+    modelId: name,
+    source: { file, dir: scratch.dir, format: 'glb' },
+    logger: quietLogger,
+    compressLods: 'meshopt',
+  });
+}
+
+/**
+ * 120 parts drawing 4 shared spheres, moved, turned and scaled (one sheared by its parent). Fine spheres (`fine`)
+ * weigh more than the parts' table and placements, so LOD 1 and 2 shrink and are written quantized rather than
+ * LOD 0 standing in for them.
+ */
+function sharedMeshes(fine = false): Document {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0]!;
-  const meshes = Array.from({ length: SHAPES }, (_, shape) => addSphere(document, 8, 6, 0.2 + shape / 20));
+  const [segments, rings] = fine ? [192, 128] : [8, 6];
+  const meshes = Array.from({ length: SHAPES }, (_, shape) =>
+    addSphere(document, segments, rings, 0.2 + shape / 20),
+  );
   const squashed = document.createNode('Squashed').setScale([1, 3, 1]);
   scene.addChild(squashed);
   for (let i = 0; i < PARTS; i++) {
@@ -63,20 +84,18 @@ before(async () => {
   centres = new Map(
     partNodes(document).map((node) => [node.getExtras().group_id as string, worldCentre(node)]),
   );
-  const file = path.join(scratch.dir, 'shared.glb');
-  await writeFile(file, await (await createNodeIO()).writeBinary(document));
-  converted = await convertModel({
-    modelId: 'i',
-    source: { file, dir: scratch.dir, format: 'glb' },
-    logger: quietLogger,
-    compressLods: 'meshopt',
-  });
+  converted = await convert(document, 'shared');
+  fine = await convert(sharedMeshes(true), 'fine');
 });
 after(() => scratch.remove());
 
 void test('each shared mesh is drawn as instances of one node in every level, and the levels are valid', async () => {
   assert.equal(converted.parts.length, PARTS);
-  for (const lod of converted.lods) {
+  assert.ok(
+    fine.lods[1].reduced && fine.lods[2].reduced,
+    'LOD 1 and 2 of the fine spheres are files of their own',
+  );
+  for (const lod of [...converted.lods, ...fine.lods]) {
     const document = await readGlb(lod.glb);
     const instancing = document
       .getRoot()
@@ -101,7 +120,7 @@ void test('each shared mesh is drawn as instances of one node in every level, an
 });
 
 void test('every level splits back into a node per part where the part was', async () => {
-  for (const lod of converted.lods) {
+  for (const lod of [converted.lods[0], ...fine.lods]) {
     const document = await readGlb(lod.glb);
     splitFeatureParts(document);
     const nodes = partNodes(document);
