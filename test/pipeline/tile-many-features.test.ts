@@ -3,53 +3,13 @@
 // allows, each still resolving to its own part; up to 65,536 parts they stay 16-bit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { tileDocument } from '../../src/pipeline/tiles/tile-document.ts';
-import type { TriangleSoup } from '../../src/pipeline/tiles/triangle-soup.ts';
 import { featureParts } from '../../src/render/scene/feature-group-ids.ts';
-import { quietLogger, readGlb } from './documents.ts';
-
-/** A soup of `parts` parts of one triangle each, in a row, every vertex in one tile. */
-function triangleRow(parts: number): {
-  soup: TriangleSoup;
-  geometry: { vertices: Uint32Array; indices: Uint32Array };
-} {
-  const positions = new Float32Array(parts * 9);
-  const vertexPart = new Uint32Array(parts * 3);
-  for (let part = 0; part < parts; part++) {
-    positions.set([part, 0, 0, part + 0.5, 0, 0, part, 0.5, 0], part * 9);
-    vertexPart.fill(part, part * 3, part * 3 + 3);
-  }
-  const indices = Uint32Array.from({ length: parts * 3 }, (_, at) => at);
-  const soup: TriangleSoup = {
-    positions,
-    normals: null,
-    vertexPart,
-    vertexMaterial: new Uint16Array(parts * 3),
-    uvs: null,
-    colors: null,
-    indices,
-    parts: Array.from({ length: parts }, (_, part) => ({ group_id: `g${part}`, name: `part ${part}` })),
-    materials: [
-      {
-        baseColor: [1, 1, 1, 1],
-        baseColorTexture: null,
-        metallic: 0,
-        roughness: 1,
-        doubleSided: true,
-        blend: false,
-      },
-    ],
-    textures: [],
-  };
-  return { soup, geometry: { vertices: indices.slice(), indices } };
-}
+import { triangleRowTile } from '../helpers/triangle-row-tile.ts';
+import { readGlb } from './documents.ts';
 
 /** The tile written and read back: its feature id array and each triangle's part's group id. */
 async function writtenTile(parts: number): Promise<{ features: ArrayLike<number>; groupIds: string[] }> {
-  const { soup, geometry } = triangleRow(parts);
-  const io = await createNodeIO();
-  const document = await readGlb(await io.writeBinary(tileDocument(soup, geometry, [], quietLogger)));
+  const document = await readGlb(await triangleRowTile(parts));
   const [primitive] = document.getRoot().listMeshes()[0]!.listPrimitives();
   const found = featureParts(primitive!)!;
   const indices = primitive!.getIndices()!.getArray()!;
