@@ -1,5 +1,5 @@
 import { NodeIO } from '@gltf-transform/core';
-import { GLTF_EXTENSIONS } from './ext-instance-features.ts';
+import { GLTF_EXTENSIONS } from './gltf-extensions.ts';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 // Every process that reads or writes glTF loads this module, so the graph's unheard events are skipped in all.
 import './quiet-graph-events.ts';

@@ -6,11 +6,14 @@
  */
 import { Extension, ExtensionProperty, PropertyType, RefList } from '@gltf-transform/core';
 import type { IProperty, Node, Nullable, ReaderContext, WriterContext } from '@gltf-transform/core';
-import { ALL_EXTENSIONS, EXTStructuralMetadata } from '@gltf-transform/extensions';
+import { EXTStructuralMetadata } from '@gltf-transform/extensions';
 import type { PropertyTable, StructuralMetadata } from '@gltf-transform/extensions';
 
 /** The extension's name in a glTF file. */
 export const EXT_INSTANCE_FEATURES = 'EXT_instance_features';
+
+/** The extension whose instances these feature ids tell apart. */
+const INSTANCING = 'EXT_mesh_gpu_instancing';
 
 interface IInstanceFeatureID extends IProperty {
   featureCount: number;
@@ -166,7 +169,8 @@ export class EXTInstanceFeatures extends Extension {
     for (const node of this.document.getRoot().listNodes()) {
       const features = node.getExtension<InstanceFeatures>(EXT_INSTANCE_FEATURES);
       const nodeDef = json.nodes?.[context.nodeIndexMap.get(node as Node)!];
-      if (!features || !nodeDef) continue;
+      // The extension describes instances: a node that has none gets no feature ids.
+      if (!features || !nodeDef || !node.getExtension(INSTANCING)) continue;
       const featureIds = features.listFeatureIDs().map((featureId) => {
         const idDef: FeatureIDDef = { featureCount: featureId.getFeatureCount() };
         const attribute = featureId.getAttribute();
@@ -193,6 +197,3 @@ export class EXTInstanceFeatures extends Extension {
     );
   }
 }
-
-/** Every extension the service reads and writes: glTF-Transform's own and `EXT_instance_features`. */
-export const GLTF_EXTENSIONS = [...ALL_EXTENSIONS, EXTInstanceFeatures];

@@ -11,6 +11,7 @@ import { conformAttributes } from './conform-attributes.ts';
 import { dedupByHash } from './dedup-by-hash.ts';
 import { tidyExtensions } from './tidy-extensions.ts';
 import { weldInPlace } from './weld-in-place.ts';
+import { EXT_INSTANCE_FEATURES } from '../gltf/ext-instance-features.ts';
 import type { StepContext } from './types.ts';
 
 /** Step name used in logs. */
@@ -53,6 +54,11 @@ export async function cleanUp(
   const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
 
   if (used.includes('EXT_mesh_gpu_instancing')) await document.transform(uninstance());
+  // The source's own instance feature ids went with its instances (each is a node now): their sets would name
+  // attributes no node has.
+  for (const extension of root.listExtensionsUsed()) {
+    if (extension.extensionName === EXT_INSTANCE_FEATURES) extension.dispose();
+  }
   // Simplification and bounds need float positions; quantized data is decoded once here.
   if (used.includes('KHR_mesh_quantization')) await document.transform(dequantize());
   for (const extension of root.listExtensionsUsed()) {

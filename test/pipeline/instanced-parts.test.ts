@@ -6,10 +6,12 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Document, Node, vec3, vec4 } from '@gltf-transform/core';
+import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
 import type { InstancedMesh } from '@gltf-transform/extensions';
 import sharp from 'sharp';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { EXT_INSTANCE_FEATURES } from '../../src/gltf/ext-instance-features.ts';
+import { EXT_INSTANCE_FEATURES, EXTInstanceFeatures } from '../../src/gltf/ext-instance-features.ts';
+import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import type { ConversionResult } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
@@ -116,8 +118,102 @@ void test('each shared mesh is drawn as instances of one node in every level, an
     const sheared = partNodes(document).filter((node) => node.getExtras().group_id === SHEARED);
     assert.equal(sheared.length, 1, 'the sheared part keeps its node');
     assert.deepEqual(await validationErrors(lod.glb), [], `LOD ${lod.level} is valid`);
+    assert.deepEqual(unusedAccessors(document), [], `LOD ${lod.level} holds no data nothing reads`);
+  }
+  // The quantized levels' positions are the grid's integers, the instances scaled to match.
+  for (const lod of fine.lods.slice(1)) {
+    const document = await readGlb(lod.glb);
+    for (const mesh of document.getRoot().listMeshes()) {
+      for (const primitive of mesh.listPrimitives()) {
+        assert.equal(primitive.getAttribute('POSITION')!.getNormalized(), false, `LOD ${lod.level}`);
+      }
+    }
   }
 });
+
+void test('instances only moved and turned carry no scale, and an export keeps no instance data', async () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const sphere = addSphere(document, 8, 6, 0.3);
+  for (let i = 0; i < PARTS; i++) {
+    const angle = (i / PARTS) * Math.PI;
+    scene.addChild(
+      document
+        .createNode(`part ${i}`)
+        .setMesh(sphere)
+        .setTranslation([i, 0, 0])
+        .setRotation([0, Math.sin(angle / 2), 0, Math.cos(angle / 2)] as vec4)
+        .setExtras({ group_id: `p${i}` }),
+    );
+  }
+  batchParts(document, {}, { logger: quietLogger });
+  const [batch] = document
+    .getRoot()
+    .listNodes()
+    .flatMap((node) => node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing') ?? []);
+  assert.ok(batch?.getAttribute('ROTATION'));
+  assert.equal(batch.getAttribute('SCALE'), null, 'a turn decomposes to a scale of 1');
+
+  const glb = await exportModel(converted.lods[0].glb, {
+    format: 'glb',
+    bound: [],
+    title: 'Spheres',
+    unit: 'meter',
+  });
+  const exported = await readGlb(glb);
+  assert.equal(partNodes(exported).length, PARTS);
+  assert.deepEqual(unusedAccessors(exported), [], 'the instances’ placements and ids went with them');
+  const used = exported
+    .getRoot()
+    .listExtensionsUsed()
+    .map((extension) => extension.extensionName);
+  assert.ok(!used.includes('EXT_mesh_gpu_instancing') && !used.includes(EXT_INSTANCE_FEATURES));
+});
+
+void test('a source’s own instance feature ids go with its instances, which become parts', async () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  const buffer = document.getRoot().listBuffers()[0] ?? document.createBuffer();
+  const accessor = (type: 'SCALAR' | 'VEC3', values: number[]) =>
+    document.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
+  const batch = document
+    .createExtension(EXTMeshGPUInstancing)
+    .createInstancedMesh()
+    .setAttribute('TRANSLATION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 2, 0, 0]))
+    .setAttribute('_FEATURE_ID_0', accessor('SCALAR', [0, 1, 2]));
+  const features = document.createExtension(EXTInstanceFeatures);
+  const trees = document
+    .createNode('trees')
+    .setMesh(addSphere(document, 8, 6, 0.3))
+    .setExtension('EXT_mesh_gpu_instancing', batch)
+    .setExtension(
+      EXT_INSTANCE_FEATURES,
+      features
+        .createInstanceFeatures()
+        .addFeatureID(features.createFeatureID().setFeatureCount(3).setAttribute(0)),
+    );
+  scene.addChild(trees);
+  const result = await convert(document, 'trees');
+  assert.equal(result.parts.length, 3, 'each instance a part');
+  for (const lod of result.lods) {
+    const level = await readGlb(lod.glb);
+    const used = level
+      .getRoot()
+      .listExtensionsUsed()
+      .map((extension) => extension.extensionName);
+    assert.ok(!used.includes(EXT_INSTANCE_FEATURES), `LOD ${lod.level} names no instance feature ids`);
+    assert.deepEqual(await validationErrors(lod.glb), []);
+  }
+});
+
+/** The accessors of a document that nothing but the document's root refers to. */
+function unusedAccessors(document: Document): string[] {
+  const root = document.getRoot();
+  return root
+    .listAccessors()
+    .filter((accessor) => accessor.listParents().every((parent) => parent === root))
+    .map((accessor) => `${accessor.getType()} × ${accessor.getCount()}`);
+}
 
 void test('every level splits back into a node per part where the part was', async () => {
   for (const lod of [converted.lods[0], ...fine.lods]) {

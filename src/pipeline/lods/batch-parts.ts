@@ -45,8 +45,8 @@ export interface BatchPartsOptions {
    */
   aboveParts: number;
   /**
-   * A mesh drawn by this many nodes or more stays one mesh its nodes share, as it came: copying it into the batch
-   * once per node would cost more vertex bytes than its nodes' JSON.
+   * A mesh drawn by this many nodes or more stays one mesh, drawn as instances where its nodes can go and by its
+   * nodes where not: copying it into the batch once per node would cost more vertex bytes than its placements.
    */
   sharedAtLeast: number;
 }

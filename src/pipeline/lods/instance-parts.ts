@@ -108,8 +108,9 @@ export function writeInstances(
       translations.set(translation, at * 3);
       rotations.set(rotation, at * 4);
       scales.set(scale, at * 3);
-      rotated ||= rotation[0] !== 0 || rotation[1] !== 0 || rotation[2] !== 0;
-      scaled ||= scale[0] !== 1 || scale[1] !== 1 || scale[2] !== 1;
+      // Compared as stored: a turn's scale decomposes to 0.9999999999999999, which is 1 as a float.
+      rotated ||= rotations.subarray(at * 4, at * 4 + 3).some((value) => value !== 0);
+      scaled ||= scales.subarray(at * 3, at * 3 + 3).some((value) => value !== 1);
     });
     const batch = instancing
       .createInstancedMesh()

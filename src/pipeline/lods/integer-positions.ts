@@ -1,4 +1,5 @@
 import type { Document, Mesh } from '@gltf-transform/core';
+import type { InstancedMesh } from '@gltf-transform/extensions';
 import { Accessor, Node } from '@gltf-transform/core';
 
 /** Step name used in logs. */
@@ -10,8 +11,9 @@ export const NAME = 'integer-positions';
  * the whole 16-bit range (each value shifted up and its top bits copied below), which widens the differences
  * between neighbouring vertices that meshopt's codec stores; the plain grid values are four times smaller, so the
  * same positions encode in fewer bytes, and they decode to the grid exactly instead of to within a rounding of it.
- * `bits` must be the position bits `quantize` used. Documents with skins, instancing, morph targets or volume
- * materials are left as they are: their positions are also read through transforms this does not adjust.
+ * `bits` must be the position bits `quantize` used. A mesh drawn as instances scales each instance instead.
+ * Documents with skins, morph targets or volume materials are left as they are: their positions are also read
+ * through transforms this does not adjust.
  * Returns how many position accessors were rewritten.
  */
 export function integerPositions(document: Document, bits: number): number {
@@ -41,9 +43,14 @@ export function integerPositions(document: Document, bits: number): number {
     }
     for (const parent of mesh.listParents()) {
       if (!(parent instanceof Node)) continue;
-      // The grid value q stood for q / steps of the node's unit: the node now scales by that step.
-      const scale = parent.getScale();
-      parent.setScale([scale[0] / steps, scale[1] / steps, scale[2] / steps]);
+      const batch = parent.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing');
+      // The grid value q stood for q / steps of the node's unit: the node now scales by that step, or each of its
+      // instances, whose transforms apply first.
+      if (batch) scaleInstances(document, batch, 1 / steps);
+      else {
+        const scale = parent.getScale();
+        parent.setScale([scale[0] / steps, scale[1] / steps, scale[2] / steps]);
+      }
     }
   }
   return rewritten.size;
@@ -60,9 +67,21 @@ function plainMesh(mesh: Mesh): boolean {
     .listParents()
     .every(
       (parent) =>
-        !(parent instanceof Node) ||
-        (parent.getSkin() === null &&
-          parent.getExtension('EXT_mesh_gpu_instancing') === null &&
-          parent.listChildren().length === 0),
+        !(parent instanceof Node) || (parent.getSkin() === null && parent.listChildren().length === 0),
     );
+}
+
+/** Multiplies every instance's scale by `factor`: a new `SCALE` attribute, ones where the instances had none. */
+function scaleInstances(document: Document, batch: InstancedMesh, factor: number): void {
+  const count = batch.listAttributes()[0]?.getCount() ?? 0;
+  const before = batch.getAttribute('SCALE');
+  const scales = new Float32Array(count * 3);
+  const scale = [1, 1, 1];
+  for (let at = 0; at < count; at++) {
+    before?.getElement(at, scale);
+    scales.set([scale[0]! * factor, scale[1]! * factor, scale[2]! * factor], at * 3);
+  }
+  const buffer = batch.listAttributes()[0]?.getBuffer() ?? null;
+  batch.setAttribute('SCALE', document.createAccessor().setType('VEC3').setArray(scales).setBuffer(buffer));
+  if (before && before.listParents().every((parent) => parent === document.getRoot())) before.dispose();
 }

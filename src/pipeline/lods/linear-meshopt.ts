@@ -1,6 +1,7 @@
 import { PropertyType } from '@gltf-transform/core';
 import type { Document, Transform } from '@gltf-transform/core';
 import { EXTMeshoptCompression } from '@gltf-transform/extensions';
+import type { InstancedMesh } from '@gltf-transform/extensions';
 import { QUANTIZE_DEFAULTS, createTransform, prune, quantize } from '@gltf-transform/functions';
 import type { MeshoptEncoder } from 'meshoptimizer';
 import { dedupByHash } from '../dedup-by-hash.ts';
@@ -45,6 +46,10 @@ export function linearMeshopt(
     const high = settings.level === 'high';
     await document.transform(linearReorder({ encoder: settings.encoder, target: 'size', onProgress: step }));
     step();
+    const batches = document
+      .getRoot()
+      .listNodes()
+      .flatMap((node) => node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing') ?? []);
     await document.transform(
       quantize({
         ...QUANTIZE_DEFAULTS,
@@ -58,6 +63,9 @@ export function linearMeshopt(
       }),
     );
     step();
+    // `quantize` hangs a transformed copy of each node's instancing on it and leaves the old one, holding its
+    // accessors, in the graph: disposed, the prune below drops those (a sixth of an instanced level's bytes).
+    for (const batch of batches) if (batch.listParents().length === 0) batch.dispose();
     // What `quantize` cleans up after itself, with the linear dedup.
     await document.transform(
       prune({

@@ -1,6 +1,6 @@
 import { NodeIO } from '@gltf-transform/core';
 import type { Document } from '@gltf-transform/core';
-import { GLTF_EXTENSIONS } from '../../gltf/ext-instance-features.ts';
+import { GLTF_EXTENSIONS } from '../../gltf/gltf-extensions.ts';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 
 let io: Promise<NodeIO> | undefined;

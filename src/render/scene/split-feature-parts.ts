@@ -14,9 +14,9 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
 /**
  * Turns a level whose parts are batched (primitives whose `_FEATURE_ID_0` resolves to a `group_id` through
  * `EXT_structural_metadata`, as batch-parts.ts writes them, and instances of shared meshes: split-instance-parts.ts)
- * back into a node per part, as levels of few parts are
- * written: each part a node named after it with its `extras.group_id`, under the batched primitives' node, with
- * a mesh of only its own vertices (every attribute but the feature ids, types kept) and its primitives' materials.
+ * back into a node per part, as levels of few parts are written: each part a node named after it with its
+ * `extras.group_id`, under the batched primitives' node, with a mesh of only its own vertices (every attribute but
+ * the feature ids, types kept) and its primitives' materials.
  * Exports and the renderer then find each part as they always have. With `only`, just the parts of those group
  * ids become nodes and the other triangles stay on the batched node, in one primitive per batched primitive without
  * feature ids (a renderer painting a few bound parts of 100,000 need not make a node of each). Returns how many part

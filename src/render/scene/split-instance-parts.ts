@@ -49,13 +49,18 @@ export function splitInstanceParts(document: Document, only?: ReadonlySet<string
     if (kept.length === count) continue;
     const accessors = batch.listAttributes();
     if (kept.length === 0) {
-      node.setMesh(null).setExtension(INSTANCING, null).setExtension(EXT_INSTANCE_FEATURES, null);
+      node.setMesh(null);
+      batch.dispose();
+      node.getExtension(EXT_INSTANCE_FEATURES)?.dispose();
     } else {
       for (const semantic of batch.listSemantics()) {
         batch.setAttribute(semantic, keepElements(document, batch.getAttribute(semantic)!, kept));
       }
     }
-    for (const accessor of accessors) if (accessor.listParents().length <= 1) accessor.dispose();
+    const root = document.getRoot();
+    for (const accessor of accessors) {
+      if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
+    }
   }
   if (made > 0) disposeUnusedExtensions(document);
   return made;

@@ -45,11 +45,18 @@ export function expandInstancedParts(scene: Object3D): Map<string, Mesh[]> {
       mesh.geometry.deleteAttribute(name);
       mesh.geometry.deleteAttribute(name.toLowerCase());
       const instance = new Matrix4();
+      // GLTFLoader sets a node's position, rotation and scale, not its matrix.
+      mesh.updateMatrix();
+      let kept = 0;
       for (let at = 0; at < mesh.count; at++) {
         const row = table.getPropertyTableData(propertyTable, Math.round(features.getX(at)));
-        if (typeof row.group_id !== 'string') continue;
-        const part = new Mesh(mesh.geometry, mesh.material);
         mesh.getMatrixAt(at, instance);
+        if (typeof row.group_id !== 'string') {
+          // An instance of no part stays an instance.
+          mesh.setMatrixAt(kept++, instance);
+          continue;
+        }
+        const part = new Mesh(mesh.geometry, mesh.material);
         part.matrix.multiplyMatrices(mesh.matrix, instance);
         part.matrix.decompose(part.position, part.quaternion, part.scale);
         part.name = typeof row.name === 'string' ? row.name : row.group_id;
@@ -59,7 +66,8 @@ export function expandInstancedParts(scene: Object3D): Map<string, Mesh[]> {
         if (list) list.push(part);
         else parts.set(row.group_id, [part]);
       }
-      mesh.parent.remove(mesh);
+      if (kept > 0) mesh.count = kept;
+      else mesh.parent.remove(mesh);
     }
   }
   return parts;

@@ -39,8 +39,8 @@ interface FeatureIds {
 
 /**
  * Replaces each instanced part of a level by a mesh of its own (instance-parts.ts) and each primitive of a tile by
- * one mesh per part it draws (sharing the primitive's vertex buffers, each
- * with the triangles of its part), tagged with the part's `group_id` as plain models' nodes are; answers them.
+ * one mesh per part it draws (sharing the primitive's vertex buffers, each with the triangles of its part), tagged
+ * with the part's `group_id` as plain models' nodes are; answers them.
  * Each split part is marked with its primitive, so the view can draw the parts still plain merged again; each mesh
  * left whole that shares its geometry with another is marked with its place, so the view can draw those instanced.
  */
