@@ -3,13 +3,11 @@
 // of its own with its triangles, as a level of few parts has, so picking, paint, hiding and ghosts find it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MeshoptEncoder } from 'meshoptimizer';
 import type { Mesh } from 'three';
-import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { compressLod } from '../../src/pipeline/lods/compress-lod.ts';
 import { collectPartMeshes } from '../../web/src/viewer/part-meshes.ts';
-import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
-import { batchedSphereRow, quietLogger } from '../pipeline/documents.ts';
+import { splitByPart } from '../../web/src/viewer/tile-parts.ts';
+import { loadServedLevel } from '../helpers/served-level.ts';
+import { batchedSphereRow } from '../pipeline/documents.ts';
 
 const PARTS = 90;
 
@@ -17,14 +15,7 @@ void test('a batched level loads with a mesh per part, each with its own triangl
   // Two materials and spheres of different sizes: a part's triangles are found in either primitive.
   const { document, triangles } = batchedSphereRow(PARTS, 5);
   // Served as the levels are: meshopt-compressed and quantized.
-  const served = await compressLod(
-    document,
-    { encoder: MeshoptEncoder, consumeSource: true },
-    { logger: quietLogger },
-  );
-  const glb = await (await createNodeIO()).writeBinary(served);
-
-  const gltf = await createPartsLoader().parseAsync(glb.slice().buffer, '');
+  const gltf = await loadServedLevel(document);
   let batched = 0;
   gltf.scene.traverse((object) => void ((object as Mesh).isMesh && batched++));
   assert.equal(batched, 2, 'one primitive per material');

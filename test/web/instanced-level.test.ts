@@ -5,14 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { vec3, vec4 } from '@gltf-transform/core';
-import { MeshoptEncoder } from 'meshoptimizer';
 import { Vector3 } from 'three';
 import type { InstancedMesh, Mesh } from 'three';
-import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { batchParts } from '../../src/pipeline/lods/batch-parts.ts';
-import { compressLod } from '../../src/pipeline/lods/compress-lod.ts';
 import { collectPartMeshes } from '../../web/src/viewer/part-meshes.ts';
-import { createPartsLoader, splitByPart } from '../../web/src/viewer/tile-parts.ts';
+import { splitByPart } from '../../web/src/viewer/tile-parts.ts';
+import { loadServedLevel } from '../helpers/served-level.ts';
 import { addSphere, emptyDocument, quietLogger, worldCentre } from '../pipeline/documents.ts';
 
 const PARTS = 90;
@@ -37,15 +35,8 @@ void test('an instanced level loads with a mesh per part, where the part was, sh
     scene.listChildren().map((node) => [node.getExtras().group_id as string, worldCentre(node)]),
   );
   assert.equal(batchParts(document, {}, { logger: quietLogger }), PARTS);
-  // Served as LOD 1 and 2 are: meshopt-compressed and quantized, the instances' placements carrying the grid's scale.
-  const served = await compressLod(
-    document,
-    { encoder: MeshoptEncoder, consumeSource: true },
-    { logger: quietLogger },
-  );
-  const glb = await (await createNodeIO()).writeBinary(served);
-
-  const gltf = await createPartsLoader().parseAsync(glb.slice().buffer, '');
+  // Served as LOD 1 and 2 are: the instances' placements carry the grid's scale.
+  const gltf = await loadServedLevel(document);
   let instanced = 0;
   gltf.scene.traverse((object) => void ((object as InstancedMesh).isInstancedMesh && instanced++));
   assert.equal(instanced, spheres.length, 'an InstancedMesh per shared mesh');
