@@ -36,8 +36,8 @@ function placementOf(matrix: mat4): Placement | null {
   const rotation: vec4 = [0, 0, 0, 1];
   const scale: vec3 = [1, 1, 1];
   MathUtils.decompose(matrix, translation, rotation, scale);
-  const again = MathUtils.compose(translation, rotation, scale, new Array(16).fill(0) as unknown as mat4);
   if (scale[0] * scale[1] * scale[2] <= 0) return null;
+  const again = MathUtils.compose(translation, rotation, scale, new Array(16).fill(0) as unknown as mat4);
   const size = Math.max(...scale.map(Math.abs));
   for (let at = 0; at < 12; at++) {
     if (Math.abs(again[at]! - matrix[at]!) > SHEAR_TOLERANCE * size) return null;
@@ -102,16 +102,14 @@ export function writeInstances(
     const translations = new Float32Array(count * 3);
     const rotations = new Float32Array(count * 4);
     const scales = new Float32Array(count * 3);
-    let rotated = false;
-    let scaled = false;
     group.placements.forEach(({ translation, rotation, scale }, at) => {
       translations.set(translation, at * 3);
       rotations.set(rotation, at * 4);
       scales.set(scale, at * 3);
-      // Compared as stored: a turn's scale decomposes to 0.9999999999999999, which is 1 as a float.
-      rotated ||= rotations.subarray(at * 4, at * 4 + 3).some((value) => value !== 0);
-      scaled ||= scales.subarray(at * 3, at * 3 + 3).some((value) => value !== 1);
     });
+    // Compared as stored: a turn's scale decomposes to 0.9999999999999999, which is 1 as a float.
+    const rotated = rotations.some((value, at) => at % 4 !== 3 && value !== 0);
+    const scaled = scales.some((value) => value !== 1);
     const batch = instancing
       .createInstancedMesh()
       .setAttribute('TRANSLATION', accessor('VEC3', translations))
