@@ -1,6 +1,6 @@
 // A part's fingerprint (types.ts PartFingerprint): four hashes that let two versions of a model say whether a part
 // kept its shape, its place, its properties and its materials.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { Material, Mesh, Node, Texture, mat4 } from '@gltf-transform/core';
 import { GEOMETRY_TOLERANCE, hashMeshGeometry } from './geometry-hash.ts';
 import type { MeshGeometry } from './geometry-hash.ts';
@@ -21,11 +21,13 @@ export interface FingerprintCache {
   meshes: Map<Mesh, Map<number, MeshGeometry>>;
   textures: Map<Texture, string>;
   materials: Map<string, string>;
+  /** Each material's description (describeMaterial), read once however many parts draw with it. */
+  descriptions: Map<Material, string>;
 }
 
 /** An empty {@link FingerprintCache}. */
 export function createFingerprintCache(): FingerprintCache {
-  return { meshes: new Map(), textures: new Map(), materials: new Map() };
+  return { meshes: new Map(), textures: new Map(), materials: new Map(), descriptions: new Map() };
 }
 
 /** The hash of no properties, which most parts of most formats have: computed once. */
@@ -64,9 +66,9 @@ function materialHash(mesh: Mesh, cache: FingerprintCache): string {
     .map((primitive) => describeMaterial(primitive.getMaterial(), cache))
     .sort();
   const key = JSON.stringify(descriptions);
-  let hash = cache.materials.get(key);
-  if (hash === undefined) cache.materials.set(key, (hash = hashJson(descriptions)));
-  return hash;
+  let digest = cache.materials.get(key);
+  if (digest === undefined) cache.materials.set(key, (digest = hashJson(descriptions)));
+  return digest;
 }
 
 function isEmpty(properties: PartProperties): boolean {
@@ -117,6 +119,13 @@ function canonicalProperties(properties: PartProperties): unknown {
  */
 function describeMaterial(material: Material | null, cache: FingerprintCache): string {
   if (!material) return 'null';
+  let description = cache.descriptions.get(material);
+  if (description === undefined)
+    cache.descriptions.set(material, (description = readMaterial(material, cache)));
+  return description;
+}
+
+function readMaterial(material: Material, cache: FingerprintCache): string {
   const round = (values: readonly number[]) => values.map((value) => snap(value, 1e-6));
   const texture = (slot: Texture | null) => (slot ? textureHash(slot, cache) : null);
   return JSON.stringify([
@@ -135,16 +144,16 @@ function describeMaterial(material: Material | null, cache: FingerprintCache): s
 }
 
 function textureHash(texture: Texture, cache: FingerprintCache): string {
-  let hash = cache.textures.get(texture);
-  if (hash === undefined) {
+  let digest = cache.textures.get(texture);
+  if (digest === undefined) {
     const image = texture.getImage();
-    hash = image ? createHash('sha256').update(image).digest('hex').slice(0, 32) : texture.getURI();
-    cache.textures.set(texture, hash);
+    digest = image ? createHash('sha256').update(image).digest('hex').slice(0, 32) : texture.getURI();
+    cache.textures.set(texture, digest);
   }
-  return hash;
+  return digest;
 }
 
-/** 32 hex digits of the SHA-256 of a value's JSON. */
+/** 32 hex digits of the SHA-256 of a value's JSON (one-shot: a hash object a part cost more than the digest). */
 function hashJson(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+  return hash('sha256', JSON.stringify(value), 'hex').slice(0, 32);
 }

@@ -95,7 +95,7 @@ void test('a model of 3,000 distinct parts keeps each part, its id, name and tri
   }
 });
 
-void test('a model of 2,000 parts repeating 50 shapes lists every part, one index list shared by all', async () => {
+void test('a model of 2,000 parts repeating 50 shapes lists every part, a mesh a shape and one index list shared by all', async () => {
   const groups = 2000;
   // A node per part, as levels of few parts are written: batched levels share no index lists.
   const result = await convertGenerated({ groups, kind: 'repeated', shapes: 50 }, undefined, false);
@@ -103,8 +103,10 @@ void test('a model of 2,000 parts repeating 50 shapes lists every part, one inde
   const document = await readGlb(result.lods[0].glb);
   const byGroup = await trianglesByGroup(result.lods[0].glb);
   assert.equal(byGroup.size, groups);
-  // The repeated boxes sit at different places, so they differ in their vertices: each keeps a mesh of its own.
-  assert.equal(document.getRoot().listMeshes().length, groups);
+  // The repeated boxes are the 50 shapes moved: the import gives each copy its shape's mesh and a node placing it
+  // (a copy whose corners sit across the file's precision from its shape's keeps a mesh of its own).
+  const meshes = document.getRoot().listMeshes().length;
+  assert.ok(meshes >= 50 && meshes <= 60, `${meshes} meshes`);
   // Their index lists are one box's topology: one accessor for all.
   const indices = new Set(
     document

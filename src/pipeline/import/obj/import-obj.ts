@@ -17,6 +17,8 @@ import { ObjParser, ObjSyntaxError } from './obj-parser.ts';
 import type { ObjModel, ObjPart } from './obj-parser.ts';
 import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { endsMidStatement } from './obj-truncation.ts';
+import { RepeatedPartMeshes, sharingStep } from './repeated-part-meshes.ts';
+import type { PartPrimitive } from './repeated-part-meshes.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
 
@@ -118,16 +120,27 @@ async function readObj(
     root.addChild(document.createNode('').setMesh(mesh));
   } else {
     let built = 0;
+    const repeats = new RepeatedPartMeshes(sharingStep(model.data.positions));
     for (const part of model.parts) {
       if (part.primitives.size === 0) continue;
-      const mesh = document.createMesh(part.name);
-      for (const [name, corners] of part.primitives) {
+      const primitives: PartPrimitive[] = [];
+      for (const [material, corners] of part.primitives) {
         built += corners.triangles.count;
-        mesh.addPrimitive(addPrimitive(corners.take(model.data), materials.get(name)));
+        primitives.push({ material, arrays: corners.take(model.data) });
       }
-      root.addChild(document.createNode(part.name).setMesh(mesh).setExtras(objProperties(part)));
+      const node = document.createNode(part.name).setExtras(objProperties(part));
+      const build = () => {
+        const mesh = document.createMesh(part.name);
+        for (const { material, arrays } of primitives)
+          mesh.addPrimitive(addPrimitive(arrays, materials.get(material)));
+        return mesh;
+      };
+      // A part without a name takes its mesh's (name-parts.ts), so it never shares another part's mesh.
+      root.addChild(node.setMesh(part.name === '' ? build() : repeats.meshFor(node, primitives, build)));
       context.onProgress?.(READ_SHARE + (1 - READ_SHARE) * (built / model.triangles));
     }
+    if (repeats.shared > 0)
+      logger.debug(`${NAME}: ${repeats.shared} parts repeat another moved and share its mesh`);
   }
   await embedWebImages(document, options.loadSharp, logger, NAME);
   const repaired = repairNormals(document);
