@@ -138,7 +138,7 @@ void test('a model of few parts keeps a node per part', async () => {
   assert.equal((await featureGroups(few.lods[0].glb)).primitives, 0);
 });
 
-void test('shared meshes stay shared, as instances where their nodes can go; parts under an object keep their place', () => {
+void test('shared meshes stay shared, as instances but where mirrored; parts under an object keep their place in the tree', () => {
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0]!;
   const shared = addSphere(document, 8, 6, 0.3);
@@ -170,8 +170,9 @@ void test('shared meshes stay shared, as instances where their nodes can go; par
       .filter((node) => node.getMesh())
       .map((node) => [node.getExtras().group_id as string, facesFollowNormals(node)]),
   );
-  // Of the 25 parts drawing the shared sphere, 3 sit in the storey and 8 are mirrored: those keep their nodes.
-  const instanced = 25 - 3 - 8;
+  // Of the 25 parts drawing the shared sphere, 9 are mirrored: those keep their nodes. The others become instances,
+  // those in the storey staying in it marked.
+  const instanced = 25 - 9;
   assert.equal(batchParts(document, {}, { logger: quietLogger }), parts - parts / 4 + instanced);
   const kept = document
     .getRoot()
@@ -188,7 +189,8 @@ void test('shared meshes stay shared, as instances where their nodes can go; par
   );
   assert.equal(kept.length - 1, parts / 4 - instanced, 'the others still drawn by their nodes');
   const marked = storey.listChildren().filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
-  assert.equal(marked.length, 10 - 3, 'parts in the storey stay in it, marked');
+  assert.equal(marked.length, 10 - 1, 'parts in the storey but the mirrored one stay in it, marked');
+  for (const node of marked) assert.deepEqual(node.getMatrix(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 
   splitFeatureParts(document);
   for (const node of document.getRoot().listNodes()) {

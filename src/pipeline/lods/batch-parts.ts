@@ -45,7 +45,7 @@ export interface BatchPartsOptions {
    */
   aboveParts: number;
   /**
-   * A mesh drawn by this many nodes or more stays one mesh, drawn as instances where its nodes can go and by its
+   * A mesh drawn by this many nodes or more stays one mesh, drawn as instances where its nodes allow and by its
    * nodes where not: copying it into the batch once per node would cost more vertex bytes than its placements.
    */
   sharedAtLeast: number;
@@ -96,9 +96,10 @@ export interface BatchPlan {
 /**
  * Which parts of a document of many parts merge, and how: one batch per material and vertex layout. A mesh that
  * many nodes share stays one mesh, drawn as instances of one node, one instance a part
- * (`EXT_mesh_gpu_instancing`), where its nodes can go (instance-parts.ts). Parts that cannot merge stay nodes of
+ * (`EXT_mesh_gpu_instancing`), where its nodes allow (instance-parts.ts). Parts that cannot merge stay nodes of
  * their own: skinned, morphed or animated ones, nodes with extensions, points and lines, primitives with
- * extensions, and shared meshes whose nodes must stay. Reads the document only; null when too few parts would merge.
+ * extensions, and shared meshes placed mirrored or sheared. Reads the document only; null when too few parts would
+ * merge.
  */
 export function planBatch(document: Document, options: Partial<BatchPartsOptions>): BatchPlan | null {
   const settings = { ...BATCH_PARTS_DEFAULTS, ...options };
@@ -118,12 +119,8 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
     // A node's own extensions (GPU instancing above all) say more than one placement of its mesh.
     node.listExtensions().length === 0 &&
     ![node, ...ancestors].some((each) => animated.has(each));
-  // Only a node that can go once drawn so becomes an instance.
-  const placements = instancePlacements(
-    partNodes,
-    shared,
-    (node, ancestors) => plain(node, ancestors) && goesOnceBatched(node),
-  );
+  // A node that cannot go once drawn so (an IFC element in its storey) stays marked, as a batched one does.
+  const placements = instancePlacements(partNodes, shared, plain);
   const batches = new Map<string, Batch>();
   const parts: TilePart[] = [];
   const nodes: Node[] = [];
@@ -347,7 +344,12 @@ function copyAccessor(document: Document, template: Accessor, values: TypedArray
 function retireBatchedNode(node: Node): void {
   node.setMesh(null);
   if (goesOnceBatched(node)) node.dispose();
-  else node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
+  else {
+    node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
+    // Its placement is in the batch's vertices or its instance now: one that places nothing else is left out.
+    if (node.listChildren().length === 0 && !node.getCamera())
+      node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]).setScale([1, 1, 1]);
+  }
 }
 
 /**

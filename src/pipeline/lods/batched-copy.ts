@@ -22,11 +22,16 @@ export function batchedCopy(
   // was a fifth of writing a level.
   const removed = new Set(plan.nodes.filter(goesOnceBatched));
   for (const node of removed) left.add(node);
-  // Every instanced part node goes (only such nodes are instanced); its mesh stays, drawn by the instances.
-  for (const group of plan.instances) for (const node of group.nodes) left.add(node);
+  // So is an instanced part node that goes; its mesh stays, drawn by the instances. One that stays is copied, to be
+  // marked drawn by them.
+  for (const group of plan.instances)
+    for (const node of group.nodes) if (goesOnceBatched(node)) left.add(node);
   const { copy, copied } = cloneSharingDataWithout(document, left);
   const kept = plan.nodes.filter((node) => !removed.has(node));
-  const instances = plan.instances.map((group) => ({ ...group, nodes: [] }));
+  const instances = plan.instances.map((group) => ({
+    ...group,
+    nodes: group.nodes.filter((node) => !goesOnceBatched(node)),
+  }));
   writeBatch(copy, { ...plan, nodes: kept, instances }, copied, document, context);
   return copy;
 }

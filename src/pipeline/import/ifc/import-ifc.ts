@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Document } from '@gltf-transform/core';
-import type { Buffer as GltfBuffer, Material, Node } from '@gltf-transform/core';
+import type { Material, Node } from '@gltf-transform/core';
 import type { IfcAPI } from 'web-ifc';
 import { readProductGeometry } from './import-ifc-geometry.ts';
-import type { IfcColorGroup } from './import-ifc-geometry.ts';
+import { IfcProductMeshes } from './ifc-product-meshes.ts';
 import { readLengthUnit, readObjectInfo, readParents } from './import-ifc-spatial.ts';
 import type { IfcRelationTypes } from './import-ifc-spatial.ts';
 import { readIfcProperties } from './import-ifc-properties.ts';
@@ -97,7 +97,7 @@ async function readWithWebIfc(
     const schema = api.GetModelSchema(modelID);
     const sourceUnit = readLengthUnit(api, modelID, types.IFCPROJECT);
     const storeyUnit = sourceUnit === 'unknown' ? undefined : sourceUnit;
-    const products = readProductGeometry(api, modelID, () => context.onProgress?.(0.1));
+    const { products, geometries } = readProductGeometry(api, modelID, () => context.onProgress?.(0.1));
     context.onProgress?.(0.7);
     const sourceTriangleCount = products.reduce((sum, product) => sum + product.triangles, 0);
     if (sourceTriangleCount === 0) throw fail('no geometry found');
@@ -125,16 +125,13 @@ async function readWithWebIfc(
     };
 
     const materials = new Map<string, Material>();
-    for (const product of products) {
-      const node = nodeFor(product.expressID);
-      const mesh = document.createMesh(node.getName());
-      for (const group of product.groups) {
-        mesh.addPrimitive(
-          buildPrimitive(document, buffer, group).setMaterial(materialFor(document, materials, group.color)),
-        );
-      }
-      node.setMesh(mesh);
-    }
+    const meshes = new IfcProductMeshes(document, buffer, geometries, (color) =>
+      materialFor(document, materials, color),
+    );
+    // Every node first: whether a product has children decides whether its node may hold its placement.
+    const productNodes = products.map((product) => nodeFor(product.expressID));
+    products.forEach((product, index) => meshes.place(productNodes[index], product));
+    geometries.clear();
     const properties = readIfcProperties(
       api,
       modelID,
@@ -150,7 +147,7 @@ async function readWithWebIfc(
     repairNormals(document);
 
     context.logger.debug(
-      `${NAME}: ${schema}, ${products.length} products, ${sourceTriangleCount} triangles, ${materials.size} colours, unit ${sourceUnit}`,
+      `${NAME}: ${schema}, ${products.length} products (${meshes.reused} drawing another's mesh), ${sourceTriangleCount} triangles, ${materials.size} colours, unit ${sourceUnit}`,
     );
     context.onProgress?.(1);
     // web-ifc applies the project's length unit and turns IFC's Z-up to +Y up.
@@ -212,20 +209,4 @@ function materialFor(
     materials.set(key, material);
   }
   return material;
-}
-
-function buildPrimitive(document: Document, buffer: GltfBuffer, group: IfcColorGroup) {
-  const vertexCount = group.positions.length / 3;
-  const indices = vertexCount > 65535 ? new Uint32Array(group.indices) : new Uint16Array(group.indices);
-  return document
-    .createPrimitive()
-    .setAttribute(
-      'POSITION',
-      document.createAccessor().setType('VEC3').setArray(new Float32Array(group.positions)).setBuffer(buffer),
-    )
-    .setAttribute(
-      'NORMAL',
-      document.createAccessor().setType('VEC3').setArray(new Float32Array(group.normals)).setBuffer(buffer),
-    )
-    .setIndices(document.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
 }
