@@ -82,7 +82,7 @@ function worldCorners(node: Node): Corner[] {
   for (const primitive of node.getMesh()!.listPrimitives()) {
     const position = primitive.getAttribute('POSITION')!;
     for (let i = 0; i < position.getCount(); i++) {
-      const [x, y, z] = position.getElement(i, []);
+      const [x, y, z] = position.getElement(i, [0, 0, 0]) as Corner;
       const [wx, wy, wz] = [0, 1, 2].map(
         (row) => matrix[row] * x + matrix[4 + row] * y + matrix[8 + row] * z + matrix[12 + row],
       );

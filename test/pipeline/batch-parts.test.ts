@@ -190,7 +190,8 @@ void test('shared meshes stay shared, as instances but where mirrored; parts und
   assert.equal(kept.length - 1, parts / 4 - instanced, 'the others still drawn by their nodes');
   const marked = storey.listChildren().filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
   assert.equal(marked.length, 10 - 1, 'parts in the storey but the mirrored one stay in it, marked');
-  for (const node of marked) assert.deepEqual(node.getMatrix(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  for (const node of marked)
+    assert.deepEqual(node.getMatrix(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 
   splitFeatureParts(document);
   for (const node of document.getRoot().listNodes()) {
