@@ -35,7 +35,7 @@ const NO_PROPERTIES = hashJson([]);
 
 /**
  * The fingerprint of the part `node` draws with `mesh`. The geometry is hashed in the mesh's own frame, less its
- * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices (IFC),
+ * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices,
  * keeps its geometry hash and changes its transform: where the world matrix takes the offset, and its rotation,
  * quantized. A scale is the geometry's (its size in the scene), not the transform's.
  */
