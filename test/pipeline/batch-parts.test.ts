@@ -251,3 +251,29 @@ function facesFollowNormals(node: Node): boolean {
   }
   return true;
 }
+
+void test('a small shape placed a few times is baked into the batch; placed often enough, it is drawn as instances', () => {
+  const placed = (copies: number) => {
+    const document = emptyDocument();
+    const scene = document.getRoot().listScenes()[0]!;
+    // A sphere of 8 × 6 segments: 4 copies hold fewer than 500 vertices in all, 10 copies more.
+    const shared = addSphere(document, 8, 6, 0.3);
+    for (let i = 0; i < 100; i++) {
+      const mesh = i < copies ? shared : addSphere(document, 8, 6, 0.2 + i / 1000);
+      scene.addChild(
+        document
+          .createNode(`part ${i}`)
+          .setMesh(mesh)
+          .setTranslation([i, 0, 0])
+          .setExtras({ group_id: `p${i}` }),
+      );
+    }
+    assert.equal(batchParts(document, {}, { logger: quietLogger }), 100);
+    return document
+      .getRoot()
+      .listNodes()
+      .filter((node) => node.getExtension('EXT_mesh_gpu_instancing')).length;
+  };
+  assert.equal(placed(4), 0, 'four copies of 63 vertices are baked');
+  assert.equal(placed(10), 1, 'ten copies are instances of one node');
+});

@@ -21,7 +21,7 @@ import {
   transformPositions,
 } from '../../render/scene/transform-vertices.ts';
 import type { StepContext } from '../types.ts';
-import { instancePlacements, writeInstances } from './instance-parts.ts';
+import { instancePlacements, meshesSharedEnough, writeInstances } from './instance-parts.ts';
 import type { InstanceGroup } from './instance-parts.ts';
 
 /** Step name used in logs. */
@@ -49,10 +49,16 @@ export interface BatchPartsOptions {
    * nodes where not: copying it into the batch once per node would cost more vertex bytes than its placements.
    */
   sharedAtLeast: number;
+  /** ...and only when its copies hold this many vertices in all (instance-parts.ts, meshesSharedEnough). */
+  instanceVertices: number;
 }
 
 /** Defaults for {@link BatchPartsOptions}. */
-export const BATCH_PARTS_DEFAULTS: BatchPartsOptions = { aboveParts: 64, sharedAtLeast: 4 };
+export const BATCH_PARTS_DEFAULTS: BatchPartsOptions = {
+  aboveParts: 64,
+  sharedAtLeast: 4,
+  instanceVertices: 500,
+};
 
 /** Whether a document has more part nodes than {@link batchParts} leaves as they are: a count, no copy. */
 export function hasManyParts(document: Document, options: Partial<BatchPartsOptions> = {}): boolean {
@@ -98,8 +104,7 @@ export interface BatchPlan {
  * many nodes share stays one mesh, drawn as instances of one node, one instance a part
  * (`EXT_mesh_gpu_instancing`), where its nodes allow (instance-parts.ts). Parts that cannot merge stay nodes of
  * their own: skinned, morphed or animated ones, nodes with extensions, points and lines, primitives with
- * extensions, and shared meshes placed mirrored or sheared. Reads the document only; null when too few parts would
- * merge.
+ * extensions, and shared meshes placed mirrored or sheared. Reads the document only; null if too few would merge.
  */
 export function planBatch(document: Document, options: Partial<BatchPartsOptions>): BatchPlan | null {
   const settings = { ...BATCH_PARTS_DEFAULTS, ...options };
@@ -108,10 +113,8 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
   if (!scene) return null;
   const partNodes = meshNodesUnder(scene.listChildren());
   if (partNodes.length <= settings.aboveParts) return null;
-
-  const uses = new Map<Mesh, number>();
-  for (const { mesh } of partNodes) uses.set(mesh, (uses.get(mesh) ?? 0) + 1);
-  const shared = (mesh: Mesh) => (uses.get(mesh) ?? 0) >= settings.sharedAtLeast;
+  const sharedMeshes = meshesSharedEnough(partNodes, settings.sharedAtLeast, settings.instanceVertices);
+  const shared = sharedMeshes.has.bind(sharedMeshes);
   const animated = animatedNodes(document);
   const plain = (node: Node, ancestors: Node[]) =>
     typeof node.getExtras().group_id === 'string' &&

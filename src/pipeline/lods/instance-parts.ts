@@ -2,6 +2,7 @@ import { MathUtils } from '@gltf-transform/core';
 import type { Buffer, Document, Mesh, Node, Scene, TypedArray, mat4, vec3, vec4 } from '@gltf-transform/core';
 import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
 import type { PropertyTable } from '@gltf-transform/extensions';
+import { meshVertexCount } from '../../gltf/measure-geometry.ts';
 import { EXTInstanceFeatures } from '../../gltf/ext-instance-features.ts';
 
 /** glTF's TRIANGLES draw mode: three.js draws instances of triangles only, anything else once. */
@@ -50,6 +51,26 @@ function instanceableMesh(mesh: Mesh): boolean {
   return mesh
     .listPrimitives()
     .every((primitive) => primitive.getMode() === TRIANGLES && primitive.listTargets().length === 0);
+}
+
+/**
+ * The meshes drawn by `sharedAtLeast` part nodes or more whose copies hold `verticesAtLeast` vertices in all. An
+ * instanced mesh costs its own accessors, an instancing node and its instance accessors in the JSON whatever its
+ * count, so a small shape placed a few times is smaller baked into the batch (24-vertex boxes: 4 copies 131 KiB
+ * instanced against 92 baked, 20 copies 276 against 441; BENCHMARKS.md, "When instances are smaller than baked
+ * copies").
+ */
+export function meshesSharedEnough(
+  partNodes: readonly { mesh: Mesh }[],
+  sharedAtLeast: number,
+  verticesAtLeast: number,
+): Set<Mesh> {
+  const uses = new Map<Mesh, number>();
+  for (const { mesh } of partNodes) uses.set(mesh, (uses.get(mesh) ?? 0) + 1);
+  const shared = new Set<Mesh>();
+  for (const [mesh, count] of uses)
+    if (count >= sharedAtLeast && count * meshVertexCount(mesh) >= verticesAtLeast) shared.add(mesh);
+  return shared;
 }
 
 /**
