@@ -3,6 +3,7 @@
 // geometry in its own frame, the matrix on its node, so every product of the same pieces shares one mesh (and the
 // levels draw them as instances, instance-parts.ts); any other product is baked into the scene's frame as one mesh.
 import type { Buffer as GltfBuffer, Document, Material, Mesh, Node, mat4 } from '@gltf-transform/core';
+import { determinant3 } from '../../../render/scene/transform-vertices.ts';
 import type { IfcGeometry, IfcPiece, IfcProductGeometry } from './import-ifc-geometry.ts';
 
 /** The triangles of one product in one colour, gathered before they become a primitive. */
@@ -113,11 +114,7 @@ export function nodePlacement(pieces: readonly IfcPiece[]): mat4 | undefined {
     const dot = axes[a][0] * axes[b][0] + axes[a][1] * axes[b][1] + axes[a][2] * axes[b][2];
     if (Math.abs(dot) > SQUARE_TOLERANCE * lengths[a] * lengths[b]) return undefined;
   }
-  const determinant =
-    m[0] * (m[5] * m[10] - m[6] * m[9]) -
-    m[4] * (m[1] * m[10] - m[2] * m[9]) +
-    m[8] * (m[1] * m[6] - m[2] * m[5]);
-  return determinant > 0 ? (m as unknown as mat4) : undefined;
+  return determinant3(m as unknown as mat4) > 0 ? (m as unknown as mat4) : undefined;
 }
 
 /** Appends interleaved position+normal vertices, transformed by a column-major 4×4 matrix when one is given. */
@@ -150,13 +147,8 @@ function appendPlaced(group: ColorGroup, geometry: IfcGeometry, m: number[] | un
     const length = Math.hypot(tx, ty, tz) || 1;
     group.normals.push(tx / length, ty / length, tz / length);
   }
-  const determinant = m
-    ? m[0] * (m[5] * m[10] - m[6] * m[9]) -
-      m[4] * (m[1] * m[10] - m[2] * m[9]) +
-      m[8] * (m[1] * m[6] - m[2] * m[5])
-    : 1;
   // A mirroring placement turns faces inside out unless the winding is flipped with it.
-  const flip = determinant < 0;
+  const flip = m !== undefined && determinant3(m as unknown as mat4) < 0;
   for (let i = 0; i + 2 < indices.length; i += 3) {
     if (flip) group.indices.push(base + indices[i], base + indices[i + 2], base + indices[i + 1]);
     else group.indices.push(base + indices[i], base + indices[i + 1], base + indices[i + 2]);
