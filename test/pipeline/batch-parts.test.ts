@@ -256,7 +256,7 @@ void test('a small shape placed a few times is baked into the batch; placed ofte
   const placed = (copies: number) => {
     const document = emptyDocument();
     const scene = document.getRoot().listScenes()[0]!;
-    // A sphere of 8 × 6 segments: 4 copies hold fewer than 500 vertices in all, 10 copies more.
+    // A sphere of 8 × 6 segments: 4 copies hold fewer than 300 vertices in all, 10 copies more.
     const shared = addSphere(document, 8, 6, 0.3);
     for (let i = 0; i < 100; i++) {
       const mesh = i < copies ? shared : addSphere(document, 8, 6, 0.2 + i / 1000);

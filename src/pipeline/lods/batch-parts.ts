@@ -57,7 +57,7 @@ export interface BatchPartsOptions {
 export const BATCH_PARTS_DEFAULTS: BatchPartsOptions = {
   aboveParts: 64,
   sharedAtLeast: 4,
-  instanceVertices: 500,
+  instanceVertices: 300,
 };
 
 /** Whether a document has more part nodes than {@link batchParts} leaves as they are: a count, no copy. */

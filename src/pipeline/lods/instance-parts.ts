@@ -56,9 +56,9 @@ function instanceableMesh(mesh: Mesh): boolean {
 /**
  * The meshes drawn by `sharedAtLeast` part nodes or more whose copies hold `verticesAtLeast` vertices in all. An
  * instanced mesh costs its own accessors, an instancing node and its instance accessors in the JSON whatever its
- * count, so a small shape placed a few times is smaller baked into the batch (24-vertex boxes: 4 copies 131 KiB
- * instanced against 92 baked, 20 copies 276 against 441; BENCHMARKS.md, "When instances are smaller than baked
- * copies").
+ * count, so a small shape placed a few times is smaller baked into the batch: of eight models measured, baking won at
+ * 96 and 160 vertices in all (4 copies of a 24-vertex box, 20 of an 8-vertex one), instancing from 480 (20 copies of
+ * the 24-vertex box; BENCHMARKS.md, "When instances are smaller than baked copies").
  */
 export function meshesSharedEnough(
   partNodes: readonly { mesh: Mesh }[],
