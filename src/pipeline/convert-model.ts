@@ -10,14 +10,15 @@ import { createNodeIO } from '../gltf/create-io.ts';
 import { extractParts } from './extract-parts.ts';
 import { importerFor } from './import/importers.ts';
 import { keepIfSmaller, writesAsLevelBefore } from './lods/keep-smaller-levels.ts';
-import { makeLods } from './lods/make-lods.ts';
+import { makeLods, MAKE_LODS_DEFAULTS } from './lods/make-lods.ts';
+import { hasSimplifiableMeshes } from './lods/simplifiable-meshes.ts';
 import type { LodDocument, MakeLodsOptions } from './lods/make-lods.ts';
 import { checkTriangleLimit } from './limits.ts';
 import { toMetresYUp } from './import/import-frame.ts';
 import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
-import { writeLevel } from './lods/write-level.ts';
+import { levelSource, writeLevel, writeLevelFrom } from './lods/write-level.ts';
 import type { WriteLevelOptions } from './lods/write-level.ts';
 import { MAKE_TILES_DEFAULTS, makeTiles } from './tiles/make-tiles.ts';
 import { tileDocument } from './tiles/tile-document.ts';
@@ -195,10 +196,22 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     batch: options.batchParts,
     onStep: heartbeat,
   });
+  // A model of parts each too small to simplify draws LOD 0's document again at LOD 1, only quantized: its batched
+  // copy is kept for LOD 1 rather than made again (two seconds at 100,000 parts).
+  const lod0Source = levelSource(document, levelOptions(0), { logger });
+  const minTriangles = options.lods?.minTriangles ?? MAKE_LODS_DEFAULTS.minTriangles;
+  let keptSource =
+    lod0Source !== document && !hasSimplifiableMeshes(document, minTriangles) ? lod0Source : undefined;
   const lods: LodOutput[] = [
     {
       level: 0,
-      glb: await writeLevel(io, document, levelOptions(0), { logger }),
+      glb: await writeLevelFrom(
+        io,
+        lod0Source,
+        document,
+        { ...levelOptions(0), keepSource: keptSource !== undefined },
+        { logger },
+      ),
       triangle_count: stats.triangle_count,
       error: 0,
       reduced: false,
@@ -230,7 +243,10 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
   )) {
     logStage(`LOD ${lod.level} made`);
     if (plan && lod.level === 2) coarse = coarseLeaves(plan, lod.piecesInLod0());
-    written = await writtenLevel(io, lod, written, levelOptions(lod.level), logger);
+    const source = !lod.removed ? keptSource : undefined;
+    keptSource = undefined;
+    const previous = { written, triangles: written?.triangle_count ?? stats.triangle_count };
+    written = await writtenLevel(io, { ...lod, source }, previous, levelOptions(lod.level), logger);
     const triangles = written.triangle_count;
     const level = keepIfSmaller(written, lods, options.levelByteShares);
     lods.push(level);
@@ -265,23 +281,28 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 }
 
 /**
- * A level as written, before it is judged against the levels before it: its own file, or for LOD 2 that removed
- * nothing from LOD 1, `before` (LOD 1 as written) again, since its file would be LOD 1's byte for byte.
+ * A level as written, before it is judged against the levels before it: its own file (from `source`, LOD 0's
+ * batched copy, when given), or for LOD 2 that removed nothing from LOD 1, the level written before it (LOD 1)
+ * again, since its file would be LOD 1's byte for byte.
  */
 async function writtenLevel(
   io: PlatformIO,
-  lod: LodDocument,
-  before: LodOutput | undefined,
+  lod: LodDocument & { source?: Document },
+  previous: { written: LodOutput | undefined; triangles: number },
   options: WriteLevelOptions,
   logger: ILogger,
 ): Promise<LodOutput> {
+  const before = previous.written;
   if (before && writesAsLevelBefore(lod, options.textures))
     return { ...before, level: lod.level, error: lod.error };
   return {
     level: lod.level,
     // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-    glb: await writeLevel(io, lod.document, options, { logger }),
-    triangle_count: computeStats(lod.document).triangle_count,
+    glb: lod.source
+      ? await writeLevelFrom(io, lod.source, lod.document, options, { logger })
+      : await writeLevel(io, lod.document, options, { logger }),
+    // A level that removed nothing has the level before's triangles: 100,000 parts are not counted again.
+    triangle_count: lod.removed ? computeStats(lod.document).triangle_count : previous.triangles,
     error: lod.error,
     reduced: true,
   };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PropertyType, Root } from '@gltf-transform/core';
 import type {
   Accessor,
@@ -170,7 +170,7 @@ function dedupAccessors(document: Document, report: () => void): Merged {
 function accessorKey(accessor: Accessor): string | undefined {
   const array = accessor.getArray();
   if (!array) return undefined;
-  const digest = createHash('sha1').update(bytesOf(array)).digest('base64');
+  const digest = hash('sha1', bytesOf(array), 'base64');
   return [
     accessor.getCount(),
     accessor.getType(),
@@ -198,7 +198,7 @@ function dedupTextures(document: Document, keepUniqueNames: boolean, report: () 
     const image = texture.getImage();
     const size = texture.getSize();
     if (!image || !size) return undefined;
-    const digest = createHash('sha1').update(image).digest('base64');
+    const digest = hash('sha1', image, 'base64');
     const name = keepUniqueNames ? texture.getName() : '';
     return [texture.getMimeType(), size[0], size[1], digest, name].join(':');
   };

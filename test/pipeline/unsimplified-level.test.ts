@@ -1,7 +1,8 @@
 // A level that removes nothing is not written again (src/pipeline/lods/keep-smaller-levels.ts `writesAsLevelBefore`):
 // LOD 2 of parts each too small to simplify would be LOD 1's file byte for byte, so LOD 1's file is judged in its
 // place. Checked here: that premise on written bytes, that makeLods tells such a level, and that a conversion
-// writes it once and answers the levels it answered when it wrote it twice.
+// writes it once and answers the levels it answered when it wrote it twice. LOD 1 of such a model of many parts is
+// written from the batched copy LOD 0 was written from, as batching it again would write it.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { writesAsLevelBefore } from '../../src/pipeline/lods/keep-smaller-levels.ts';
 import { makeLods } from '../../src/pipeline/lods/make-lods.ts';
 import type { LodDocument } from '../../src/pipeline/lods/make-lods.ts';
-import { writeLevel } from '../../src/pipeline/lods/write-level.ts';
+import { levelSource, writeLevel, writeLevelFrom } from '../../src/pipeline/lods/write-level.ts';
 import { manyPartsObj } from '../fixtures/many-parts-obj.ts';
 import { addPartNode, addSphere, emptyDocument, quietLogger, tempDir } from './documents.ts';
 
@@ -64,6 +65,47 @@ void describe('a level that removes nothing', () => {
     const [[lod1]] = await levels(sphereRow(4, 6));
     assert.equal(lod1!.removed, false);
     assert.equal(writesAsLevelBefore(lod1!, 'source'), false);
+  });
+
+  void test("LOD 1 of many parts too small to simplify is written from LOD 0's batched copy, byte for byte", async () => {
+    const document = sphereRow(80, 6);
+    const io = await createNodeIO();
+    const context = { logger: quietLogger };
+    const options = { compression: 'meshopt', textures: 'source', last: false, cache: new Map() } as const;
+    const source = levelSource(document, {}, context);
+    assert.notEqual(source, document, '80 parts are batched into a copy');
+    const lod0 = await writeLevelFrom(
+      io,
+      source,
+      document,
+      { ...options, level: 0, keepSource: true },
+      context,
+    );
+    assert.deepEqual(lod0, await writeLevel(io, document, { ...options, level: 0 }, context));
+    // Left as it was by LOD 0: quantized now, it gives the file the level written on its own gives.
+    const lod1 = await writeLevelFrom(io, source, document, { ...options, level: 1 }, context);
+    assert.deepEqual(lod1, await writeLevel(io, document, { ...options, level: 1 }, context));
+    assert.ok(lod1.byteLength < lod0.byteLength, 'LOD 1 is quantized');
+  });
+
+  void test('a conversion of many parts too small to simplify batches them once for LOD 0 and 1', async () => {
+    const file = path.join(scratch.dir, 'distinct.obj');
+    await writeFile(file, manyPartsObj({ groups: 300, kind: 'distinct' }));
+    const batched: string[] = [];
+    const logger = new Logger(Logger.Verbosity.DEBUG);
+    logger.debug = (text: string) => void (text.startsWith('batch-parts:') && batched.push(text));
+    logger.info = () => {};
+    const result = await convertModel({
+      modelId: 'distinct',
+      source: { file, dir: scratch.dir, format: 'obj' },
+      logger,
+      compressLods: 'meshopt',
+      levelByteShares: [1, 1],
+    });
+    assert.equal(batched.length, 1, batched.join('\n'));
+    const [lod0, lod1] = result.lods;
+    assert.equal(lod1!.reduced, true, 'LOD 1 is kept: quantized, it is smaller');
+    assert.equal(lod1!.triangle_count, lod0!.triangle_count);
   });
 
   void test('a conversion writes it once, and answers the levels it did when it wrote it twice', async () => {

@@ -22,6 +22,7 @@ import type { PiecedSimplification } from './simplify-in-chunks.ts';
 import { simplifyWelded } from './simplify-welded.ts';
 import type { SharedAttributes } from './simplify-welded.ts';
 import { measureSurface } from './shading-deviation.ts';
+import { hasSimplifiableMeshes } from './simplifiable-meshes.ts';
 import type { StepContext } from '../types.ts';
 
 /** Step name used in logs. */
@@ -147,7 +148,8 @@ export async function* makeLods(
     let done = 0;
     let error = 0;
     let removed = false;
-    const users = countIndexUsers(lod);
+    // Nothing to simplify (every mesh too small): the index users of 100,000 parts are not counted for nothing.
+    const users = work.length > 0 ? countIndexUsers(lod) : new Map();
     for (const item of work) {
       const before = indexCount(item.primitive);
       // A big primitive reports after each of its pieces; a retried one repeats where it stands.
@@ -165,8 +167,8 @@ export async function* makeLods(
       done += item.elements;
       context.onProgress?.((level - 1 + done / total) / levels.length);
     }
-    // A level that removed nothing leaves the last one's tidy document as it was.
-    if (removed || level === 1) await tidy(lod);
+    // A level that removed nothing leaves the document as LOD 0 was written from it, or as the last level left it.
+    if (removed) await tidy(lod);
     context.onProgress?.(level / levels.length);
     yield {
       level,
@@ -181,6 +183,8 @@ export async function* makeLods(
 
 /** Primitives worth simplifying, each with its LOD 0 size and the model's diagonal in its own units. */
 function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
+  // The boxes of 100,000 placed parts are not measured when none of them could be simplified.
+  if (!hasSimplifiableMeshes(document, settings.minTriangles)) return [];
   // The whole model's box, and how much each mesh is scaled where it is placed (its largest placement).
   const box = emptyBox();
   const scales = new Map<Mesh, number>();

@@ -49,14 +49,36 @@ export async function writeLevel(
   options: WriteLevelOptions,
   context: StepContext,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  return writeLevelFrom(io, levelSource(document, options, context), document, options, context);
+}
+
+/**
+ * The document a level of `document` is written from: a copy with its parts batched when it has many parts and
+ * enough of them merge, else `document` itself.
+ */
+export function levelSource(
+  document: Document,
+  options: Pick<WriteLevelOptions, 'batch'>,
+  context: StepContext,
+): Document {
+  if (options.batch === false || !hasManyParts(document, options.batch)) return document;
+  return batchedCopy(document, options.batch ?? {}, context) ?? document;
+}
+
+/**
+ * {@link writeLevel} from `source`, what {@link levelSource} gave for `document`. With `keepSource`, a batched
+ * source is left as it was too, so a later level that draws `document` unchanged (LOD 1 of parts each too small to
+ * simplify) is written from it without batching 100,000 parts again.
+ */
+export async function writeLevelFrom(
+  io: PlatformIO,
+  source: Document,
+  document: Document,
+  options: WriteLevelOptions & { keepSource?: boolean },
+  context: StepContext,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { level, compression } = options;
-  let target = document;
-  let source = document;
-  if (options.batch !== false && hasManyParts(document, options.batch)) {
-    // Batched in a copy: the levels after this one are simplified part by part from the document itself.
-    const copy = batchedCopy(document, options.batch ?? {}, context);
-    if (copy) source = target = copy;
-  }
+  let target = source;
   if (compression === 'meshopt') {
     target = await compressLod(
       source,
@@ -65,7 +87,7 @@ export async function writeLevel(
       {
         encoder: MeshoptEncoder,
         quantize: level > 0,
-        consumeSource: options.last || source !== document,
+        consumeSource: !options.keepSource && (options.last || source !== document),
         onStep: options.onStep,
       },
       context,

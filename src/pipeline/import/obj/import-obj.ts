@@ -6,6 +6,7 @@ import type { Material } from '@gltf-transform/core';
 import { embedWebImages, indexFolder, resolveReference } from '../assimp/import-assimp-textures.ts';
 import type { FolderIndex, SharpFactory } from '../assimp/import-assimp-textures.ts';
 import { repairNormals } from '../import-normals.ts';
+import { SharedIndexLists } from '../shared-index-lists.ts';
 import { LineTooLongError, readLineChunks } from './line-chunks.ts';
 import { srgbToLinear } from '../mesh-document.ts';
 import { parseMtl } from './mtl-library.ts';
@@ -94,6 +95,7 @@ async function readObj(
     type: 'VEC2' | 'VEC3' | 'VEC4' | 'SCALAR',
     array: Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>,
   ) => document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const indexLists = new SharedIndexLists((indices) => accessor('SCALAR', indices));
   const addPrimitive = (arrays: CornerArrays | PointArrays, material: Material | undefined) => {
     const primitive = document
       .createPrimitive()
@@ -109,7 +111,7 @@ async function readObj(
       primitive.setAttribute('TEXCOORD_0', accessor('VEC2', new Float32Array(count * 2)));
     }
     if (arrays.colors) primitive.setAttribute('COLOR_0', accessor('VEC4', linearColors(arrays.colors)));
-    if (arrays.indices) primitive.setIndices(accessor('SCALAR', arrays.indices));
+    if (arrays.indices) primitive.setIndices(indexLists.accessorFor(arrays.indices));
     if (material) primitive.setMaterial(material);
     return primitive;
   };
