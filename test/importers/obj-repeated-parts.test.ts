@@ -31,19 +31,21 @@ interface Placed {
   name: string;
   corners: Corner[];
   material?: string;
+  /** Faces over `corners` (1-based), the wedge's unless given. */
+  faces?: string[];
 }
 
 const moved = (by: Corner, corners: Corner[] = WEDGE): Corner[] =>
   corners.map(([x, y, z]) => [x + by[0], y + by[1], z + by[2]]);
 
-/** An OBJ of named groups, each its corners and the wedge's faces, in the material given. */
+/** An OBJ of named groups, each its corners and faces (the wedge's unless given), in the material given. */
 async function objOf(parts: Placed[]): Promise<string> {
   const lines = ['mtllib colours.mtl'];
   let base = 0;
   for (const part of parts) {
     lines.push(`o ${part.name}`, `usemtl ${part.material ?? 'grey'}`);
     for (const corner of part.corners) lines.push(`v ${corner.join(' ')}`);
-    for (const face of WEDGE_FACES)
+    for (const face of part.faces ?? WEDGE_FACES)
       lines.push(
         `f ${face
           .split(' ')
@@ -164,4 +166,30 @@ void test('copies far from the origin share though their corners differ in the l
   const step = sharingStep(new Float32Array([5012]));
   assert.ok(step < 0.002, `the step ${step} is a few units in the last place`);
   for (const part of parts) assertCorners(byName.get(part.name)!, part.corners, step);
+});
+
+void test('parts of one topology in other shapes keep their own meshes and read one index list', async () => {
+  // Stretched, not moved: each part draws its own corners, but every wedge cuts its faces alike.
+  const stretched = (by: number): Corner[] => WEDGE.map(([x, y, z]) => [x * by, y, z + by * 10]);
+  const parts: Placed[] = [1, 2, 3].map((by) => ({ name: `stretched ${by}`, corners: stretched(by) }));
+  const { document, byName } = await read(parts);
+  assert.equal(document.getRoot().listMeshes().length, 3);
+  for (const part of parts) assertCorners(byName.get(part.name)!, part.corners);
+  const indexLists = new Set(
+    [...byName.values()].flatMap((node) =>
+      node
+        .getMesh()!
+        .listPrimitives()
+        .map((primitive) => primitive.getIndices()),
+    ),
+  );
+  assert.equal(indexLists.size, 1, 'one index accessor for the three parts');
+  // A part of another topology has its own.
+  const tetrahedron = { corners: WEDGE.slice(0, 4), faces: ['1 3 2', '1 2 4', '1 4 3', '2 3 4'] };
+  const { document: mixed } = await read([...parts, { name: 'other', ...tetrahedron }]);
+  const lists = mixed
+    .getRoot()
+    .listAccessors()
+    .filter((accessor) => accessor.getType() === 'SCALAR');
+  assert.equal(lists.length, 2);
 });
