@@ -44,6 +44,29 @@ async function levels(document: ReturnType<typeof emptyDocument>): Promise<[LodD
   return found;
 }
 
+/** Converts OBJ text with meshopt levels, recording the debug lines that start with `prefix`. */
+async function convertLogging(
+  obj: string,
+  prefix: string,
+  options: Partial<Parameters<typeof convertModel>[0]> = {},
+): Promise<{ result: Awaited<ReturnType<typeof convertModel>>; logged: string[] }> {
+  const file = path.join(scratch.dir, `${prefix.replace(/\W+/g, '-')}.obj`);
+  await writeFile(file, obj);
+  const logged: string[] = [];
+  const logger = new Logger(Logger.Verbosity.DEBUG);
+  logger.debug = (text: string) => void (text.startsWith(prefix) && logged.push(text));
+  logger.info = () => {};
+  const source = { file, dir: scratch.dir, format: 'obj' } as const;
+  const result = await convertModel({
+    modelId: 'parts',
+    source,
+    logger,
+    compressLods: 'meshopt',
+    ...options,
+  });
+  return { result, logged };
+}
+
 void describe('a level that removes nothing', () => {
   void test('LOD 2 of parts too small to simplify removes nothing and writes as LOD 1 did, byte for byte', async () => {
     const [[lod1, bytes1], [lod2, bytes2]] = await levels(sphereRow(80, 6));
@@ -89,17 +112,8 @@ void describe('a level that removes nothing', () => {
   });
 
   void test('a conversion of many parts too small to simplify batches them once for LOD 0 and 1', async () => {
-    const file = path.join(scratch.dir, 'distinct.obj');
-    await writeFile(file, manyPartsObj({ groups: 300, kind: 'distinct' }));
-    const batched: string[] = [];
-    const logger = new Logger(Logger.Verbosity.DEBUG);
-    logger.debug = (text: string) => void (text.startsWith('batch-parts:') && batched.push(text));
-    logger.info = () => {};
-    const result = await convertModel({
-      modelId: 'distinct',
-      source: { file, dir: scratch.dir, format: 'obj' },
-      logger,
-      compressLods: 'meshopt',
+    const obj = manyPartsObj({ groups: 300, kind: 'distinct' });
+    const { result, logged: batched } = await convertLogging(obj, 'batch-parts:', {
       levelByteShares: [1, 1],
     });
     assert.equal(batched.length, 1, batched.join('\n'));
@@ -109,18 +123,8 @@ void describe('a level that removes nothing', () => {
   });
 
   void test('a conversion writes it once, and answers the levels it did when it wrote it twice', async () => {
-    const file = path.join(scratch.dir, 'boxes.obj');
-    await writeFile(file, manyPartsObj({ groups: 300, kind: 'repeated', shapes: 10 }));
-    const quantized: string[] = [];
-    const logger = new Logger(Logger.Verbosity.DEBUG);
-    logger.debug = (text: string) => void (text.includes('meshopt, quantized') && quantized.push(text));
-    logger.info = () => {};
-    const result = await convertModel({
-      modelId: 'boxes',
-      source: { file, dir: scratch.dir, format: 'obj' },
-      logger,
-      compressLods: 'meshopt',
-    });
+    const obj = manyPartsObj({ groups: 300, kind: 'repeated', shapes: 10 });
+    const { result, logged: quantized } = await convertLogging(obj, 'compress-lod: meshopt, quantized');
     assert.equal(quantized.length, 1, 'one quantized level written: LOD 1');
     const [lod0, lod1, lod2] = result.lods;
     assert.equal(lod2!.reduced, false, 'LOD 2 is the level before it again');
