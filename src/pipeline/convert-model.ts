@@ -18,7 +18,7 @@ import { toMetresYUp } from './import/import-frame.ts';
 import { markTwoSided } from './two-sided.ts';
 import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
-import { levelSource, writeLevel, writeLevelFrom } from './lods/write-level.ts';
+import { levelSource, writeLevelFrom } from './lods/write-level.ts';
 import type { WriteLevelOptions } from './lods/write-level.ts';
 import { MAKE_TILES_DEFAULTS, makeTiles } from './tiles/make-tiles.ts';
 import { tileDocument } from './tiles/tile-document.ts';
@@ -320,9 +320,13 @@ async function writtenLevel(
   return {
     level: lod.level,
     // LOD 2 is simplified from LOD 1's document, so only the last level may be compressed in place.
-    glb: lod.source
-      ? await writeLevelFrom(io, lod.source, lod.document, options, { logger })
-      : await writeLevel(io, lod.document, options, { logger }),
+    glb: await writeLevelFrom(
+      io,
+      lod.source ?? levelSource(lod.document, options, { logger }),
+      lod.document,
+      options,
+      { logger },
+    ),
     // A level that removed nothing has the level before's triangles: 100,000 parts are not counted again.
     triangle_count: lod.removed ? computeStats(lod.document).triangle_count : previous.triangles,
     error: lod.error,

@@ -187,7 +187,7 @@ function sameBytes(a: Accessor, b: Accessor): boolean {
 }
 
 /** The bytes of a typed array, without a copy. */
-function bytesOf(array: ArrayBufferView): Buffer {
+export function bytesOf(array: ArrayBufferView): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
 

@@ -44,19 +44,20 @@ async function levels(document: ReturnType<typeof emptyDocument>): Promise<[LodD
   return found;
 }
 
-/** Converts OBJ text with meshopt levels, recording the debug lines that start with `prefix`. */
+/** Converts OBJ text or GLB bytes with meshopt levels, recording the debug lines that start with `prefix`. */
 async function convertLogging(
-  obj: string,
+  model: string | Uint8Array,
   prefix: string,
   options: Partial<Parameters<typeof convertModel>[0]> = {},
 ): Promise<{ result: Awaited<ReturnType<typeof convertModel>>; logged: string[] }> {
-  const file = path.join(scratch.dir, `${prefix.replace(/\W+/g, '-')}.obj`);
-  await writeFile(file, obj);
+  const format = typeof model === 'string' ? 'obj' : 'glb';
+  const file = path.join(scratch.dir, `${prefix.replace(/\W+/g, '-')}.${format}`);
+  await writeFile(file, model);
   const logged: string[] = [];
   const logger = new Logger(Logger.Verbosity.DEBUG);
   logger.debug = (text: string) => void (text.startsWith(prefix) && logged.push(text));
   logger.info = () => {};
-  const source = { file, dir: scratch.dir, format: 'obj' } as const;
+  const source = { file, dir: scratch.dir, format } as const;
   const result = await convertModel({
     modelId: 'parts',
     source,
@@ -90,7 +91,7 @@ void describe('a level that removes nothing', () => {
     assert.equal(writesAsLevelBefore(lod1!, 'source'), false);
   });
 
-  void test("LOD 1 of many parts too small to simplify is written from LOD 0's batched copy, byte for byte", async () => {
+  void test("LOD 1 of parts too small to simplify is written from LOD 0's batched copy, byte for byte", async () => {
     const document = sphereRow(80, 6);
     const io = await createNodeIO();
     const context = { logger: quietLogger };
@@ -120,6 +121,19 @@ void describe('a level that removes nothing', () => {
     const [lod0, lod1] = result.lods;
     assert.equal(lod1!.reduced, true, 'LOD 1 is kept: quantized, it is smaller');
     assert.equal(lod1!.triangle_count, lod0!.triangle_count);
+  });
+
+  void test('parts that stay nodes in the batched copy (under an object) are batched again for LOD 1', async () => {
+    // As an IFC's elements stay under their storey: keeping a copy of every node would cost more than batching again.
+    const document = sphereRow(80, 6);
+    const scene = document.getRoot().listScenes()[0]!;
+    const storey = document.createNode('Storey').setExtras({ group_id: 'storey' });
+    for (const node of scene.listChildren()) storey.addChild(node);
+    scene.addChild(storey);
+    const glb = await (await createNodeIO()).writeBinary(document);
+    const { result, logged: batched } = await convertLogging(glb, 'batch-parts:');
+    assert.equal(batched.length, 2, batched.join('\n'));
+    assert.equal(result.lods[1]!.triangle_count, result.lods[0]!.triangle_count);
   });
 
   void test('a conversion writes it once, and answers the levels it did when it wrote it twice', async () => {

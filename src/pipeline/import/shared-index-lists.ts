@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Accessor } from '@gltf-transform/core';
+import { bytesOf } from '../dedup-by-hash.ts';
 
 /**
  * One index accessor per distinct index list of a document being imported: parts of one topology (every box of 12
@@ -14,20 +15,15 @@ export class SharedIndexLists {
 
   /** The accessor of a list holding `indices`: an earlier one with the same values, or a new one. */
   accessorFor(indices: Uint32Array<ArrayBuffer>): Accessor {
-    const bytes = Buffer.from(indices.buffer, indices.byteOffset, indices.byteLength);
+    const bytes = bytesOf(indices);
     const digest = hash('sha1', bytes, 'base64');
     const bucket = this.byDigest.get(digest);
     // A digest match is not taken alone: the bytes are compared.
-    const same = bucket?.find((accessor) => bytes.equals(bytesOf(accessor)));
+    const same = bucket?.find((accessor) => bytes.equals(bytesOf(accessor.getArray()!)));
     if (same) return same;
     const accessor = this.create(indices);
     if (bucket) bucket.push(accessor);
     else this.byDigest.set(digest, [accessor]);
     return accessor;
   }
-}
-
-function bytesOf(accessor: Accessor): Buffer {
-  const array = accessor.getArray()!;
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }
