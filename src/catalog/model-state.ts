@@ -1,13 +1,13 @@
 // The part of the model repository the conversion and thumbnail jobs write: a model's status and progress, its
 // finished conversion (parts and levels), the sweep of stranded models, and its thumbnail with the render lease.
-import { dialectOf, rowChunks } from '../db/bound-parameters.ts';
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import { insertRows } from '../db/insert-rows.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { createVersionRepository } from './versions/repository.ts';
 import { outputColumns, type ConversionRecord } from './conversion/conversion-record.ts';
-import { partColumns, replacePartPropertyRows } from './part-rows.ts';
+import { MODEL_PART_COLUMNS, partColumns, replacePartPropertyRows } from './part-rows.ts';
 import type { ThumbnailSource } from './repository.ts';
 import type { ModelStatus } from './schemas.ts';
 
@@ -106,9 +106,7 @@ export function modelStateAccess(db: Db) {
           ...partColumns(part, index),
           name_folded: searchFold(part.name),
         }));
-        for (const chunk of rowChunks(dialectOf(trx), rows)) {
-          await trx.insertInto('model_parts').values(chunk).execute();
-        }
+        await insertRows(trx, 'model_parts', MODEL_PART_COLUMNS, rows);
         await replacePartPropertyRows(
           trx,
           id,

@@ -1,10 +1,35 @@
 // The rows a converted part is stored as, shared by a model's parts and a version's: the columns both tables have,
 // and the property rows the part search reads.
-import { dialectOf, rowChunks } from '../db/bound-parameters.ts';
 import type { Db } from '../db/database.ts';
+import { insertRows, type TableColumns } from '../db/insert-rows.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 import type { ConversionRecord } from './conversion/conversion-record.ts';
+
+/** The columns of `model_parts`, with their PostgreSQL types. */
+export const MODEL_PART_COLUMNS: TableColumns<'model_parts'> = {
+  model_id: 'text',
+  part_index: 'integer',
+  group_id: 'text',
+  name: 'text',
+  name_folded: 'text',
+  path: 'text',
+  triangle_count: 'bigint',
+  vertex_count: 'bigint',
+  bounds: 'text',
+  properties: 'text',
+};
+
+/** The columns of `model_part_properties`, with their PostgreSQL types. */
+const PART_PROPERTY_COLUMNS: TableColumns<'model_part_properties'> = {
+  model_id: 'text',
+  part_index: 'integer',
+  set_name: 'text',
+  property_name: 'text',
+  value_type: 'text',
+  value: 'text',
+  value_folded: 'text',
+};
 
 /** The columns a converted part is stored with, in `model_parts` and in a version's `model_version_parts` alike. */
 export function partColumns(part: ConversionRecord['parts'][number], index: number) {
@@ -22,7 +47,7 @@ export function partColumns(part: ConversionRecord['parts'][number], index: numb
 
 /**
  * Replaces a model's `model_part_properties` rows with those of `parts` (each part's index and its property sets),
- * as many rows a statement as the engine's limit on bound values allows (4,671 on SQLite, 9,353 on PostgreSQL).
+ * in bulk (insert-rows.ts).
  */
 export async function replacePartPropertyRows(
   trx: Db,
@@ -38,7 +63,5 @@ export async function replacePartPropertyRows(
       value_folded: searchFold(row.value),
     })),
   );
-  for (const chunk of rowChunks(dialectOf(trx), flat)) {
-    await trx.insertInto('model_part_properties').values(chunk).execute();
-  }
+  await insertRows(trx, 'model_part_properties', PART_PROPERTY_COLUMNS, flat);
 }

@@ -1,5 +1,5 @@
-// How many values one statement may bind on each engine, and bulk writes cut to fit: a multi-row insert of N rows of
-// C columns binds N × C values, and an engine refuses the whole statement past its limit ("too many SQL variables").
+// How many values one statement may bind on each engine, and how many rows fit: a multi-row insert of N rows of C
+// columns binds N × C values, and an engine refuses the whole statement past its limit ("too many SQL variables").
 import { PostgresAdapter, type QueryExecutor } from 'kysely';
 import type { DialectName } from './create-db.ts';
 
@@ -39,37 +39,4 @@ export function rowsPerStatement(
   if (rows < 1)
     throw new RangeError(`a row of ${columns} values and ${reserved} more exceed ${dialect}'s limit`);
   return rows;
-}
-
-/**
- * The rows cut into statements that each bind at most the engine's limit, less `reserved`. A row binds one value
- * per column that any row of the batch names (a query builder fills a column another row lacks with DEFAULT, which
- * binds nothing, so the count is an upper bound).
- *
- * @example
- * for (const chunk of rowChunks(dialectOf(trx), rows)) await trx.insertInto('model_parts').values(chunk).execute();
- */
-export function rowChunks<T extends object>(
-  dialect: DialectName,
-  rows: readonly T[],
-  reserved: number = RESERVED_PARAMETERS,
-): T[][] {
-  if (rows.length === 0) return [];
-  const size = rowsPerStatement(dialect, columnCount(rows), reserved);
-  const result: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) result.push(rows.slice(start, start + size));
-  return result;
-}
-
-/** The number of distinct keys over all rows: the columns a multi-row insert of them lists. */
-function columnCount(rows: readonly object[]): number {
-  const first = Object.keys(rows[0]!);
-  const keys = new Set(first);
-  for (const row of rows) {
-    // Rows built by one map() share their keys; compare the count before building a set of each.
-    const own = Object.keys(row);
-    if (own.length === first.length && own.every((key) => keys.has(key))) continue;
-    for (const key of own) keys.add(key);
-  }
-  return keys.size;
 }

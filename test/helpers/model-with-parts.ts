@@ -1,6 +1,7 @@
 import { createModelRepository } from '../../src/catalog/repository.ts';
-import { rowChunks } from '../../src/db/bound-parameters.ts';
+import { MODEL_PART_COLUMNS } from '../../src/catalog/part-rows.ts';
 import type { DatabaseHandle } from '../../src/db/create-db.ts';
+import { insertRows } from '../../src/db/insert-rows.ts';
 
 /**
  * Stores a completed model whose parts carry the given group ids, straight in the database: for tests of what
@@ -37,8 +38,7 @@ export async function addModelWithParts(
     triangle_count: 1,
     vertex_count: 3,
     bounds: '{"min":[0,0,0],"max":[1,1,1]}',
+    properties: '{}',
   }));
-  for (const chunk of rowChunks(database.dialect, rows)) {
-    await database.db.insertInto('model_parts').values(chunk).execute();
-  }
+  await insertRows(database.db, 'model_parts', MODEL_PART_COLUMNS, rows);
 }

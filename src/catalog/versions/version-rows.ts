@@ -1,13 +1,12 @@
 // The rows behind the version repository: the file columns a version shares with its model (the output columns are
 // conversion-record.ts's), its parts as rows and back, and the transaction step that makes a version current.
-import type { Insertable } from 'kysely';
-import { dialectOf, rowChunks } from '../../db/bound-parameters.ts';
-import type { Db, ModelVersionPartRow, ModelVersionPartsTable } from '../../db/database.ts';
+import type { Db, ModelVersionPartRow } from '../../db/database.ts';
+import { insertRows, type FullRow, type TableColumns } from '../../db/insert-rows.ts';
 import { searchFold } from '../../db/search-fold.ts';
 import { nowIso } from '../../db/timestamps.ts';
 import type { PartProperties } from '../../pipeline/part-properties.ts';
 import { OUTPUT_COLUMNS, type ConversionRecord } from '../conversion/conversion-record.ts';
-import { partColumns, replacePartPropertyRows } from '../part-rows.ts';
+import { MODEL_PART_COLUMNS, partColumns, replacePartPropertyRows } from '../part-rows.ts';
 import type { VersionPart } from './repository.ts';
 import { showVersionThumbnail, type ThumbnailSwitch } from './version-thumbnail.ts';
 
@@ -28,7 +27,7 @@ export function partRows(
   modelId: string,
   number: number,
   parts: ConversionRecord['parts'],
-): Insertable<ModelVersionPartsTable>[] {
+): FullRow<'model_version_parts'>[] {
   return parts.map((part, index) => ({
     model_id: modelId,
     version: number,
@@ -114,9 +113,7 @@ export async function makeCurrentIn(
     bounds: part.bounds,
     properties: part.properties,
   }));
-  for (const chunk of rowChunks(dialectOf(trx), modelParts)) {
-    await trx.insertInto('model_parts').values(chunk).execute();
-  }
+  await insertRows(trx, 'model_parts', MODEL_PART_COLUMNS, modelParts);
   await replacePartPropertyRows(
     trx,
     modelId,
@@ -133,22 +130,33 @@ export async function replaceVersionParts(
   trx: Db,
   modelId: string,
   number: number,
-  rows: Insertable<ModelVersionPartsTable>[],
+  rows: FullRow<'model_version_parts'>[],
 ): Promise<void> {
   await trx
     .deleteFrom('model_version_parts')
     .where('model_id', '=', modelId)
     .where('version', '=', number)
     .execute();
-  await insertRows(trx, rows);
+  await insertRows(trx, 'model_version_parts', VERSION_PART_COLUMNS, rows);
 }
 
-/** Writes version part rows, as many a statement as the engine's limit on bound values allows. */
-async function insertRows(trx: Db, rows: Insertable<ModelVersionPartsTable>[]): Promise<void> {
-  for (const chunk of rowChunks(dialectOf(trx), rows)) {
-    await trx.insertInto('model_version_parts').values(chunk).execute();
-  }
-}
+/** The columns of `model_version_parts`, with their PostgreSQL types. */
+const VERSION_PART_COLUMNS: TableColumns<'model_version_parts'> = {
+  model_id: 'text',
+  version: 'integer',
+  part_index: 'integer',
+  group_id: 'text',
+  name: 'text',
+  path: 'text',
+  triangle_count: 'integer',
+  vertex_count: 'integer',
+  bounds: 'text',
+  properties: 'text',
+  geometry_hash: 'text',
+  transform_hash: 'text',
+  properties_hash: 'text',
+  material_hash: 'text',
+};
 
 /** The four fingerprint columns of a version part. */
 type FingerprintColumns = Pick<

@@ -1,0 +1,127 @@
+// Bulk inserts as each engine takes them: every value read back as written (text a literal or an array would have
+// to escape, nulls, integers past 32 bits), statements cut where the engine needs it and no sooner.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CompiledQuery } from 'kysely';
+import { MODEL_PART_COLUMNS } from '../../src/catalog/part-rows.ts';
+import { replaceVersionParts } from '../../src/catalog/versions/version-rows.ts';
+import { BOUND_PARAMETER_LIMIT, rowsPerStatement } from '../../src/db/bound-parameters.ts';
+import type { Db } from '../../src/db/database.ts';
+import { insertRows, POSTGRES_ROWS_PER_STATEMENT, type FullRow } from '../../src/db/insert-rows.ts';
+import { testDialects, useTestDatabase } from '../helpers/databases.ts';
+import { createConvertingModel } from '../helpers/generated-parts.ts';
+
+/** Text that a SQL literal, a PostgreSQL array literal or a JSON document would each have to escape. */
+const AWKWARD = [
+  '',
+  'NULL',
+  'null',
+  '"quoted"',
+  "it's",
+  'back\\slash \\"',
+  '{braces, and commas}',
+  'tab\tnew\nline\rreturn',
+  'Größe 𝔸 ✓ 中文',
+  ' leading and trailing ',
+];
+
+/** Model part row `index`: awkward text in every text column, counts past 32 bits. */
+function partRow(modelId: string, index: number): FullRow<'model_parts'> {
+  const text = AWKWARD[index % AWKWARD.length]!;
+  return {
+    model_id: modelId,
+    part_index: index,
+    group_id: `g-${index}-${text}`,
+    name: text,
+    name_folded: text.toLowerCase(),
+    path: `/${text}/${index}`,
+    triangle_count: 2 ** 40 + index,
+    vertex_count: index,
+    bounds: JSON.stringify({ min: [index, -0.5, 1e-7], max: [index + 1, 0.5, 1e7] }),
+    properties: JSON.stringify({ Set: { [text]: text } }),
+  };
+}
+
+/** `db` with every statement it runs recorded. */
+function recording(db: Db): { db: Db; statements: CompiledQuery[] } {
+  const statements: CompiledQuery[] = [];
+  const proxy = new Proxy(db, {
+    get(target, key) {
+      if (key === 'executeQuery')
+        return (query: CompiledQuery) => {
+          statements.push(query);
+          return target.executeQuery(query);
+        };
+      // Kysely's own fields are private (#): its methods run on the database itself, not on the proxy.
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, statements };
+}
+
+for (const dialect of testDialects()) {
+  void describe(`insertRows (${dialect})`, () => {
+    const database = useTestDatabase(dialect);
+    const perStatement =
+      dialect === 'postgres'
+        ? POSTGRES_ROWS_PER_STATEMENT
+        : rowsPerStatement('sqlite', Object.keys(MODEL_PART_COLUMNS).length);
+
+    void it('reads back every value as written, over more than one statement', async () => {
+      const modelId = `insert-rows-${dialect}`;
+      await createConvertingModel(database(), modelId);
+      const written = Array.from({ length: perStatement + 3 }, (_, index) => partRow(modelId, index));
+      const { db, statements } = recording(database().db);
+      await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, written);
+      assert.equal(statements.length, 2);
+      for (const statement of statements)
+        assert.ok(statement.parameters.length <= BOUND_PARAMETER_LIMIT[dialect] - 64);
+      if (dialect === 'postgres')
+        assert.equal(statements[0]!.parameters.length, Object.keys(MODEL_PART_COLUMNS).length);
+      const read = await database()
+        .db.selectFrom('model_parts')
+        .selectAll()
+        .where('model_id', '=', modelId)
+        .orderBy('part_index')
+        .execute();
+      assert.deepEqual(
+        read.map((row) => ({
+          ...row,
+          triangle_count: Number(row.triangle_count),
+          vertex_count: Number(row.vertex_count),
+        })),
+        written,
+      );
+    });
+
+    void it('writes nulls into nullable columns, and nothing for no rows', async () => {
+      const modelId = `insert-rows-nulls-${dialect}`;
+      await createConvertingModel(database(), modelId);
+      const { db, statements } = recording(database().db);
+      await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, []);
+      assert.equal(statements.length, 0);
+      const rows = [0, 1, 2].map((index) => {
+        const { model_id, part_index, group_id, name, path, bounds, properties } = partRow(modelId, index);
+        return {
+          ...{ model_id, part_index, group_id, name, path, bounds, properties },
+          version: 1,
+          triangle_count: index,
+          vertex_count: index,
+          geometry_hash: index === 1 ? 'ab'.repeat(32) : null,
+          transform_hash: null,
+          properties_hash: index === 2 ? '' : null,
+          material_hash: null,
+        };
+      });
+      await replaceVersionParts(database().db, modelId, 1, rows);
+      const read = await database()
+        .db.selectFrom('model_version_parts')
+        .selectAll()
+        .where('model_id', '=', modelId)
+        .orderBy('part_index')
+        .execute();
+      assert.deepEqual(read, rows);
+    });
+  });
+}
