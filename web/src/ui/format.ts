@@ -13,9 +13,15 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
+/**
+ * One formatter for every count: `toLocaleString` builds a formatter on each call, and a tree of 100,000 parts
+ * spent 1.7 s of its first frame formatting their triangle counts that way.
+ */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 /** An integer count with thousands separators, or a dash when unknown. */
 export function formatCount(count: number | null | undefined): string {
-  return typeof count === 'number' ? count.toLocaleString('en-US') : '–';
+  return typeof count === 'number' ? COUNT_FORMAT.format(count) : '–';
 }
 
 /** An ISO timestamp as a short local date and time. */
