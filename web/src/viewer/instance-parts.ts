@@ -9,15 +9,11 @@
  */
 import { Matrix4, Mesh } from 'three';
 import type { BufferAttribute, InstancedMesh, Object3D } from 'three';
+import { partRowReader, type PartTable } from './part-table-reader.ts';
 
 /** The node extension naming the instances' feature ids, as GLTFLoader keeps an extension it does not know. */
 interface InstanceFeaturesDef {
   featureIds?: { attribute?: number; propertyTable?: number }[];
-}
-
-/** The table of parts GLTFStructuralMetadataExtension attaches to the loaded scene. */
-interface PartTable {
-  getPropertyTableData(table: number, id: number): { group_id?: unknown; name?: unknown };
 }
 
 /**
@@ -48,8 +44,9 @@ export function expandInstancedParts(scene: Object3D): Map<string, Mesh[]> {
       // GLTFLoader sets a node's position, rotation and scale, not its matrix.
       mesh.updateMatrix();
       let kept = 0;
+      const rowOf = partRowReader(table, propertyTable);
       for (let at = 0; at < mesh.count; at++) {
-        const row = table.getPropertyTableData(propertyTable, Math.round(features.getX(at)));
+        const row = rowOf(Math.round(features.getX(at)));
         mesh.getMatrixAt(at, instance);
         if (typeof row.group_id !== 'string') {
           // An instance of no part stays an instance.

@@ -13,6 +13,7 @@ import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { markBatched, type BatchSource } from './part-batches.ts';
 import { expandInstancedParts } from './instance-parts.ts';
 import { markShared } from './part-instances.ts';
+import { partRowReader, type PartTable } from './part-table-reader.ts';
 
 /**
  * A loader of a model's levels: meshopt-compressed, and reading the feature ids and table of parts a batched
@@ -28,10 +29,6 @@ export function createPartsLoader(): GLTFLoader {
 /** What GLTFLoader names the first feature id attribute (glTF `_FEATURE_ID_0`, lower-cased). */
 const FEATURE_ATTRIBUTE = '_feature_id_0';
 
-/** Metadata the structural-metadata plugin attaches to a primitive's mesh. */
-interface PartTable {
-  getPropertyTableData(table: number, id: number): { group_id?: unknown; name?: unknown };
-}
 /** Feature id sets the mesh-features plugin attaches to a primitive's mesh. */
 interface FeatureIds {
   getFeatureInfo(): { propertyTable: number | null }[];
@@ -68,7 +65,7 @@ export function splitByPart(scene: Object3D): Map<string, Mesh[]> {
       continue;
     }
     const byTriangle = featuresOfTriangles(index, features);
-    const rowOf = (feature: number) => table.getPropertyTableData(tableIndex, feature);
+    const rowOf = partRowReader(table, tableIndex);
     if (byTriangle.counts.size === 1) {
       // The whole primitive is one part: tag it as it stands rather than copy its index.
       const row = rowOf(byTriangle.counts.keys().next().value!);
