@@ -9,13 +9,12 @@ import type { Document, Node } from '@gltf-transform/core';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { importObj } from '../../src/pipeline/import/obj/import-obj.ts';
 import { sharingStep } from '../../src/pipeline/import/obj/repeated-part-meshes.ts';
+import { cornerPartsObjLines, type Corner } from '../helpers/corner-obj.ts';
 import { recordingContext } from './support.ts';
 
 let scratch: string;
 before(async () => void (scratch = await mkdtemp(path.join(tmpdir(), 'vitrine-obj-repeats-'))));
 after(() => rm(scratch, { recursive: true, force: true }));
-
-type Corner = [number, number, number];
 
 /** A wedge of five corners and six faces (two quads cut by the importer), its low corner at the origin. */
 const WEDGE: Corner[] = [
@@ -40,20 +39,16 @@ const moved = (by: Corner, corners: Corner[] = WEDGE): Corner[] =>
 
 /** An OBJ of named groups, each its corners and faces (the wedge's unless given), in the material given. */
 async function objOf(parts: Placed[]): Promise<string> {
-  const lines = ['mtllib colours.mtl'];
-  let base = 0;
-  for (const part of parts) {
-    lines.push(`o ${part.name}`, `usemtl ${part.material ?? 'grey'}`);
-    for (const corner of part.corners) lines.push(`v ${corner.join(' ')}`);
-    for (const face of part.faces ?? WEDGE_FACES)
-      lines.push(
-        `f ${face
-          .split(' ')
-          .map((index) => Number(index) + base)
-          .join(' ')}`,
-      );
-    base += part.corners.length;
-  }
+  const lines = [
+    'mtllib colours.mtl',
+    ...cornerPartsObjLines(
+      parts.map((part) => ({
+        ...part,
+        faces: part.faces ?? WEDGE_FACES,
+        material: part.material ?? 'grey',
+      })),
+    ),
+  ];
   const dir = await mkdtemp(path.join(scratch, 'model-'));
   await writeFile(path.join(dir, 'colours.mtl'), 'newmtl grey\nKd 0.5 0.5 0.5\nnewmtl red\nKd 1 0 0\n');
   const file = path.join(dir, 'parts.obj');

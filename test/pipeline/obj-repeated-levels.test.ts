@@ -11,9 +11,8 @@ import type { ConversionResult } from '../../src/pipeline/types.ts';
 import { splitFeatureParts } from '../../src/render/scene/split-feature-parts.ts';
 import { exportModel } from '../../src/writers/export-model.ts';
 import { zipEntries } from '../exports/support.ts';
+import { cornerPartsObjLines, type Corner, type CornerPart } from '../helpers/corner-obj.ts';
 import { quietLogger, readGlb, tempDir, validationErrors } from './documents.ts';
-
-type Corner = [number, number, number];
 
 /** Two shapes the copies repeat, each corners and faces over them (1-based): a wedge and a tall tetrahedron. */
 const SHAPES: { corners: Corner[]; faces: string[] }[] = [
@@ -42,7 +41,7 @@ const COPIES = 90;
 const SINGLES = 12;
 
 /** Every part: its name and the corners the file places, in scene units. */
-const parts: { name: string; corners: Corner[]; faces: string[] }[] = [];
+const parts: CornerPart[] = [];
 for (let i = 0; i < COPIES * SHAPES.length; i++) {
   const shape = SHAPES[i % SHAPES.length]!;
   const at: Corner = [(i % 15) * 3, 0, Math.floor(i / 15) * 3];
@@ -58,29 +57,10 @@ for (let i = 0; i < SINGLES; i++) {
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 let converted: ConversionResult;
 
-/** The parts as OBJ text: an `o` each, its corners and faces. */
-function objText(): string {
-  const lines: string[] = [];
-  let base = 0;
-  for (const part of parts) {
-    lines.push(`o ${part.name}`);
-    for (const corner of part.corners) lines.push(`v ${corner.join(' ')}`);
-    for (const face of part.faces)
-      lines.push(
-        `f ${face
-          .split(' ')
-          .map((index) => Number(index) + base)
-          .join(' ')}`,
-      );
-    base += part.corners.length;
-  }
-  return lines.join('\n') + '\n';
-}
-
 before(async () => {
   scratch = await tempDir();
   const file = path.join(scratch.dir, 'repeats.obj');
-  await writeFile(file, objText());
+  await writeFile(file, cornerPartsObjLines(parts).join('\n') + '\n');
   converted = await convertModel({
     modelId: 'repeats',
     source: { file, dir: scratch.dir, format: 'obj' },
