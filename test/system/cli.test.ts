@@ -94,6 +94,20 @@ void describe('the vitrine command', () => {
     assert.deepEqual(await exitWithin(second, 10_000), { code: 0, signal: null }, second.stderr());
   });
 
+  void it('start stops on SIGTERM when the reader of its output is gone, with log lines still to write', async () => {
+    const port = await freePort();
+    // At info the stop logs a line of its own, buffered when the signal comes.
+    const env = { DATA_DIR: dataDir(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+    const service = runCli('start', env);
+    await service.waitForOutput(/Vitrine is running at/);
+    await waitForHealth(`http://127.0.0.1:${port}`);
+    // A pipe whose reader exited: every write the service makes from now on fails.
+    service.child.stdout?.destroy();
+    service.child.stderr?.destroy();
+    service.child.kill('SIGTERM');
+    assert.deepEqual(await exitWithin(service, 15_000), { code: 0, signal: null });
+  });
+
   void it('start with API_TOKEN uses it and writes no token file', async () => {
     const dir = dataDir();
     const port = await freePort();
