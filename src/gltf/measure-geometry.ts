@@ -1,5 +1,6 @@
 import { Primitive } from '@gltf-transform/core';
 import type { Document, Mesh, Node, mat4 } from '@gltf-transform/core';
+import { multiply } from './multiply-matrices.ts';
 
 /** An axis-aligned box in glTF scene units (metres after import). */
 export interface Bounds {
@@ -100,8 +101,21 @@ export function meshWorldBox(mesh: Mesh, matrix: mat4): BoxAccumulator {
   return box;
 }
 
+/**
+ * A node that carries a mesh, with its ancestors from its scene down and its world matrix: the walk that found it
+ * multiplies each matrix once, where `Node.getWorldMatrix` walks the graph up from every node again (a second and a
+ * half a stage at 100,000 parts).
+ */
+export interface MeshNode {
+  node: Node;
+  mesh: Mesh;
+  ancestors: Node[];
+  /** The node's world matrix as the walk found it, equal to `node.getWorldMatrix()` then. */
+  world: mat4;
+}
+
 /** Nodes that carry a mesh, in depth-first order over every scene (each node once), with their ancestors. */
-export function listMeshNodes(document: Document): { node: Node; mesh: Mesh; ancestors: Node[] }[] {
+export function listMeshNodes(document: Document): MeshNode[] {
   const root = document.getRoot();
   const scenes = root.listScenes();
   const first = root.getDefaultScene() ?? scenes[0];
@@ -109,18 +123,26 @@ export function listMeshNodes(document: Document): { node: Node; mesh: Mesh; anc
   return meshNodesUnder(ordered.flatMap((scene) => scene.listChildren()));
 }
 
-/** Nodes that carry a mesh under `roots`, depth first (each node once), with their ancestors. */
-export function meshNodesUnder(roots: readonly Node[]): { node: Node; mesh: Mesh; ancestors: Node[] }[] {
-  const found: { node: Node; mesh: Mesh; ancestors: Node[] }[] = [];
+/**
+ * Nodes that carry a mesh under `roots`, depth first (each node once), with their ancestors. Each root's world
+ * matrix is its own: `roots` are a scene's top-level nodes.
+ */
+export function meshNodesUnder(roots: readonly Node[]): MeshNode[] {
+  const found: MeshNode[] = [];
   const seen = new Set<Node>();
-  const visit = (node: Node, ancestors: Node[]): void => {
+  const visit = (node: Node, ancestors: Node[], parentWorld: mat4 | null): void => {
     if (seen.has(node)) return;
     seen.add(node);
+    // The product in the order getWorldMatrix takes it, so the two agree to the bit.
+    const world = parentWorld ? multiply(parentWorld, node.getMatrix()) : node.getMatrix();
     const mesh = node.getMesh();
-    if (mesh) found.push({ node, mesh, ancestors });
+    if (mesh) found.push({ node, mesh, ancestors, world });
+    const children = node.listChildren();
+    // A leaf (most nodes of a model of many parts) needs no path of its own.
+    if (children.length === 0) return;
     const path = [...ancestors, node];
-    for (const child of node.listChildren()) visit(child, path);
+    for (const child of children) visit(child, path, world);
   };
-  for (const node of roots) visit(node, []);
+  for (const node of roots) visit(node, [], null);
   return found;
 }

@@ -23,10 +23,10 @@ export function computeStats(document: Document): DocumentStats {
   let triangles = 0;
   let vertices = 0;
   const box = emptyBox();
-  for (const { node, mesh } of listMeshNodes(document)) {
+  for (const { mesh, world } of listMeshNodes(document)) {
     triangles += meshTriangleCount(mesh);
     vertices += meshVertexCount(mesh);
-    unionBox(box, meshWorldBox(mesh, node.getWorldMatrix()));
+    unionBox(box, meshWorldBox(mesh, world));
   }
   return { triangle_count: triangles, vertex_count: vertices, bounds: toBounds(box) };
 }

@@ -97,7 +97,7 @@ function readDrafts(document: Document, context: StepContext): Draft[] {
   const cache = createFingerprintCache();
   let budget: number = PROPERTY_LIMITS.perModel;
   let dropped = 0;
-  meshNodes.forEach(({ node, mesh, ancestors }, index) => {
+  meshNodes.forEach(({ node, mesh, ancestors, world }, index) => {
     const { [PROPERTIES_EXTRAS_KEY]: given, ...extras } = node.getExtras();
     // An importer's properties are taken out of the extras, so they never reach the LOD files.
     const read = boundProperties(
@@ -122,9 +122,9 @@ function readDrafts(document: Document, context: StepContext): Draft[] {
         .join('/'),
       triangle_count: meshTriangleCount(mesh),
       vertex_count: meshVertexCount(mesh),
-      bounds: toBounds(meshWorldBox(mesh, node.getWorldMatrix())),
+      bounds: toBounds(meshWorldBox(mesh, world)),
       properties: read.properties,
-      fingerprint: fingerprintPart(node, mesh, read.properties, cache),
+      fingerprint: fingerprintPart(world, mesh, read.properties, cache),
     });
     context.onProgress?.((index + 1) / meshNodes.length);
   });

@@ -1,7 +1,7 @@
 // A part's fingerprint (types.ts PartFingerprint): four hashes that let two versions of a model say whether a part
 // kept its shape, its place, its properties and its materials.
 import { createHash, hash } from 'node:crypto';
-import type { Material, Mesh, Node, Texture, mat4 } from '@gltf-transform/core';
+import type { Material, Mesh, Texture, mat4 } from '@gltf-transform/core';
 import { GEOMETRY_TOLERANCE, hashMeshGeometry } from './geometry-hash.ts';
 import type { MeshGeometry } from './geometry-hash.ts';
 import type { PartProperties } from './part-properties.ts';
@@ -34,18 +34,17 @@ export function createFingerprintCache(): FingerprintCache {
 const NO_PROPERTIES = hashJson([]);
 
 /**
- * The fingerprint of the part `node` draws with `mesh`. The geometry is hashed in the mesh's own frame, less its
+ * The fingerprint of the part a node draws with `mesh`, placed by `world`, its world matrix. The geometry is hashed in the mesh's own frame, less its
  * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices,
  * keeps its geometry hash and changes its transform: where the world matrix takes the offset, and its rotation,
  * quantized. A scale is the geometry's (its size in the scene), not the transform's.
  */
 export function fingerprintPart(
-  node: Node,
+  world: mat4,
   mesh: Mesh,
   properties: PartProperties,
   cache: FingerprintCache,
 ): PartFingerprint {
-  const world = node.getWorldMatrix();
   const scale = Math.cbrt(Math.abs(determinant(world)));
   const byScale = cache.meshes.get(mesh) ?? new Map<number, MeshGeometry>();
   cache.meshes.set(mesh, byScale);

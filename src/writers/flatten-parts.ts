@@ -37,8 +37,7 @@ export interface FlatScene {
 export function flattenParts(document: Document): FlatScene {
   const parts: FlatPart[] = [];
   let skippedPrimitives = 0;
-  listMeshNodes(document).forEach(({ node, mesh }, index) => {
-    const matrix = node.getWorldMatrix();
+  listMeshNodes(document).forEach(({ node, mesh, world: matrix }, index) => {
     const primitives: FlatPrimitive[] = [];
     for (const primitive of mesh.listPrimitives()) {
       const flat = flattenPrimitive(primitive, matrix);

@@ -44,7 +44,7 @@ function partOf(corners: number[][], triangles = BOX_TRIANGLES): { document: Doc
 }
 
 function fingerprint(node: Node, properties: PartProperties = {}): PartFingerprint {
-  return fingerprintPart(node, node.getMesh()!, properties, createFingerprintCache());
+  return fingerprintPart(node.getWorldMatrix(), node.getMesh()!, properties, createFingerprintCache());
 }
 
 const shift = (corners: number[][], by: number[]) => corners.map((corner) => corner.map((v, i) => v + by[i]));

@@ -1,4 +1,5 @@
 import type { Document, mat4, vec4 } from '@gltf-transform/core';
+import { multiply } from '../../gltf/multiply-matrices.ts';
 
 /** An up axis a source may declare: a signed coordinate axis. */
 export type UpAxis = '+X' | '-X' | '+Y' | '-Y' | '+Z' | '-Z';
@@ -52,17 +53,4 @@ function compose([x, y, z, w]: vec4, s: number): mat4 {
     0,
     1,
   ];
-}
-
-/** Column-major product `a × b`. */
-function multiply(a: mat4, b: mat4): mat4 {
-  const out = new Array<number>(16).fill(0);
-  for (let column = 0; column < 4; column++) {
-    for (let row = 0; row < 4; row++) {
-      let sum = 0;
-      for (let k = 0; k < 4; k++) sum += a[k * 4 + row] * b[column * 4 + k];
-      out[column * 4 + row] = sum;
-    }
-  }
-  return out as unknown as mat4;
 }

@@ -134,7 +134,7 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
     if (id === undefined) materialIds.set(material, (id = materialIds.size));
     return id;
   };
-  partNodes.forEach(({ node, mesh, ancestors }, index) => {
+  partNodes.forEach(({ node, mesh, ancestors, world: matrix }, index) => {
     const placement = placements.get(node);
     if (placement) {
       let group = instances.get(mesh);
@@ -146,7 +146,6 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
       return;
     }
     if (shared(mesh) || !plain(node, ancestors)) return;
-    const matrix = node.getWorldMatrix();
     if (!mesh.listPrimitives().every((primitive) => mergeable(primitive, matrix))) return;
     const feature = parts.length;
     parts.push({ group_id: node.getExtras().group_id as string, name: partName(node, mesh, index) });

@@ -3,6 +3,7 @@ import type { Buffer, Document, Mesh, Node, Scene, TypedArray, mat4, vec3, vec4 
 import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
 import type { PropertyTable } from '@gltf-transform/extensions';
 import { meshVertexCount } from '../../gltf/measure-geometry.ts';
+import type { MeshNode } from '../../gltf/measure-geometry.ts';
 import { EXTInstanceFeatures } from '../../gltf/ext-instance-features.ts';
 
 /** glTF's TRIANGLES draw mode: three.js draws instances of triangles only, anything else once. */
@@ -78,17 +79,17 @@ export function meshesSharedEnough(
  * shear or mirror, of meshes of triangles that two or more such nodes draw.
  */
 export function instancePlacements(
-  partNodes: readonly { node: Node; mesh: Mesh; ancestors: Node[] }[],
+  partNodes: readonly MeshNode[],
   shared: (mesh: Mesh) => boolean,
   movable: (node: Node, ancestors: Node[]) => boolean,
 ): Map<Node, Placement> {
   const byMesh = new Map<Mesh, [Node, Placement][]>();
   const meshOk = new Map<Mesh, boolean>();
-  for (const { node, mesh, ancestors } of partNodes) {
+  for (const { node, mesh, ancestors, world } of partNodes) {
     if (!shared(mesh) || !movable(node, ancestors)) continue;
     let ok = meshOk.get(mesh);
     if (ok === undefined) meshOk.set(mesh, (ok = instanceableMesh(mesh)));
-    const placement = ok ? placementOf(node.getWorldMatrix()) : null;
+    const placement = ok ? placementOf(world) : null;
     if (!placement) continue;
     const list = byMesh.get(mesh);
     if (list) list.push([node, placement]);

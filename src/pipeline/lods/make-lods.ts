@@ -23,6 +23,7 @@ import { simplifyWelded } from './simplify-welded.ts';
 import type { SharedAttributes } from './simplify-welded.ts';
 import { measureSurface } from './shading-deviation.ts';
 import { hasSimplifiableMeshes } from './simplifiable-meshes.ts';
+import { multiply } from '../../gltf/multiply-matrices.ts';
 import type { StepContext } from '../types.ts';
 
 /** Step name used in logs. */
@@ -188,9 +189,9 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
   // The whole model's box, and how much each mesh is scaled where it is placed (its largest placement).
   const box = emptyBox();
   const scales = new Map<Mesh, number>();
-  for (const { node, mesh } of listMeshNodes(document)) {
-    unionBox(box, meshWorldBox(mesh, node.getWorldMatrix()));
-    scales.set(mesh, Math.max(scales.get(mesh) ?? 0, placementScale(node)));
+  for (const { node, mesh, world } of listMeshNodes(document)) {
+    unionBox(box, meshWorldBox(mesh, world));
+    scales.set(mesh, Math.max(scales.get(mesh) ?? 0, placementScale(node, world)));
   }
   const diagonal = Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
   if (!(diagonal > 0)) return [];
@@ -229,9 +230,9 @@ function collectWork(document: Document, settings: MakeLodsOptions): Work[] {
  * How much a node's mesh is magnified where it is drawn: by its world matrix, or for a skinned mesh (whose
  * node transform glTF ignores) by its joints' world matrices times their inverse bind matrices.
  */
-function placementScale(node: Node): number {
+function placementScale(node: Node, world: mat4): number {
   const skin = node.getSkin();
-  if (!skin) return matrixScale(node.getWorldMatrix());
+  if (!skin) return matrixScale(world);
   const inverseBind = skin.getInverseBindMatrices();
   let scale = 0;
   skin.listJoints().forEach((joint, index) => {
@@ -247,17 +248,6 @@ export function matrixScale(m: mat4): number {
 }
 
 const IDENTITY: mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
-/** a · b of column-major 4 × 4 matrices. */
-function multiply(a: mat4, b: mat4): mat4 {
-  const out = new Array<number>(16).fill(0) as mat4;
-  for (let column = 0; column < 4; column++) {
-    for (let row = 0; row < 4; row++) {
-      for (let k = 0; k < 4; k++) out[column * 4 + row] += a[k * 4 + row] * b[column * 4 + k];
-    }
-  }
-  return out;
-}
 
 /**
  * Simplifies one indexed triangle list towards its level's share of LOD 0 within the level's error budget

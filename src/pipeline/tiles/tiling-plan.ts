@@ -146,7 +146,7 @@ export function coarseLeaves(
       corners[at + 2] = base + indices[t * 3 + third];
     }
     // An error in the mesh's units, as far in metres as its node magnifies it.
-    const scale = matrixScale(placement.node.getWorldMatrix());
+    const scale = matrixScale(placement.world);
     pieceErrors.forEach((error, piece) => {
       errors[toLeaf(piece)] = Math.max(errors[toLeaf(piece)], error * scale);
     });

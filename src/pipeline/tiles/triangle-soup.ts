@@ -89,6 +89,8 @@ export function soupTriangleCount(soup: TriangleSoup): number {
 export interface SoupPlacement {
   primitive: Primitive;
   node: Node;
+  /** Its node's world matrix, which placed its vertices. */
+  world: mat4;
   /** The soup triangle of its first triangle: its triangles follow in their own order. */
   firstTriangle: number;
   triangles: number;
@@ -149,13 +151,12 @@ export function collectTriangles(
   const textureIndex = new Map<Texture, number>();
   let vertexBase = 0;
   let indexBase = 0;
-  nodes.forEach(({ node, mesh }, partIndex) => {
+  nodes.forEach(({ node, mesh, world: matrix }, partIndex) => {
     const groupId = node.getExtras().group_id;
     soup.parts.push({
       group_id: typeof groupId === 'string' ? groupId : `${partIndex}`,
       name: partName(node, mesh, partIndex),
     });
-    const matrix = node.getWorldMatrix();
     for (const primitive of mesh.listPrimitives()) {
       const position = primitive.getAttribute('POSITION');
       if (!position || primitive.getMode() !== Primitive.Mode.TRIANGLES) continue;
@@ -179,6 +180,7 @@ export function collectTriangles(
       onPlaced({
         primitive,
         node,
+        world: matrix,
         firstTriangle: indexBase / 3,
         triangles,
         firstVertex: vertexBase,

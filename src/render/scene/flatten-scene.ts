@@ -22,7 +22,8 @@ import { ALPHA_BLEND, ALPHA_MASK, ALPHA_OPAQUE } from '../draw-primitive.ts';
 import type { DrawPrimitive } from '../draw-primitive.ts';
 import { readFloats, triangleList } from './read-attribute.ts';
 import { WRAP_REPEAT } from '../raster/sample-texture.ts';
-import { bakeNormals, determinant3, isIdentity, multiply, transformPositions } from './transform-vertices.ts';
+import { multiply } from '../../gltf/multiply-matrices.ts';
+import { bakeNormals, determinant3, isIdentity, transformPositions } from './transform-vertices.ts';
 import { growBounds, sphereRadius } from './scene-bounds.ts';
 
 /** A colour bound to a part through the material service: sRGB 0–1 channels and alpha 0–1. */

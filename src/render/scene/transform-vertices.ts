@@ -31,19 +31,6 @@ export function transformPositions(local: Float32Array, m: mat4): Float32Array {
   return out;
 }
 
-/** Column-major 4×4 product a·b. */
-export function multiply(a: mat4, b: mat4): mat4 {
-  const out = new Array<number>(16).fill(0) as mat4;
-  for (let col = 0; col < 4; col++) {
-    for (let row = 0; row < 4; row++) {
-      let sum = 0;
-      for (let k = 0; k < 4; k++) sum += a[k * 4 + row] * b[col * 4 + k];
-      out[col * 4 + row] = sum;
-    }
-  }
-  return out;
-}
-
 /** Normals go through the inverse transpose of the world matrix so non-uniform scale keeps them perpendicular. */
 export function bakeNormals(local: Float32Array, m: mat4): Float32Array {
   const a = m[0],
