@@ -21,7 +21,7 @@ export const MODEL_PART_COLUMNS: TableColumns<'model_parts'> = {
 };
 
 /** The columns of `model_part_properties`, with their PostgreSQL types. */
-const PART_PROPERTY_COLUMNS: TableColumns<'model_part_properties'> = {
+export const PART_PROPERTY_COLUMNS: TableColumns<'model_part_properties'> = {
   model_id: 'text',
   part_index: 'integer',
   set_name: 'text',

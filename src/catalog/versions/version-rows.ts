@@ -141,7 +141,7 @@ export async function replaceVersionParts(
 }
 
 /** The columns of `model_version_parts`, with their PostgreSQL types. */
-const VERSION_PART_COLUMNS: TableColumns<'model_version_parts'> = {
+export const VERSION_PART_COLUMNS: TableColumns<'model_version_parts'> = {
   model_id: 'text',
   version: 'integer',
   part_index: 'integer',
