@@ -95,6 +95,32 @@ for (const dialect of testDialects()) {
       );
     });
 
+    void it('lets the event loop turn between two statements, inside a transaction too', async () => {
+      const modelId = `insert-rows-turns-${dialect}`;
+      await createConvertingModel(database(), modelId);
+      const written = Array.from({ length: perStatement * 2 + 1 }, (_, index) => partRow(modelId, index));
+      // What another request would need: a turn of the loop (a timer's, an I/O callback's) while the rows go in.
+      let statements: CompiledQuery[] = [];
+      const turns: number[] = [];
+      const ticking = setInterval(() => turns.push(statements.length), 0);
+      try {
+        await database()
+          .db.transaction()
+          .execute(async (trx) => {
+            const recorded = recording(trx);
+            statements = recorded.statements;
+            await insertRows(recorded.db, 'model_parts', MODEL_PART_COLUMNS, written);
+          });
+      } finally {
+        clearInterval(ticking);
+      }
+      assert.equal(statements.length, 3);
+      assert.ok(
+        turns.some((count) => count > 0 && count < 3),
+        `a timer ran between the statements (it ran after ${JSON.stringify(turns)} of them)`,
+      );
+    });
+
     void it('writes nulls into nullable columns, and nothing for no rows', async () => {
       const modelId = `insert-rows-nulls-${dialect}`;
       await createConvertingModel(database(), modelId);
