@@ -24,6 +24,7 @@ const BENCHMARKS = [
   'part-properties.ts',
   'many-parts.ts',
   'part-rows.ts',
+  'completion-latency.ts',
   'soak.ts',
 ];
 const only = process.argv.slice(2);
