@@ -58,13 +58,13 @@ const service = runCli('start', {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
 });
+let done = false;
 try {
   await service.waitForOutput(/Vitrine is running at/, 120_000);
   await waitForHealth(url);
   const file = path.join(dataDir, `boxes-${PARTS}.obj`);
   writeFileSync(file, manyPartsObj({ groups: PARTS, kind: 'distinct' }));
   const start = Date.now();
-  let done = false;
   const page = askRepeatedly(`${url}/`, {}, start, () => done);
   const list = askRepeatedly(`${url}/api/models?limit=1`, { 'x-api-token': TOKEN }, start, () => done);
   const { id } = await uploadModel(url, TOKEN, file);
@@ -101,7 +101,10 @@ try {
     const cells = worst.map((wait) => `${(wait.took / 1000).toFixed(2)} (${(wait.at / 1000).toFixed(1)})`);
     console.log(`| ${name} | ${cells.join(', ')} |`);
   }
+  if (status !== 'completed') process.exitCode = 1;
 } finally {
+  // The two clients stop asking whatever ended the run, so the process can exit.
+  done = true;
   service.child.kill('SIGTERM');
   await Promise.race([service.exited, sleep(20_000)]);
   await killChildren();

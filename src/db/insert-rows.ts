@@ -26,7 +26,10 @@ export type TableColumns<T extends keyof Database> = { readonly [K in keyof Full
  */
 export const POSTGRES_ROWS_PER_STATEMENT = 10_000;
 
-/** Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows. */
+/**
+ * Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows.
+ * Other work runs between two statements: rows that must appear at once go in inside a transaction.
+ */
 export async function insertRows<T extends keyof Database & string>(
   db: Db,
   table: T,

@@ -34,10 +34,10 @@ export function createFingerprintCache(): FingerprintCache {
 const NO_PROPERTIES = hashJson([]);
 
 /**
- * The fingerprint of the part a node draws with `mesh`, placed by `world`, its world matrix. The geometry is hashed in the mesh's own frame, less its
- * low corner (the offset), so a part moved by its node, or by a placement an importer baked into the vertices,
- * keeps its geometry hash and changes its transform: where the world matrix takes the offset, and its rotation,
- * quantized. A scale is the geometry's (its size in the scene), not the transform's.
+ * The fingerprint of the part a node draws with `mesh`, placed by `world`, its world matrix. The geometry is hashed
+ * in the mesh's own frame, less its low corner (the offset), so a part moved by its node, or by a placement an
+ * importer baked into the vertices, keeps its geometry hash and changes its transform: where the world matrix takes
+ * the offset, and its rotation, quantized. A scale is the geometry's (its size in the scene), not the transform's.
  */
 export function fingerprintPart(
   world: mat4,

@@ -1,6 +1,5 @@
 import type { Document, Primitive } from '@gltf-transform/core';
 import type { PiecedTriangles, TrianglePieces } from '../lods/pieced-lods.ts';
-import { matrixScale } from '../lods/make-lods.ts';
 import type { SimplifiedTile } from './simplify-tile.ts';
 import { listLeaves, splitTriangles } from './split-tree.ts';
 import type { SplitNode, SplitTrianglesOptions } from './split-tree.ts';
@@ -146,7 +145,7 @@ export function coarseLeaves(
       corners[at + 2] = base + indices[t * 3 + third];
     }
     // An error in the mesh's units, as far in metres as its node magnifies it.
-    const scale = matrixScale(placement.world);
+    const scale = placement.scale;
     pieceErrors.forEach((error, piece) => {
       errors[toLeaf(piece)] = Math.max(errors[toLeaf(piece)], error * scale);
     });

@@ -4,6 +4,7 @@ import { faceNormal } from '../../gltf/face-normal.ts';
 import { listMeshNodes } from '../../gltf/measure-geometry.ts';
 import { partName } from '../extract-parts.ts';
 import { floatArray, floatNormals, floatPositions, uint32Indices } from '../lods/primitive-arrays.ts';
+import { matrixScale } from '../lods/make-lods.ts';
 import type { StepContext } from '../types.ts';
 
 /** Step name used in logs. */
@@ -89,8 +90,8 @@ export function soupTriangleCount(soup: TriangleSoup): number {
 export interface SoupPlacement {
   primitive: Primitive;
   node: Node;
-  /** Its node's world matrix, which placed its vertices. */
-  world: mat4;
+  /** How much its node's world matrix magnifies it (its largest axis scale). */
+  scale: number;
   /** The soup triangle of its first triangle: its triangles follow in their own order. */
   firstTriangle: number;
   triangles: number;
@@ -180,7 +181,7 @@ export function collectTriangles(
       onPlaced({
         primitive,
         node,
-        world: matrix,
+        scale: matrixScale(matrix),
         firstTriangle: indexBase / 3,
         triangles,
         firstVertex: vertexBase,
