@@ -57,7 +57,7 @@ export async function insertRows<T extends keyof Database & string>(
   const perStatement = rowsPerStatement('sqlite', names.length);
   const tuple = `(${names.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += perStatement) {
-    // PostgreSQL's statements wait on the network, which is the loop's turn; SQLite's run here, 20–40 ms each.
+    // PostgreSQL's statements wait on the network, which is the loop's turn; SQLite's run here, ~40 ms each.
     if (start > 0) await yieldToLoop();
     const chunk = rows.slice(start, start + perStatement);
     const values: unknown[] = [];
