@@ -133,31 +133,43 @@ for (const [where, isolateAboveBytes] of [
 
 void it('an isolated job over its time limit, or cancelled, has its process killed; the queue goes on', async () => {
   // The limit counts the process's processor time; a far wall-clock ceiling leaves the verdict to it on a busy machine.
+  // Three seconds of it: well above what the truck's first report costs, so the cancelled job is cancelled, not late.
   const pool = createConversionPool({
     size: 1,
-    timeoutMs: 300,
+    timeoutMs: 3_000,
     wallCeilingFactor: 100,
     isolateAboveBytes: 0,
   });
+  const big = path.join(scratch.dir, 'over-time.stl');
+  await writeBinaryStl(big, torus(1400, 500));
   try {
-    const job = (id: string, signal?: AbortSignal) =>
-      pool.convert({
-        modelId: id,
-        source: truck,
-        logger: quietLogger,
-        signal,
-        lodDir: path.join(scratch.dir, id),
-      });
-    // Starting a process and converting the truck takes well over 0.3 s of processor time; the queued job waits.
-    const slow = job('slow');
+    // 1.4 million triangles take about twice the limit's processor time to convert; the queued job waits.
+    const slow = pool.convert({
+      modelId: 'slow',
+      source: { file: big, dir: scratch.dir, format: 'stl' },
+      logger: quietLogger,
+      lodDir: path.join(scratch.dir, 'slow'),
+    });
+    // Cancelled at its first report, so once its own process runs (after a fresh thread took the timed-out one's
+    // place): on the event, not on a poll that a loaded machine could delay past the job's own time limit.
     const controller = new AbortController();
-    const cancelled = job('cancelled', controller.signal);
-    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 0.3 s' });
-    // Cancelled once its own process runs (after a fresh thread took the timed-out one's place).
-    for (let i = 0; i < 500 && pool.stats().processes === 0; i++) await sleep(20);
-    assert.equal(pool.stats().processes, 1, 'the queued job runs in its own process');
-    controller.abort();
+    let processesWhenCancelled: number | undefined;
+    const cancelled = pool.convert({
+      modelId: 'cancelled',
+      source: truck,
+      logger: quietLogger,
+      signal: controller.signal,
+      lodDir: path.join(scratch.dir, 'cancelled'),
+      onProgress: () => {
+        processesWhenCancelled ??= pool.stats().processes;
+        controller.abort();
+      },
+    });
+    // Handled from the start: a rejection before the assertion below is read there, not lost as unhandled.
+    cancelled.catch(() => undefined);
+    await assert.rejects(slow, { name: 'ConversionError', message: 'Conversion timed out after 3 s' });
     await assert.rejects(cancelled, { name: 'AbortError', message: 'Conversion was cancelled' });
+    assert.equal(processesWhenCancelled, 1, 'the queued job ran in its own process');
     await noConversionProcessLeft();
     // The first thread, and a fresh one after each of the two processes.
     assert.deepEqual(pool.stats(), { threads: 1, started: 3, queued: 0, processes: 0 });
