@@ -73,14 +73,27 @@ function orderModels<Q extends SelectQueryBuilder<Database, 'models', ModelRow>>
 /** The catalog's data access: the only code that queries models and parts. */
 export type ModelRepository = ReturnType<typeof createModelRepository>;
 
-/** Creates the repository over an open database, or over a transaction to take part in a larger unit of work. */
-export function createModelRepository({ db, dialect }: { db: Db; dialect: DialectName }) {
+/**
+ * Creates the repository over an open database, or over a transaction to take part in a larger unit of work. With
+ * `readDb` (SQLite's read-only connection) the model and part reads go through it: they see the last commit and do
+ * not wait while a long transaction holds the writer connection.
+ */
+export function createModelRepository({
+  db,
+  dialect,
+  readDb,
+}: {
+  db: Db;
+  dialect: DialectName;
+  readDb?: Db;
+}) {
+  const reads = readDb ?? db;
   return {
     // A model's conversion and thumbnail state, written by the jobs (model-state.ts).
     ...modelStateAccess(db),
     ...thumbnailStateAccess(db),
     // A model's parts, whole or filtered (part-reads.ts).
-    ...partReadAccess(db),
+    ...partReadAccess(reads),
     /** Inserts a new model. */
     async create(row: Omit<NewModelRow, 'created_at' | 'updated_at' | FoldedColumn>): Promise<ModelRow> {
       const now = nowIso();
@@ -100,12 +113,12 @@ export function createModelRepository({ db, dialect }: { db: Db; dialect: Dialec
 
     /** One model, or undefined. */
     async get(id: string): Promise<ModelRow | undefined> {
-      return db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+      return reads.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     /** Models matching the filters, newest first, with the count of all matches. */
     async list(query: ModelListQuery): Promise<{ rows: ModelRow[]; total: number }> {
-      let base = db.selectFrom('models');
+      let base = reads.selectFrom('models');
       if (query.status) base = base.where('status', '=', query.status);
       if (query.format) base = base.where('format', '=', query.format.toLowerCase());
       if (query.search) {

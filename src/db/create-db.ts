@@ -19,6 +19,11 @@ export interface DatabaseHandle {
    */
   sqliteReader?: SQLite.Database;
   /**
+   * SQLite only (a database file): the query builder over `sqliteReader`, for the catalog's reads that must not wait
+   * while the one writer connection is held by a long transaction (a model of 100,000 parts completing).
+   */
+  readDb?: Db;
+  /**
    * PostgreSQL only: the pool under the query builder, for the hottest single read as a named statement that each
    * connection parses and plans once.
    */
@@ -55,24 +60,33 @@ function openSqlite(file: string, timeouts: DatabaseTimeouts): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${timeouts.connectTimeoutMs}`);
-  // SQLite's own lower() folds ASCII only; the case-insensitive filters must match "Über" with "über" as PostgreSQL does.
-  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = queryBuilderOver(sqlite);
   if (file === ':memory:') return { db, dialect: 'sqlite', close: () => db.destroy() };
   // WAL readers see the last commit; the writer above made the file and its WAL, so this one only opens them.
   const sqliteReader = new SQLite(file, { readonly: true, fileMustExist: true });
   sqliteReader.pragma(`busy_timeout = ${timeouts.connectTimeoutMs}`);
+  const readDb = queryBuilderOver(sqliteReader);
   return {
     db,
     dialect: 'sqlite',
     sqliteReader,
+    readDb,
     close: async () => {
+      // The query builder closes the connection only if it used it; closing twice is harmless.
+      await readDb.destroy();
       sqliteReader.close();
       await db.destroy();
     },
   };
+}
+
+/** Kysely over one SQLite connection, with the statement cache and the `lower` the filters need. */
+function queryBuilderOver(sqlite: SQLite.Database): Db {
+  // SQLite's own lower() folds ASCII only; the case-insensitive filters must match "Über" with "über" as PostgreSQL does.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 function openPostgres(url: string, timeouts: DatabaseTimeouts): DatabaseHandle {
