@@ -3,6 +3,7 @@
 import type { Db, ModelRow } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { insertRows } from '../db/insert-rows.ts';
+import { lazyMap } from '../db/lazy-map.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { nowIso } from '../db/timestamps.ts';
 import { createVersionRepository } from './versions/repository.ts';
@@ -101,7 +102,8 @@ export function modelStateAccess(db: Db) {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx.deleteFrom('model_parts').where('model_id', '=', id).execute();
-        const rows = record.parts.map((part, index) => ({
+        // Built a statement's worth at a time, between the turns the inserts give the loop (insert-rows.ts).
+        const rows = lazyMap(record.parts, (part, index) => ({
           model_id: id,
           ...partColumns(part, index),
           name_folded: searchFold(part.name),
@@ -110,7 +112,7 @@ export function modelStateAccess(db: Db) {
         await replacePartPropertyRows(
           trx,
           id,
-          record.parts.map((part, index) => ({ part_index: index, properties: part.properties ?? {} })),
+          lazyMap(record.parts, (part, index) => ({ part_index: index, properties: part.properties ?? {} })),
         );
         // The version the model serves was converted again: its row keeps what a restore brings back.
         await createVersionRepository(trx).recordCurrentFromModel(id, record.parts);

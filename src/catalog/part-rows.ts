@@ -1,7 +1,7 @@
 // The rows a converted part is stored as, shared by a model's parts and a version's: the columns both tables have,
 // and the property rows the part search reads.
 import type { Db } from '../db/database.ts';
-import { insertRows, type TableColumns } from '../db/insert-rows.ts';
+import { insertRows, type FullRow, type TableColumns } from '../db/insert-rows.ts';
 import { searchFold } from '../db/search-fold.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 import type { ConversionRecord } from './conversion/conversion-record.ts';
@@ -52,16 +52,20 @@ export function partColumns(part: ConversionRecord['parts'][number], index: numb
 export async function replacePartPropertyRows(
   trx: Db,
   modelId: string,
-  parts: readonly { part_index: number; properties: PartProperties }[],
+  parts: Iterable<{ part_index: number; properties: PartProperties }>,
 ): Promise<void> {
   await trx.deleteFrom('model_part_properties').where('model_id', '=', modelId).execute();
-  const flat = parts.flatMap((part) =>
-    flattenProperties(part.properties).map((row) => ({
-      model_id: modelId,
-      part_index: part.part_index,
-      ...row,
-      value_folded: searchFold(row.value),
-    })),
-  );
-  await insertRows(trx, 'model_part_properties', PART_PROPERTY_COLUMNS, flat);
+  await insertRows(trx, 'model_part_properties', PART_PROPERTY_COLUMNS, propertyRows(modelId, parts));
+}
+
+/** The property rows of `parts`, built as the inserts read them. */
+function* propertyRows(
+  modelId: string,
+  parts: Iterable<{ part_index: number; properties: PartProperties }>,
+): Generator<FullRow<'model_part_properties'>> {
+  for (const part of parts) {
+    for (const row of flattenProperties(part.properties)) {
+      yield { model_id: modelId, part_index: part.part_index, ...row, value_folded: searchFold(row.value) };
+    }
+  }
 }

@@ -28,43 +28,57 @@ export const POSTGRES_ROWS_PER_STATEMENT = 10_000;
 
 /**
  * Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows.
- * Other work runs between two statements: rows that must appear at once go in inside a transaction.
+ * Other work runs between two statements: rows that must appear at once go in inside a transaction. `rows` is read
+ * a statement's worth at a time, so a generator builds each statement's rows after the turn before it.
  */
 export async function insertRows<T extends keyof Database & string>(
   db: Db,
   table: T,
   columns: TableColumns<T>,
-  rows: readonly FullRow<T>[],
+  rows: Iterable<FullRow<T>>,
 ): Promise<void> {
   const names = Object.keys(columns) as (keyof FullRow<T> & string)[];
   const list = names.map(quoted).join(', ');
+  const source = rows[Symbol.iterator]();
   if (dialectOf(db) === 'postgres') {
     const arrays = names
       .map((name, index) => `$${index + 1}::${(columns as Record<string, ColumnType>)[name]}[]`)
       .join(', ');
     const text = `insert into ${quoted(table)} (${list}) select * from unnest(${arrays})`;
-    for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(start, start + POSTGRES_ROWS_PER_STATEMENT);
+    for (let chunk = take(source, POSTGRES_ROWS_PER_STATEMENT); chunk.length > 0;) {
       await db.executeQuery(
         CompiledQuery.raw(
           text,
           names.map((name) => chunk.map((row) => row[name])),
         ),
       );
+      chunk = take(source, POSTGRES_ROWS_PER_STATEMENT);
     }
     return;
   }
   const perStatement = rowsPerStatement('sqlite', names.length);
   const tuple = `(${names.map(() => '?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += perStatement) {
+  for (let first = true; ; first = false) {
     // PostgreSQL's statements wait on the network, which is the loop's turn; SQLite's run here, ~40 ms each.
-    if (start > 0) await yieldToLoop();
-    const chunk = rows.slice(start, start + perStatement);
+    if (!first) await yieldToLoop();
+    const chunk = take(source, perStatement);
+    if (chunk.length === 0) return;
     const values: unknown[] = [];
     for (const row of chunk) for (const name of names) values.push(row[name]);
     const text = `insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(tuple).join(', ')}`;
     await db.executeQuery(CompiledQuery.raw(text, values));
   }
+}
+
+/** Up to `count` more items of `source`; none once it is done. */
+function take<R>(source: Iterator<R>, count: number): R[] {
+  const items: R[] = [];
+  while (items.length < count) {
+    const next = source.next();
+    if (next.done) break;
+    items.push(next.value);
+  }
+  return items;
 }
 
 /** An identifier quoted as both engines read it. */

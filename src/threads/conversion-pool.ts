@@ -7,7 +7,7 @@ import { armTaskClocks } from './task-clocks.ts';
 import { cpuClockAt } from './cpu-clock.ts';
 import { mayStartNext, retryAloneAfterStall } from './pool-turns.ts';
 import { startProcessPlace, startThreadPlace, stopPlace, type PlaceEvents } from './pool-place-lifecycle.ts';
-import { isTaskReport, takeTaskReport } from './task-reports.ts';
+import { isTaskReport, takeTaskReport, withReportedParts } from './task-reports.ts';
 import { giveNewThreadsRoomyHeaps } from './thread-heap.ts';
 import type { ThreadMemory, ThreadMessage } from './thread-protocol.ts';
 
@@ -127,11 +127,10 @@ export function createConversionPool(overrides: Partial<ConversionPoolOptions> =
     thread.disarm?.();
     thread.task = undefined;
     const recycle = recyclesAfter(options, thread, task, message.memory);
-    if (message.type === 'failed') {
-      task.reject(failureOf(message.name, message.message));
-    } else {
-      task.resolve(message);
-    }
+    const reply =
+      message.type === 'failed' ? failureOf(message.name, message.message) : withReportedParts(task, message);
+    if (reply instanceof Error) task.reject(reply);
+    else task.resolve(reply);
     if (recycle) retire(thread);
     else dispatch();
   }

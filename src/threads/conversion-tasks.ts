@@ -28,6 +28,8 @@ import type {
 } from './thread-protocol.ts';
 
 const MIB = 1024 * 1024;
+/** Parts a `parts` message carries: about 50 ms of the parent's reading each (100,000 took a second in one). */
+const PARTS_PER_MESSAGE = 5_000;
 
 /** How tasks reach a conversion thread or process, and how it answers. */
 export interface TaskPort {
@@ -157,9 +159,21 @@ async function convert(task: ConvertTask): Promise<void> {
     // Transferred, not copied: LOD buffers can be hundreds of megabytes.
     for (const lod of result.lods) transfer.add(lod.glb.buffer as ArrayBuffer);
   }
-  post({ type: 'converted', id, result: reply, thumbnail, thumbnailError, memory: memory(start, peakMb) }, [
-    ...transfer,
-  ]);
+  for (let first = 0; first < reply.parts.length; first += PARTS_PER_MESSAGE) {
+    post({ type: 'parts', id, parts: reply.parts.slice(first, first + PARTS_PER_MESSAGE) });
+  }
+  post(
+    {
+      type: 'converted',
+      id,
+      result: { ...reply, parts: [] },
+      partCount: reply.parts.length,
+      thumbnail,
+      thumbnailError,
+      memory: memory(start, peakMb),
+    },
+    [...transfer],
+  );
 }
 
 /** Writes each LOD to `lod<level>.glb` in `dir`, with its size and SHA-256 (a level not reduced shares its file). */

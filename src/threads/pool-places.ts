@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ILogger } from '@gltf-transform/core';
 import type { CpuClock } from './cpu-clock.ts';
 import type { PoolConversionRequest } from './pool-types.ts';
+import type { ConversionResult } from '../pipeline/types.ts';
 import type { TaskProcess } from './task-process.ts';
 import type { ParentMessage, ThreadMessage } from './thread-protocol.ts';
 
@@ -11,6 +12,8 @@ export interface Task {
   id: number;
   /** The stage the thread last reported. */
   stage?: string;
+  /** The finished conversion's parts received so far, ahead of its `converted` reply. */
+  parts?: ConversionResult['parts'];
   message: ParentMessage;
   timeoutMs: number;
   signal?: AbortSignal;

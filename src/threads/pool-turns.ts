@@ -25,6 +25,8 @@ export function retryAloneAfterStall(task: Task, stall: Error): boolean {
   if (task.exclusive || task.signal?.aborted) return false;
   task.exclusive = true;
   task.stage = undefined;
+  // The second try sends every part again.
+  task.parts = undefined;
   task.logger.warn(
     `${stall.message}; trying once more with the conversion pool to itself (no other task beside it) ` +
       'before failing it',

@@ -7,13 +7,27 @@ import { sendToPlace } from './pool-place-lifecycle.ts';
 import type { ThreadMessage } from './thread-protocol.ts';
 
 /** A message about a running task that is not its final reply. */
-export type TaskReport = Extract<ThreadMessage, { type: 'progress' | 'busy' | 'log' | 'colours' }>;
+export type TaskReport = Extract<ThreadMessage, { type: 'progress' | 'busy' | 'log' | 'colours' | 'parts' }>;
 
-const REPORT_TYPES = new Set<ThreadMessage['type']>(['progress', 'busy', 'log', 'colours']);
+const REPORT_TYPES = new Set<ThreadMessage['type']>(['progress', 'busy', 'log', 'colours', 'parts']);
 
 /** Whether a place's message is a report on its task rather than `ready` or the task's final reply. */
 export function isTaskReport(message: ThreadMessage): message is TaskReport {
   return REPORT_TYPES.has(message.type);
+}
+
+/**
+ * The task's final reply with what came ahead of it put back: a conversion's parts, received in pieces. A count
+ * that differs from the one the place sent fails the task rather than store a model with parts missing.
+ */
+export function withReportedParts(task: Task, message: ThreadMessage): ThreadMessage | Error {
+  if (message.type !== 'converted') return message;
+  const parts = task.parts ?? [];
+  task.parts = undefined;
+  if (parts.length !== message.partCount) {
+    return new Error(`A conversion thread sent ${parts.length} of its ${message.partCount} parts`);
+  }
+  return { ...message, result: { ...message.result, parts } };
 }
 
 /** Passes a report of the running `task` on `place` to the task's caller. */
@@ -24,6 +38,10 @@ export function takeTaskReport(place: Thread, task: Task, message: TaskReport): 
       task.onProgress?.(message.percent, message.stage as ConversionStage);
       return;
     case 'busy':
+      return;
+    case 'parts':
+      task.parts ??= [];
+      for (const part of message.parts) task.parts.push(part);
       return;
     case 'log':
       task.logger[message.level](message.text);

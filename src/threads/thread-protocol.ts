@@ -114,10 +114,17 @@ export type ThreadMessage =
   | { type: 'busy'; id: number; ms: number }
   | { type: 'log'; id: number; level: 'debug' | 'info' | 'warn' | 'error'; text: string }
   | { type: 'colours'; id: number; groupIds: string[] }
+  /**
+   * A piece of a finished conversion's parts, in order, sent ahead of `converted`: the parent reads each piece in
+   * a task of its own, so other requests are answered between them (100,000 parts read in one took a second).
+   */
+  | { type: 'parts'; id: number; parts: ConversionResult['parts'] }
   | {
       type: 'converted';
       id: number;
+      /** The result, its `parts` empty: they came before it in `parts` messages, `partCount` of them. */
       result: ConversionResult | FileConversionResult;
+      partCount: number;
       thumbnail: Uint8Array | null;
       thumbnailError: string | null;
       memory: ThreadMemory;

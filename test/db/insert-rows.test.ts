@@ -121,6 +121,39 @@ for (const dialect of testDialects()) {
       );
     });
 
+    void it("reads its rows a statement's worth at a time, each statement's after the one before ran", async () => {
+      const modelId = `insert-rows-lazy-${dialect}`;
+      await createConvertingModel(database(), modelId);
+      const { db, statements } = recording(database().db);
+      // How many statements had run when each row was read.
+      const ranBefore: number[] = [];
+      function* rows() {
+        for (let index = 0; index < perStatement * 2 + 1; index++) {
+          ranBefore.push(statements.length);
+          yield partRow(modelId, index);
+        }
+      }
+      await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, rows());
+      assert.equal(statements.length, 3);
+      const firstOf = (statement: number) => ranBefore[statement * perStatement];
+      const lastOf = (statement: number) =>
+        ranBefore[Math.min((statement + 1) * perStatement, ranBefore.length) - 1];
+      assert.deepEqual(
+        [0, 1, 2].map((statement) => [firstOf(statement), lastOf(statement)]),
+        [
+          [0, 0],
+          [1, 1],
+          [2, 2],
+        ],
+      );
+      const count = await database()
+        .db.selectFrom('model_parts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('model_id', '=', modelId)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), perStatement * 2 + 1);
+    });
+
     void it('writes nulls into nullable columns, and nothing for no rows', async () => {
       const modelId = `insert-rows-nulls-${dialect}`;
       await createConvertingModel(database(), modelId);

@@ -47,7 +47,7 @@ export function currentVersionAccess(db: Db) {
           .where('number', '=', number)
           .executeTakeFirst();
         if (!version) return undefined;
-        const rows = partRows(modelId, number, record.parts);
+        const rows = [...partRows(modelId, number, record.parts)];
         // A basis deleted meanwhile leaves nothing to count against.
         const basedOn = version.based_on;
         const counts =

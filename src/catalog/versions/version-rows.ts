@@ -2,6 +2,7 @@
 // conversion-record.ts's), its parts as rows and back, and the transaction step that makes a version current.
 import type { Db, ModelVersionPartRow } from '../../db/database.ts';
 import { insertRows, type FullRow, type TableColumns } from '../../db/insert-rows.ts';
+import { lazyMap } from '../../db/lazy-map.ts';
 import { searchFold } from '../../db/search-fold.ts';
 import { nowIso } from '../../db/timestamps.ts';
 import type { PartProperties } from '../../pipeline/part-properties.ts';
@@ -22,13 +23,13 @@ export const FILE_COLUMNS = [
   'up_axis',
 ] as const;
 
-/** The rows of a version's parts, fingerprints as columns. */
+/** The rows of a version's parts, fingerprints as columns, built as they are read (lazy-map.ts). */
 export function partRows(
   modelId: string,
   number: number,
   parts: ConversionRecord['parts'],
-): FullRow<'model_version_parts'>[] {
-  return parts.map((part, index) => ({
+): Generator<FullRow<'model_version_parts'>> {
+  return lazyMap(parts, (part, index) => ({
     model_id: modelId,
     version: number,
     ...partColumns(part, index),
@@ -101,7 +102,7 @@ export async function makeCurrentIn(
     .orderBy('part_index')
     .execute();
   await trx.deleteFrom('model_parts').where('model_id', '=', modelId).execute();
-  const modelParts = parts.map((part) => ({
+  const modelParts = lazyMap(parts, (part) => ({
     model_id: modelId,
     part_index: part.part_index,
     group_id: part.group_id,
@@ -117,7 +118,7 @@ export async function makeCurrentIn(
   await replacePartPropertyRows(
     trx,
     modelId,
-    parts.map((part) => ({
+    lazyMap(parts, (part) => ({
       part_index: part.part_index,
       properties: JSON.parse(part.properties) as PartProperties,
     })),
@@ -130,7 +131,7 @@ export async function replaceVersionParts(
   trx: Db,
   modelId: string,
   number: number,
-  rows: FullRow<'model_version_parts'>[],
+  rows: Iterable<FullRow<'model_version_parts'>>,
 ): Promise<void> {
   await trx
     .deleteFrom('model_version_parts')
