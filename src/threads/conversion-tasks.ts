@@ -134,6 +134,7 @@ async function convert(task: ConvertTask): Promise<void> {
   let thumbnailError: string | null = null;
   if (input.thumbnail) {
     post({ type: 'progress', id, percent: 100, stage: 'thumbnail' });
+    const started = performance.now();
     const lod = thumbnailLevel(result.lods);
     try {
       const overrides = await new Promise<Map<string, MaterialOverride>>((resolve) => {
@@ -146,6 +147,10 @@ async function convert(task: ConvertTask): Promise<void> {
       // A model without a thumbnail is still a good model; regeneration can try again.
       thumbnailError = error instanceof Error ? error.message : String(error);
     }
+    // Beside convert-model's stage log: the colours asked of the parent and the render, after the last stage.
+    loggerFor(id, input.logLevel).debug(
+      `${RENDER_STEP}: thumbnail rendered in ${Math.round(performance.now() - started)} ms`,
+    );
   }
   const transfer = new Set<ArrayBuffer>();
   if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);

@@ -56,7 +56,12 @@ void describe('pipeline and renderer lines in the service log', () => {
     assert.match(String(warning.job_id), /^\d+$/);
     assert.match(String(warning.step), /^import-/);
     const converted = linesOf(model.id).find((line) => line.msg === 'model converted');
-    assert.equal(converted?.job_id, warning.job_id, 'the same job id as the completion line');
+    assert.ok(converted, 'a completion line');
+    assert.equal(converted.job_id, warning.job_id, 'the same job id as the completion line');
+    // Where the job's time went, in whole milliseconds: a conversion takes some, storing and recording may round to 0.
+    assert.ok(Number.isInteger(converted.conversion_ms) && Number(converted.conversion_ms) > 0);
+    for (const field of ['store_ms', 'record_ms'])
+      assert.ok(Number.isInteger(converted[field]) && Number(converted[field]) >= 0, field);
   });
 
   void it('a renderer warning reaches pino from the conversion and from a regeneration', async () => {

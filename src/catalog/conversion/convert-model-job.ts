@@ -124,6 +124,14 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const source = await fetchSource(blobs, model, workDir);
         // A reprocess of a later version keeps the ids its parts got when that version was converted.
         const number = model.current_version;
+        let lapStart = performance.now();
+        /** Milliseconds since the last lap. */
+        const lap = (): number => {
+          const now = performance.now();
+          const ms = Math.round(now - lapStart);
+          lapStart = now;
+          return ms;
+        };
         const result = await deps.pool.convert(
           conversionRequest(deps, {
             modelId,
@@ -137,17 +145,20 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
             onProgress: progressWriter(models, modelId, () => announce('model.progress', modelId)),
           }),
         );
+        const conversionMs = lap();
         // Into the folder of the version the model serves, so the version keeps its own files.
         const folder = versionFolder(modelId, model.current_version);
         const lods = await storeLods(blobs, modelId, result, folder);
         const tilesetKey = result.tileset
           ? await storeTileset(blobs, modelId, result.tileset, model.tileset_key, folder)
           : null;
+        const storeMs = lap();
         const { previous, stored } = await recordConversion(
           deps,
           { model, jobId: job.id, lods, tilesetKey, result },
           () => announce('model.progress', modelId),
         );
+        const recordMs = lap();
         if (!stored) {
           // Deleted during conversion: drop what was just written.
           await blobs.deletePrefix(modelPrefix(modelId));
@@ -165,6 +176,11 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
             triangles: result.triangle_count,
             parts: result.parts.length,
             ...(result.tileset && { tiles: result.tileset.tile_count }),
+            // Where the job's time went: the conversion thread (the thumbnail and the parts' passage included),
+            // the files stored, and the rows written in the completing transaction.
+            conversion_ms: conversionMs,
+            store_ms: storeMs,
+            record_ms: recordMs,
             // Set when the input was big enough to convert in a process of its own: what that process peaked at.
             ...(result.processPeakRssMb !== undefined && { process_peak_rss_mb: result.processPeakRssMb }),
           },
