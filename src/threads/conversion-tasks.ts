@@ -107,6 +107,7 @@ async function convert(task: ConvertTask): Promise<void> {
       );
     }
   };
+  const logger = loggerFor(id, input.logLevel);
   const tileDir = input.lodDir && path.join(input.lodDir, 'tileset');
   const result = await convertModel({
     ...input,
@@ -122,7 +123,7 @@ async function convert(task: ConvertTask): Promise<void> {
           },
         },
       }),
-    logger: loggerFor(id, input.logLevel),
+    logger,
     onProgress: (percent, stage) => {
       checkMemory();
       post({ type: 'progress', id, percent, stage });
@@ -143,14 +144,12 @@ async function convert(task: ConvertTask): Promise<void> {
       });
       // A tiled model draws from a cut through its tile tree: a few hundred thousand triangles, whatever its size.
       thumbnail = await renderLogged(id, result.tilesetCutGlb ?? lod.glb, { materialOverrides: overrides });
+      // After convert-model's stage log: the colours asked of the parent and the render, after the last stage.
+      logger.debug(`${RENDER_STEP}: thumbnail rendered in ${Math.round(performance.now() - started)} ms`);
     } catch (error) {
       // A model without a thumbnail is still a good model; regeneration can try again.
       thumbnailError = error instanceof Error ? error.message : String(error);
     }
-    // Beside convert-model's stage log: the colours asked of the parent and the render, after the last stage.
-    loggerFor(id, input.logLevel).debug(
-      `${RENDER_STEP}: thumbnail rendered in ${Math.round(performance.now() - started)} ms`,
-    );
   }
   const transfer = new Set<ArrayBuffer>();
   if (thumbnail) transfer.add(thumbnail.buffer as ArrayBuffer);

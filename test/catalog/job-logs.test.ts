@@ -62,6 +62,12 @@ void describe('pipeline and renderer lines in the service log', () => {
     assert.ok(Number.isInteger(converted.conversion_ms) && Number(converted.conversion_ms) > 0);
     for (const field of ['store_ms', 'record_ms'])
       assert.ok(Number.isInteger(converted[field]) && Number(converted[field]) >= 0, field);
+    // At debug, the thumbnail's time follows the conversion's stage log.
+    const rendered = linesOf(model.id).filter((line) =>
+      /^render-thumbnail: thumbnail rendered in \d+ ms$/.test(String(line.msg)),
+    );
+    assert.equal(rendered.length, 1, JSON.stringify(linesOf(model.id).map((line) => line.msg)));
+    assert.equal(rendered[0]!.level, 20, 'at debug level');
   });
 
   void it('a renderer warning reaches pino from the conversion and from a regeneration', async () => {

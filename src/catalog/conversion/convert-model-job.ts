@@ -124,14 +124,7 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
         const source = await fetchSource(blobs, model, workDir);
         // A reprocess of a later version keeps the ids its parts got when that version was converted.
         const number = model.current_version;
-        let lapStart = performance.now();
-        /** Milliseconds since the last lap. */
-        const lap = (): number => {
-          const now = performance.now();
-          const ms = Math.round(now - lapStart);
-          lapStart = now;
-          return ms;
-        };
+        const lap = lapTimer();
         const result = await deps.pool.convert(
           conversionRequest(deps, {
             modelId,
@@ -238,6 +231,17 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
  * (undefined when the model was deleted meanwhile). A tileset stored whole is removed when this fails, as nothing
  * would ever serve or remove it, unless it is the model's recorded one made again by a reprocess.
  */
+/** A stopwatch: each call answers the whole milliseconds since the call before it (or since it was made). */
+function lapTimer(): () => number {
+  let since = performance.now();
+  return () => {
+    const now = performance.now();
+    const ms = Math.round(now - since);
+    since = now;
+    return ms;
+  };
+}
+
 async function recordConversion(
   deps: ConvertJobDependencies,
   conversion: {
