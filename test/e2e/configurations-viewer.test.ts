@@ -3,8 +3,8 @@
 // the API). Switching between them in the panel turns the left cube red, blue and back to unbound with the right
 // cube's green pixels where they were and no new request for the model's GLB; the address names the configuration
 // shown and opens on it; a bind while a configuration is shown goes to it, not to the model; Apply makes a
-// configuration's bindings the model's, which the view then shows with no configuration shown; and the two
-// configurations' pictures differ. Only the tests of what an address opens build the model page afresh; the others
+// configuration's bindings the model's, which the view then shows with no configuration shown; a rename form stays
+// open with what was typed while the list is drawn again under it; and the two configurations' pictures differ. Only the tests of what an address opens build the model page afresh; the others
 // share the page as they find it, brought back to the model's own paint on the Configurations tab.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -349,6 +349,24 @@ void describe('the Configurations panel', { timeout: 15 * 60_000, skip: skipWith
       (await api<Configuration[]>(base, 'GET')).map(({ name }) => name),
       ['red left', 'blue left'],
     );
+    assertNoErrors();
+  });
+
+  void test('a rename form keeps what was typed while the list is drawn again under it', async () => {
+    const page = await sharedModelPage();
+    const panel = page.locator('.configurations-section');
+    await panel.getByRole('button', { name: 'Rename “red left”' }).click();
+    const input = panel.getByLabel('New name of “red left”');
+    await input.fill('red left, half typed');
+    // Another client renames the other configuration: its event makes the panel read and draw the list again.
+    const base = `/api/models/${model.id}/configurations`;
+    await api(`${base}/${configurations.blue.id}`, 'PATCH', { name: 'blue left, elsewhere' });
+    await panel.getByRole('button', { name: 'Show “blue left, elsewhere”' }).waitFor();
+    assert.equal(await input.inputValue(), 'red left, half typed', 'the form is still open with its text');
+    await panel.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await panel.getByRole('button', { name: 'Rename “red left”' }).waitFor();
+    await api(`${base}/${configurations.blue.id}`, 'PATCH', { name: 'blue left' });
+    await panel.getByRole('button', { name: 'Show “blue left”' }).waitFor();
     assertNoErrors();
   });
 

@@ -20,7 +20,11 @@ export interface ActionsContext {
   show: (id: string | null) => void;
   /** Reads the list again and draws it. */
   refresh: () => Promise<void>;
-  /** Draws the list as last read (closing a rename form). */
+  /** A rename form is open in `row`, which the list keeps through its redraws until the rename ends. */
+  renameOpened: (id: string, row: HTMLElement) => void;
+  /** The rename form is closed: the row is drawn afresh at the next redraw. */
+  renameEnded: () => void;
+  /** Draws the list as last read. */
   render: () => void;
   /** Reads the list again shortly, for a picture's new address. */
   refreshSoon: () => void;
@@ -51,11 +55,16 @@ export function createRowActions(context: ActionsContext): RowActions {
         save: (name) =>
           access.attempt('Renaming the configuration', async () => {
             await renameConfiguration(ref(configuration), name);
+            context.renameEnded();
             await refresh();
           }),
-        cancel: context.render,
+        cancel: () => {
+          context.renameEnded();
+          context.render();
+        },
       });
       row.replaceChildren(form.element);
+      context.renameOpened(configuration.id, row);
       form.focus();
     },
     remove: (configuration) => {

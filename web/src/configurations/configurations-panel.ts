@@ -50,8 +50,13 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
   let disposed = false;
   let pictureTries = 0;
   let readsAfterChange = 0;
-  /** The list as last drawn, so a read that changed nothing leaves it (and any rename form in it) alone. */
+  /** The list as last drawn, so a read that changed nothing draws nothing. */
   let drawn = '';
+  /**
+   * The row whose rename form is open: a redraw (a picture drawn, another client's change) keeps it as it is, with
+   * what was typed, where it would otherwise close the form under the user's fingers.
+   */
+  let renaming: { id: string; row: HTMLElement } | undefined;
   let pictureTimer: ReturnType<typeof setTimeout> | undefined;
   const list = h('ul', { class: 'configuration-list', 'aria-label': 'Configurations' });
   const formSlot = h('div', { class: 'configuration-new' });
@@ -118,6 +123,8 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
     shown: () => shown,
     show,
     refresh,
+    renameOpened: (id, row) => (renaming = { id, row }),
+    renameEnded: () => (renaming = undefined),
     render: () => render(),
     refreshSoon: () => {
       clearTimeout(pictureTimer);
@@ -129,9 +136,13 @@ export function createConfigurationsPanel(options: ConfigurationsPanelOptions): 
   function render(): void {
     drawn = JSON.stringify([shown, configurations]);
     const writable = access.canWrite;
+    // A configuration deleted meanwhile, or a token that may no longer write, closes its rename form.
+    if (!writable || !configurations.some(({ id }) => id === renaming?.id)) renaming = undefined;
     list.replaceChildren(
       configurationRow(null, shown === null, writable, actions),
-      ...configurations.map((one) => configurationRow(one, one.id === shown, writable, actions)),
+      ...configurations.map((one) =>
+        one.id === renaming?.id ? renaming.row : configurationRow(one, one.id === shown, writable, actions),
+      ),
     );
     if (configurations.length === 0)
       list.append(h('li', { class: 'hint' }, 'No configurations yet: paint the parts, then create one.'));
