@@ -1,15 +1,26 @@
 // Bulk inserts as each engine takes them: every value read back as written (text a literal or an array would have
 // to escape, nulls, integers past 32 bits), statements cut where the engine needs it and no sooner.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { MODEL_PART_COLUMNS } from '../../src/catalog/part-rows.ts';
 import { replaceVersionParts } from '../../src/catalog/versions/version-rows.ts';
 import { BOUND_PARAMETER_LIMIT, rowsPerStatement } from '../../src/db/bound-parameters.ts';
 import type { Db } from '../../src/db/database.ts';
-import { insertRows, POSTGRES_ROWS_PER_STATEMENT, type FullRow } from '../../src/db/insert-rows.ts';
+import {
+  arrayLiteral,
+  insertRows,
+  POSTGRES_ROWS_PER_STATEMENT,
+  type FullRow,
+} from '../../src/db/insert-rows.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { createConvertingModel } from '../helpers/generated-parts.ts';
+
+/** `pg`'s own writing of a parameter, which `arrayLiteral` must match. */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as {
+  prepareValue: (value: unknown) => unknown;
+};
 
 /** Text that a SQL literal, a PostgreSQL array literal or a JSON document would each have to escape. */
 const AWKWARD = [
@@ -42,22 +53,23 @@ function partRow(modelId: string, index: number): FullRow<'model_parts'> {
   };
 }
 
-/** `db` with every statement it runs recorded. */
-function recording(db: Db): { db: Db; statements: CompiledQuery[] } {
+/** `db` with every statement it runs recorded, and how many of them have settled (answered or failed). */
+function recording(db: Db): { db: Db; statements: CompiledQuery[]; settled: () => number } {
   const statements: CompiledQuery[] = [];
+  let settled = 0;
   const proxy = new Proxy(db, {
     get(target, key) {
       if (key === 'executeQuery')
         return (query: CompiledQuery) => {
           statements.push(query);
-          return target.executeQuery(query);
+          return target.executeQuery(query).finally(() => settled++);
         };
       // Kysely's own fields are private (#): its methods run on the database itself, not on the proxy.
       const value = Reflect.get(target, key, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db: proxy, statements };
+  return { db: proxy, statements, settled: () => settled };
 }
 
 for (const dialect of testDialects()) {
@@ -121,30 +133,37 @@ for (const dialect of testDialects()) {
       );
     });
 
-    void it("reads its rows a statement's worth at a time, each statement's after the one before ran", async () => {
+    void it(`reads its rows a statement's worth at a time, ${
+      dialect === 'postgres'
+        ? 'each while the statement before runs on the server'
+        : 'each after the one before ran'
+    }`, async () => {
       const modelId = `insert-rows-lazy-${dialect}`;
       await createConvertingModel(database(), modelId);
-      const { db, statements } = recording(database().db);
-      // How many statements had run when each row was read.
-      const ranBefore: number[] = [];
+      const { db, statements, settled } = recording(database().db);
+      // How many statements had been sent, and how many had settled, when each row was read.
+      const readAt: [number, number][] = [];
       function* rows() {
         for (let index = 0; index < perStatement * 2 + 1; index++) {
-          ranBefore.push(statements.length);
+          readAt.push([statements.length, settled()]);
           yield partRow(modelId, index);
         }
       }
       await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, rows());
       assert.equal(statements.length, 3);
-      const firstOf = (statement: number) => ranBefore[statement * perStatement];
+      const firstOf = (statement: number) => readAt[statement * perStatement];
       const lastOf = (statement: number) =>
-        ranBefore[Math.min((statement + 1) * perStatement, ranBefore.length) - 1];
+        readAt[Math.min((statement + 1) * perStatement, readAt.length) - 1];
+      // PostgreSQL's server inserts one statement's rows while the next statement's are built; SQLite's statements
+      // run on this thread, so the rows wait for the statement before to end.
+      const settledBefore = (statement: number) =>
+        dialect === 'postgres' ? Math.max(0, statement - 1) : statement;
       assert.deepEqual(
         [0, 1, 2].map((statement) => [firstOf(statement), lastOf(statement)]),
-        [
-          [0, 0],
-          [1, 1],
-          [2, 2],
-        ],
+        [0, 1, 2].map((statement) => [
+          [statement, settledBefore(statement)],
+          [statement, settledBefore(statement)],
+        ]),
       );
       const count = await database()
         .db.selectFrom('model_parts')
@@ -184,3 +203,16 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+void describe('arrayLiteral', () => {
+  void it("writes a column's values as pg writes an array parameter, and leaves other kinds to pg", () => {
+    const values: unknown[][] = [
+      [...AWKWARD, null, undefined],
+      [0, -1, 2.5, 2 ** 40 + 1, 1e-7, null],
+      [2n ** 63n - 1n, null],
+    ];
+    for (const column of values) assert.equal(arrayLiteral(column), prepareValue(column));
+    const dated = [new Date(0), 'text'];
+    assert.equal(arrayLiteral(dated), dated);
+  });
+});
