@@ -5,7 +5,7 @@
 // prepares it once. Neither goes through the query builder, whose compiling of statements of 30,000 values was a
 // quarter of SQLite's time. bench/part-rows.ts: a model of 100,000 parts stored in two thirds of the time. On
 // PostgreSQL the next statement's rows and array texts are built while the server inserts the statement before, where
-// the two took turns: 100,000 parts stored in 3.2–3.3 s where they took 4.5–4.7 s.
+// the two took turns: 100,000 parts stored in 3.2–3.4 s where they took 4.5–4.8 s (BENCHMARKS.md).
 // SQLite's statements run on the service's own thread, so the event loop gets a turn between two of them: else a
 // model of 100,000 parts completing held every request, a static file or a material lookup, for four seconds.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
