@@ -173,6 +173,40 @@ for (const dialect of testDialects()) {
       assert.equal(Number(count.n), perStatement * 2 + 1);
     });
 
+    void it('fails with the statement the engine refuses, and sends none after it', async () => {
+      const modelId = `insert-rows-refused-${dialect}`;
+      await createConvertingModel(database(), modelId);
+      // The first statement's last row repeats its first one's key; the rows after it fill two statements more.
+      const written = Array.from({ length: perStatement * 3 }, (_, index) =>
+        partRow(modelId, index === perStatement - 1 ? 0 : index),
+      );
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const { db, statements } = recording(database().db);
+        await assert.rejects(
+          database()
+            .db.transaction()
+            .execute((trx) => insertRows(recording(trx).db, 'model_parts', MODEL_PART_COLUMNS, written)),
+          /unique|duplicate/i,
+        );
+        await assert.rejects(insertRows(db, 'model_parts', MODEL_PART_COLUMNS, written), /unique|duplicate/i);
+        assert.equal(statements.length, 1, 'no statement after the refused one');
+        // A turn of the loop for a rejection nobody handled to be reported.
+        await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+      assert.deepEqual(unhandled, []);
+      const count = await database()
+        .db.selectFrom('model_parts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('model_id', '=', modelId)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 0, 'nothing of the refused statement stays');
+    });
+
     void it('writes nulls into nullable columns, and nothing for no rows', async () => {
       const modelId = `insert-rows-nulls-${dialect}`;
       await createConvertingModel(database(), modelId);
