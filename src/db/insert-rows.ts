@@ -78,8 +78,7 @@ export async function insertRows<T extends keyof Database & string>(
   }
 }
 
-/** A double quote or a backslash, the characters a quoted element of an array literal escapes. */
-const ARRAY_ELEMENT_SPECIAL = /["\\]/;
+/** The characters a quoted element of an array literal escapes: a double quote and a backslash. */
 const ARRAY_ELEMENT_SPECIALS = /["\\]/g;
 
 /**
@@ -92,9 +91,7 @@ export function arrayLiteral(values: readonly unknown[]): string | readonly unkn
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === null || value === undefined) elements[i] = 'NULL';
-    else if (typeof value === 'string')
-      elements[i] =
-        `"${ARRAY_ELEMENT_SPECIAL.test(value) ? value.replace(ARRAY_ELEMENT_SPECIALS, '\\$&') : value}"`;
+    else if (typeof value === 'string') elements[i] = `"${value.replace(ARRAY_ELEMENT_SPECIALS, '\\$&')}"`;
     else if (typeof value === 'number' || typeof value === 'bigint') elements[i] = `"${value}"`;
     else return values;
   }

@@ -1,4 +1,5 @@
 import type { ILogger } from '@gltf-transform/core';
+import { lapTimer } from './lap-timer.ts';
 import { peakRssBytes } from './peak-rss.ts';
 
 const MIB = 1024 * 1024;
@@ -10,15 +11,14 @@ const MIB = 1024 * 1024;
  * A handful of calls per conversion, so measuring costs nothing worth a switch.
  */
 export function createStageLog(logger: ILogger, name: string): (step: string) => void {
-  let last = performance.now();
+  const lap = lapTimer();
   return (step) => {
-    const now = performance.now();
+    const ms = lap();
     const { rss, heapUsed, external } = process.memoryUsage();
     const peak = peakRssBytes();
     logger.debug(
-      `${name}: ${step} in ${Math.round(now - last)} ms; rss ${Math.round(rss / MIB)} MiB ` +
+      `${name}: ${step} in ${ms} ms; rss ${Math.round(rss / MIB)} MiB ` +
         `(peak ${Math.round(peak / MIB)}), heap ${Math.round(heapUsed / MIB)}, external ${Math.round(external / MIB)}`,
     );
-    last = now;
   };
 }

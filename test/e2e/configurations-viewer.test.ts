@@ -4,8 +4,9 @@
 // cube's green pixels where they were and no new request for the model's GLB; the address names the configuration
 // shown and opens on it; a bind while a configuration is shown goes to it, not to the model; Apply makes a
 // configuration's bindings the model's, which the view then shows with no configuration shown; a rename form stays
-// open with what was typed while the list is drawn again under it; and the two configurations' pictures differ. Only the tests of what an address opens build the model page afresh; the others
-// share the page as they find it, brought back to the model's own paint on the Configurations tab.
+// open with what was typed while the list is drawn again under it; and the two configurations' pictures differ.
+// Only the tests of what an address opens build the model page afresh; the others share the page as they find it,
+// brought back to the model's own paint on the Configurations tab.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';

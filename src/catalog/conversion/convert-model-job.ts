@@ -9,6 +9,7 @@ import {
   type JobName,
 } from '../../jobs/job-types.ts';
 import type { LodCompression } from '../../pipeline/lods/compress-lod.ts';
+import { lapTimer } from '../../pipeline/lap-timer.ts';
 import type { LodTextureFormat } from '../../pipeline/lods/texture-ladder.ts';
 import { ConversionError } from '../../pipeline/types.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -231,17 +232,6 @@ export function createConvertModelJob(deps: ConvertJobDependencies): {
  * (undefined when the model was deleted meanwhile). A tileset stored whole is removed when this fails, as nothing
  * would ever serve or remove it, unless it is the model's recorded one made again by a reprocess.
  */
-/** A stopwatch: each call answers the whole milliseconds since the call before it (or since it was made). */
-function lapTimer(): () => number {
-  let since = performance.now();
-  return () => {
-    const now = performance.now();
-    const ms = Math.round(now - since);
-    since = now;
-    return ms;
-  };
-}
-
 async function recordConversion(
   deps: ConvertJobDependencies,
   conversion: {
