@@ -23,11 +23,19 @@ export interface FingerprintCache {
   materials: Map<string, string>;
   /** Each material's description (describeMaterial), read once however many parts draw with it. */
   descriptions: Map<Material, string>;
+  /** The material hash of a mesh of one primitive, by its material: most parts, told without a list to sort. */
+  single: Map<Material | null, string>;
 }
 
 /** An empty {@link FingerprintCache}. */
 export function createFingerprintCache(): FingerprintCache {
-  return { meshes: new Map(), textures: new Map(), materials: new Map(), descriptions: new Map() };
+  return {
+    meshes: new Map(),
+    textures: new Map(),
+    materials: new Map(),
+    descriptions: new Map(),
+    single: new Map(),
+  };
 }
 
 /** The hash of no properties, which most parts of most formats have: computed once. */
@@ -60,10 +68,15 @@ export function fingerprintPart(
 
 /** The hash of the materials a mesh's primitives draw with, in no order; once per set of materials met. */
 function materialHash(mesh: Mesh, cache: FingerprintCache): string {
-  const descriptions = mesh
-    .listPrimitives()
-    .map((primitive) => describeMaterial(primitive.getMaterial(), cache))
-    .sort();
+  const primitives = mesh.listPrimitives();
+  if (primitives.length === 1) {
+    const material = primitives[0].getMaterial();
+    let digest = cache.single.get(material);
+    if (digest === undefined)
+      cache.single.set(material, (digest = hashJson([describeMaterial(material, cache)])));
+    return digest;
+  }
+  const descriptions = primitives.map((primitive) => describeMaterial(primitive.getMaterial(), cache)).sort();
   const key = JSON.stringify(descriptions);
   let digest = cache.materials.get(key);
   if (digest === undefined) cache.materials.set(key, (digest = hashJson(descriptions)));

@@ -1,5 +1,5 @@
 import { Primitive } from '@gltf-transform/core';
-import type { Document, Material } from '@gltf-transform/core';
+import type { Accessor, Document, Material } from '@gltf-transform/core';
 import type { MeshoptSimplifier } from 'meshoptimizer';
 import type { StepContext } from './types.ts';
 
@@ -36,6 +36,7 @@ export async function markTwoSided(
   await settings.simplifier.ready;
   let fallback: Material | undefined;
   const open = new Map<Material, Primitive[]>();
+  const closedLists: ClosedLists = new Map();
   let changed = 0;
   for (const mesh of document.getRoot().listMeshes()) {
     for (const primitive of mesh.listPrimitives()) {
@@ -46,7 +47,7 @@ export async function markTwoSided(
         fallback ??= document.createMaterial('Default').setDoubleSided(true);
         primitive.setMaterial(fallback);
         changed++;
-      } else if (!material.getDoubleSided() && !isClosed(primitive, settings)) {
+      } else if (!material.getDoubleSided() && !isClosed(primitive, settings, closedLists)) {
         // Pushed, not spread into a new list: thousands of open parts share one material.
         const list = open.get(material);
         if (list) list.push(primitive);
@@ -67,18 +68,34 @@ export async function markTwoSided(
 }
 
 /**
+ * Whether each index list met so far closes a surface, for primitives whose vertices all lie apart: then closure
+ * depends on the list alone, and parts of one topology (every box of 100,000) are checked once.
+ */
+type ClosedLists = Map<Accessor, boolean>;
+
+/** Most vertices a primitive may have for its positions to be told apart here, pair by pair, without the remap. */
+const PAIRWISE_VERTICES = 64;
+
+/**
  * Whether every edge of a triangle list, its vertices welded by position, is met as often in one direction as in
  * the other: a closed, consistently wound surface, whose back faces a viewer never sees.
  */
-function isClosed(primitive: Primitive, settings: TwoSidedOptions): boolean {
+function isClosed(primitive: Primitive, settings: TwoSidedOptions, closedLists: ClosedLists): boolean {
   const position = primitive.getAttribute('POSITION')!;
   const array = position.getArray();
-  const count = primitive.getIndices()?.getCount() ?? position.getCount();
+  const indexList = primitive.getIndices();
+  const count = indexList?.getCount() ?? position.getCount();
   if (!(array instanceof Float32Array) || count / 3 > settings.maxCheckedTriangles) return false;
-  const remap = settings.simplifier.generatePositionRemap(array, 3);
-  const indices = primitive.getIndices()?.getArray();
-  const vertex = (i: number) => remap[indices ? indices[i] : i];
   const vertices = position.getCount();
+  const apart = indexList !== null && vertices <= PAIRWISE_VERTICES && allApart(array, vertices);
+  const known = apart ? closedLists.get(indexList) : undefined;
+  if (known !== undefined) return known;
+  const remap = apart ? undefined : settings.simplifier.generatePositionRemap(array, 3);
+  const indices = indexList?.getArray();
+  const vertex = (i: number) => {
+    const index = indices ? indices[i] : i;
+    return remap ? remap[index] : index;
+  };
   // Each directed edge as (smaller, larger) × 2 + direction: sorted, an edge's two directions lie side by side.
   const keys = new Float64Array(count - (count % 3));
   for (let t = 0; t < keys.length; t += 3) {
@@ -89,7 +106,28 @@ function isClosed(primitive: Primitive, settings: TwoSidedOptions): boolean {
       keys[t + corner] = a === b ? -1 : (Math.min(a, b) * vertices + Math.max(a, b)) * 2 + (a < b ? 0 : 1);
     }
   }
-  keys.sort();
+  const closed = balanced(keys.sort());
+  if (apart) closedLists.set(indexList, closed);
+  return closed;
+}
+
+/**
+ * Whether no two of the first `vertices` positions are alike, by value (0 and -0 alike) or both not numbers: apart
+ * whichever way the remap compares them. Alike ones are left to the remap.
+ */
+function allApart(array: Float32Array, vertices: number): boolean {
+  const alike = (i: number, j: number) =>
+    array[i] === array[j] || (array[i] !== array[i] && array[j] !== array[j]);
+  for (let a = 1; a < vertices; a++) {
+    for (let b = 0; b < a; b++) {
+      if (alike(a * 3, b * 3) && alike(a * 3 + 1, b * 3 + 1) && alike(a * 3 + 2, b * 3 + 2)) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether each edge of sorted keys is met as often in one direction as in the other. */
+function balanced(keys: Float64Array): boolean {
   let i = 0;
   while (i < keys.length && keys[i] < 0) i++;
   while (i < keys.length) {

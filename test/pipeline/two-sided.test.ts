@@ -44,6 +44,33 @@ void test('closed surfaces keep a single-sided material; open ones sharing it ge
   assert.equal(copy.getName(), 'Paint');
 });
 
+void test('parts drawing one index list are each judged by their own positions', async () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0];
+  const corners = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const faces = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+  // Twelve vertices, three a face: a closed tetrahedron once welded by position, four loose triangles when each
+  // face is moved apart. Both read the same list 0…11.
+  const tetrahedron = (apart: boolean) =>
+    faces.flatMap((corner, i) => {
+      const [x, y, z] = corners.slice(corner * 3, corner * 3 + 3);
+      return [x + (apart ? Math.floor(i / 3) * 10 : 0), y, z];
+    });
+  const list = [...Array(12).keys()];
+  const meshes = [true, false, true, false].map((apart, i) =>
+    addRawMesh(document, tetrahedron(apart), 4, list, `Part ${i}`),
+  );
+  const shared = meshes[0].listPrimitives()[0].getIndices()!;
+  const paint = document.createMaterial('Paint');
+  for (const [i, mesh] of meshes.entries()) {
+    mesh.listPrimitives()[0].setIndices(shared).setMaterial(paint);
+    scene.addChild(document.createNode(`Part ${i}`).setMesh(mesh));
+  }
+  assert.equal(await markTwoSided(document, { simplifier: MeshoptSimplifier }, recordingContext()), 2);
+  const sides = meshes.map((mesh) => mesh.listPrimitives()[0].getMaterial()!.getDoubleSided());
+  assert.deepEqual(sides, [true, false, true, false]);
+});
+
 void test('the Möbius strip and the open sphere convert to levels drawn from both sides', async () => {
   for (const model of ['ply/moebius-160-10.ply', 'stl/sphereWithHole.stl']) {
     const file = path.join(MODELS, model);
