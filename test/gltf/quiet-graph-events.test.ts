@@ -79,3 +79,26 @@ void test('an extension still keeps count of its properties', () => {
   batch.dispose();
   assert.deepEqual(instancing.listProperties(), []);
 });
+
+void test('a side that listens alone receives the event it would have had, and the other side sends nothing', () => {
+  const document = new Document();
+  const graph = document.getGraph();
+  const node = document.createNode('a');
+  const sentOnGraph: string[] = [];
+  const send = graph.dispatchEvent.bind(graph);
+  graph.dispatchEvent = (event) => {
+    sentOnGraph.push(event.type);
+    return send(event);
+  };
+  const own: unknown[] = [];
+  node.addEventListener('change', (event) => own.push({ ...event }));
+  node.setName('b');
+  assert.deepEqual(own, [{ type: 'change', attribute: 'name', target: node }]);
+  assert.deepEqual(sentOnGraph, []);
+  const other = document.createNode('c');
+  const onGraph: unknown[] = [];
+  graph.addEventListener('node:change', (event) => onGraph.push({ ...event }));
+  other.setName('d');
+  assert.deepEqual(onGraph, [{ type: 'node:change', attribute: 'name', target: other }]);
+  assert.equal(own.length, 1);
+});
