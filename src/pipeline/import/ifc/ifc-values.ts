@@ -15,9 +15,15 @@ export function rawArguments(api: IfcAPI, modelID: number, expressID: number): u
   return raw?.arguments ?? [];
 }
 
+/** Each type code's class in upper case: a code is a hash of the class's name, the same in every schema. */
+const classNames = new Map<number, string>();
+
 /** The IFC class of a line in upper case (`IFCWALL`), so comparisons need not know each schema's spelling. */
 export function lineClass(api: IfcAPI, modelID: number, expressID: number): string {
-  return (api.GetNameFromTypeCode(api.GetLineType(modelID, expressID)) ?? '').toUpperCase();
+  const code = api.GetLineType(modelID, expressID) as number;
+  let name = classNames.get(code);
+  if (name === undefined) classNames.set(code, (name = (api.GetNameFromTypeCode(code) ?? '').toUpperCase()));
+  return name;
 }
 
 /** The express id a reference attribute points to. */

@@ -50,6 +50,21 @@ export function readIfcProperties(
     if (!setCache.has(id)) setCache.set(id, readSet(api, modelID, id, units));
     return setCache.get(id);
   };
+  // Thousands of elements stand in one container and share a few materials: each is followed once.
+  const storeyByContainer = new Map<number, string | undefined>();
+  const storeyCached = (id: number) => {
+    const container = parents.get(id);
+    if (container === undefined) return undefined;
+    if (!storeyByContainer.has(container))
+      storeyByContainer.set(container, storeyOf(api, modelID, container, parents, units.get('LENGTHUNIT')));
+    return storeyByContainer.get(container);
+  };
+  const materialCache = new Map<number, string[]>();
+  const materialNamesCached = (id: number) => {
+    let names = materialCache.get(id);
+    if (names === undefined) materialCache.set(id, (names = materialNames(api, modelID, id, 0)));
+    return names;
+  };
 
   const result = new Map<number, PartProperties>();
   for (const id of productIds) {
@@ -67,11 +82,9 @@ export function readIfcProperties(
       // HasPropertySets is the sixth attribute of every IfcTypeObject.
       typeSets.push(...refIds(typeArgs[5]));
     }
-    const storey = storeyOf(api, modelID, id, parents, units.get('LENGTHUNIT'));
+    const storey = storeyCached(id);
     if (storey) element.Storey = storey;
-    const materials = [
-      ...new Set((materialOf.get(id) ?? []).flatMap((m) => materialNames(api, modelID, m, 0))),
-    ];
+    const materials = [...new Set((materialOf.get(id) ?? []).flatMap(materialNamesCached))];
     if (materials.length > 0) element.Material = materials.join(', ');
     properties[ELEMENT_SET] = element;
     for (const setId of [...typeSets, ...(ownSets.get(id) ?? [])]) {
@@ -215,16 +228,16 @@ function readQuantity(
   into[name] = unit ? { value, unit } : value;
 }
 
-/** The name of the building storey an object stands in, following its spatial parents. */
+/** The name of the building storey `container` is or stands in, following its spatial parents. */
 function storeyOf(
   api: IfcAPI,
   modelID: number,
-  id: number,
+  container: number,
   parents: ReadonlyMap<number, number>,
   lengthUnit: string | undefined,
 ): string | undefined {
   const seen = new Set<number>();
-  for (let at = parents.get(id); at !== undefined && !seen.has(at); at = parents.get(at)) {
+  for (let at: number | undefined = container; at !== undefined && !seen.has(at); at = parents.get(at)) {
     seen.add(at);
     if (lineClass(api, modelID, at) === 'IFCBUILDINGSTOREY')
       return ifcStoreyName(api, modelID, at, lengthUnit);
