@@ -101,6 +101,9 @@ export function busyAfterImportMs(triangles: number, nodes: number): number {
   return (triangles / 1e6) * BUSY_MS_PER_MILLION_TRIANGLES + (nodes / 1000) * BUSY_MS_PER_THOUSAND_NODES;
 }
 
+/** How many times fewer nodes than the document a batched copy must hold to be kept from LOD 0 for LOD 1. */
+const KEPT_COPY_NODE_SHARE = 10;
+
 /** Share of the LOD stage that writing LOD 0 stands for. */
 const LOD0_SHARE = 0.1;
 
@@ -274,9 +277,9 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 /**
  * Writes LOD 0, and keeps in `lod1.kept` the batched copy it was written from when LOD 1 will be that document
  * again, only quantized: a model of parts each too small to simplify, whose copy batching took the part nodes out of
- * (two seconds of batching 100,000 parts again) or kept as nodes (IFC elements under their storeys: compressing LOD 0
- * from a copy of the kept copy costs 2–4 s more at 100,000 elements, and LOD 1 then takes 1.5–2 s, not 6–8 s, at the
- * same peak memory). Nothing else holds the copy, so one not kept goes as soon as LOD 0 is written.
+ * (two seconds of batching 100,000 parts again). A copy that keeps a node per part (IFC elements under their
+ * storeys) would cost LOD 0 a copy of them all to compress and be held through the levels: 1.5 s and 60 MiB more at
+ * 100,000 elements. Nothing else holds the copy, so one not kept goes as soon as LOD 0 is written.
  */
 async function writeFirstLevel(
   io: PlatformIO,
@@ -286,7 +289,9 @@ async function writeFirstLevel(
   logger: ILogger,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const source = levelSource(document, options, { logger });
-  const keep = source !== document && !hasSimplifiableMeshes(document, lod1.minTriangles);
+  const fewNodesLeft =
+    source.getRoot().listNodes().length * KEPT_COPY_NODE_SHARE <= document.getRoot().listNodes().length;
+  const keep = source !== document && fewNodesLeft && !hasSimplifiableMeshes(document, lod1.minTriangles);
   const glb = await writeLevelFrom(io, source, document, { ...options, keepSource: keep }, { logger });
   if (keep) lod1.kept.copy = source;
   return glb;
