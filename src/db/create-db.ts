@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './database.ts';
+import { poolWithCopy } from './copy-from-stdin.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 
 /** Which SQL engine a connection talks to; the few dialect-specific statements branch on it. */
@@ -106,6 +107,7 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): DatabaseHandle {
   // So would one that drops while checked out between two statements (inside a transaction): pg-pool listens
   // only on idle clients. The statement that follows fails instead and the pool discards the client.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Bulk inserts stream as `copy … from stdin` on the connection their transaction holds (insert-rows.ts).
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithCopy(pool) }) });
   return { db, dialect: 'postgres', postgresPool: pool, close: () => db.destroy() };
 }

@@ -1,11 +1,9 @@
-// Bulk inserts of many rows into one table, in the form each engine takes fastest. PostgreSQL receives each column
-// as one array (`insert … select * from unnest($1::text[], …)`): a parameter a column however many rows a statement
-// carries, where a multi-row VALUES binds one a cell for the server to parse and plan. SQLite binds the cells of as
-// many rows as its limit on bound values allows; every full statement has the same SQL text, so the statement cache
-// prepares it once. Neither goes through the query builder, whose compiling of statements of 30,000 values was a
-// quarter of SQLite's time. bench/part-rows.ts: a model of 100,000 parts stored in two thirds of the time. On
-// PostgreSQL the next statement's rows and array texts are built while the server inserts the statement before, where
-// the two took turns: 100,000 parts stored in 3.2–3.4 s where they took 4.5–4.8 s (BENCHMARKS.md).
+// Bulk inserts of many rows into one table, in the form each engine takes fastest. PostgreSQL receives them as one
+// `copy … from stdin` streamed on the transaction's own connection (copy-from-stdin.ts): the server loads the rows
+// without a statement to parse and plan for each batch, and the next rows' text is made while it loads the ones
+// before. SQLite binds the cells of as many rows as its limit on bound values allows; every full statement has the
+// same SQL text, so the statement cache prepares it once. Neither goes through the query builder, whose compiling of
+// statements of 30,000 values was a quarter of SQLite's time. bench/part-rows.ts and BENCHMARKS.md have the figures.
 // SQLite's statements run on the service's own thread, so the event loop gets a turn between two of them: else a
 // model of 100,000 parts completing held every request, a static file or a material lookup, for four seconds.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -13,26 +11,29 @@ import { CompiledQuery, type Insertable } from 'kysely';
 import { dialectOf, rowsPerStatement } from './bound-parameters.ts';
 import type { Database, Db } from './database.ts';
 
-/** A column's PostgreSQL type, which its array is cast to (SQLite needs none). */
+/** A column's PostgreSQL type, as its table's migration made it: a table's columns are listed with their types. */
 export type ColumnType = 'text' | 'integer' | 'bigint';
 
-/** A full row of `table`: every column given, defaults included, so each column's array has a value a row. */
+/** A full row of `table`: every column given, defaults included, so every row fills every field. */
 export type FullRow<T extends keyof Database> = Required<Insertable<Database[T]>>;
 
 /** Every column of `table` with its PostgreSQL type, as the table's migrations created it. */
 export type TableColumns<T extends keyof Database> = { readonly [K in keyof FullRow<T>]: ColumnType };
 
-/**
- * Rows a PostgreSQL statement carries: 10,000, 50,000 and 200,000 a statement stored 200,000 property rows in 1.5,
- * 1.7 and 1.8 s, and a statement's message stays a few megabytes.
- */
-export const POSTGRES_ROWS_PER_STATEMENT = 10_000;
+/** Rows of COPY text made at a time, for the connection to send while the next are made. */
+export const POSTGRES_ROWS_PER_CHUNK = 5_000;
 
 /**
- * Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows.
- * Other work runs between two statements: rows that must appear at once go in inside a transaction. `rows` is read
- * a statement's worth at a time, so a generator builds each statement's rows after the turn before it (on
- * PostgreSQL, while the server inserts the statement before).
+ * Rows a copy carries at most: a bigger model takes several, each far inside the statement timeout (200,000 rows
+ * copy in 2–3 s on 2 busy cores).
+ */
+export const POSTGRES_ROWS_PER_COPY = 50_000;
+
+/**
+ * Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows:
+ * one copy on PostgreSQL, statements cut by the limit on bound values on SQLite. Other work runs between two
+ * statements: rows that must appear at once go in inside a transaction. `rows` is read a piece at a time, so a
+ * generator builds each piece's rows after the one before went (on PostgreSQL, while the server loads it).
  */
 export async function insertRows<T extends keyof Database & string>(
   db: Db,
@@ -44,23 +45,11 @@ export async function insertRows<T extends keyof Database & string>(
   const list = names.map(quoted).join(', ');
   const source = rows[Symbol.iterator]();
   if (dialectOf(db) === 'postgres') {
-    const arrays = names
-      .map((name, index) => `$${index + 1}::${(columns as Record<string, ColumnType>)[name]}[]`)
-      .join(', ');
-    const text = `insert into ${quoted(table)} (${list}) select * from unnest(${arrays})`;
-    const nextParameters = (): unknown[] | undefined => {
-      const chunk = take(source, POSTGRES_ROWS_PER_STATEMENT);
-      return chunk.length > 0 ? names.map((name) => arrayLiteral(chunk.map((row) => row[name]))) : undefined;
-    };
-    for (let parameters = nextParameters(); parameters;) {
-      const sent = db.executeQuery(CompiledQuery.raw(text, parameters));
-      // Handled when awaited below; until then a statement the server refuses is no unhandled rejection.
-      sent.catch(() => undefined);
-      // Once the statement is on its way, the next one's rows are built while the server inserts these.
-      await yieldToLoop();
-      const next = nextParameters();
-      await sent;
-      parameters = next;
+    const text = `copy ${quoted(table)} (${list}) from stdin`;
+    // A copy a bounded number of rows, each well inside the statement timeout however many rows there are.
+    for (let next = source.next(); !next.done; next = source.next()) {
+      const rows = prepend(next.value, limit(source, POSTGRES_ROWS_PER_COPY - 1));
+      await db.executeQuery(CompiledQuery.raw(text, [copyChunks<FullRow<T>>(rows, names)]));
     }
     return;
   }
@@ -78,24 +67,49 @@ export async function insertRows<T extends keyof Database & string>(
   }
 }
 
-/** The characters a quoted element of an array literal escapes: a double quote and a backslash. */
-const ARRAY_ELEMENT_SPECIALS = /["\\]/g;
+/** The characters COPY's text format writes as escapes: a backslash, a tab, a new line and a carriage return. */
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
- * A column's values as the PostgreSQL array literal `pg` would write for them (`{"a","b\\"c",12,NULL}`), so the
- * statement's text is made while the statement before it runs rather than when it is sent; values of any other
- * kind are left for `pg` to write.
+ * A value as a field of COPY's text format: `\N` for null, text with its backslashes, tabs and line ends escaped,
+ * numbers as digits; a `Date` as its ISO time. Throws for anything else, which no column here holds.
  */
-export function arrayLiteral(values: readonly unknown[]): string | readonly unknown[] {
-  const elements = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value === null || value === undefined) elements[i] = 'NULL';
-    else if (typeof value === 'string') elements[i] = `"${value.replace(ARRAY_ELEMENT_SPECIALS, '\\$&')}"`;
-    else if (typeof value === 'number' || typeof value === 'bigint') elements[i] = `"${value}"`;
-    else return values;
+export function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'string') return value.replace(COPY_SPECIALS, (special) => COPY_ESCAPES[special]!);
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  throw new TypeError(`a value of type ${typeof value} cannot be copied`);
+}
+
+/** The rows as COPY text, {@link POSTGRES_ROWS_PER_CHUNK} rows a chunk, each made when the stream asks for it. */
+function* copyChunks<R>(rows: Iterator<R>, names: readonly (keyof R & string)[]): Generator<string> {
+  for (;;) {
+    const chunk = take(rows, POSTGRES_ROWS_PER_CHUNK);
+    if (chunk.length === 0) return;
+    const lines = new Array<string>(chunk.length);
+    for (let i = 0; i < chunk.length; i++) {
+      const row = chunk[i]!;
+      lines[i] = names.map((name) => copyField(row[name])).join('\t');
+    }
+    yield `${lines.join('\n')}\n`;
   }
-  return `{${elements.join(',')}}`;
+}
+
+/** `first`, then the rest of `rest`. */
+function* prepend<R>(first: R, rest: Iterator<R>): Generator<R> {
+  yield first;
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+}
+
+/** The next `count` items of `source` at most, read as they are asked for. */
+function limit<R>(source: Iterator<R>, count: number): Iterator<R> {
+  let left = count;
+  return {
+    next: () => (left-- > 0 ? source.next() : { done: true, value: undefined }),
+  };
 }
 
 /** Up to `count` more items of `source`; none once it is done. */

@@ -1,7 +1,7 @@
-// Bulk inserts as each engine takes them: every value read back as written (text a literal or an array would have
-// to escape, nulls, integers past 32 bits), statements cut where the engine needs it and no sooner.
+// Bulk inserts as each engine takes them: every value read back as written (text a literal or COPY's format would
+// have to escape, nulls, integers past 32 bits), one copy on PostgreSQL, statements cut where SQLite needs it and no
+// sooner.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { MODEL_PART_COLUMNS } from '../../src/catalog/part-rows.ts';
@@ -9,18 +9,14 @@ import { replaceVersionParts } from '../../src/catalog/versions/version-rows.ts'
 import { BOUND_PARAMETER_LIMIT, rowsPerStatement } from '../../src/db/bound-parameters.ts';
 import type { Db } from '../../src/db/database.ts';
 import {
-  arrayLiteral,
+  copyField,
   insertRows,
-  POSTGRES_ROWS_PER_STATEMENT,
+  POSTGRES_ROWS_PER_CHUNK,
+  POSTGRES_ROWS_PER_COPY,
   type FullRow,
 } from '../../src/db/insert-rows.ts';
 import { testDialects, useTestDatabase } from '../helpers/databases.ts';
 import { createConvertingModel } from '../helpers/generated-parts.ts';
-
-/** `pg`'s own writing of a parameter, which `arrayLiteral` must match. */
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as {
-  prepareValue: (value: unknown) => unknown;
-};
 
 /** Text that a SQL literal, a PostgreSQL array literal or a JSON document would each have to escape. */
 const AWKWARD = [
@@ -32,6 +28,8 @@ const AWKWARD = [
   'back\\slash \\"',
   '{braces, and commas}',
   'tab\tnew\nline\rreturn',
+  '\\.',
+  '\\N',
   'Größe 𝔸 ✓ 中文',
   ' leading and trailing ',
 ];
@@ -75,22 +73,24 @@ function recording(db: Db): { db: Db; statements: CompiledQuery[]; settled: () =
 for (const dialect of testDialects()) {
   void describe(`insertRows (${dialect})`, () => {
     const database = useTestDatabase(dialect);
+    // Rows a SQLite statement carries, or a piece of PostgreSQL's copy.
     const perStatement =
       dialect === 'postgres'
-        ? POSTGRES_ROWS_PER_STATEMENT
+        ? POSTGRES_ROWS_PER_CHUNK
         : rowsPerStatement('sqlite', Object.keys(MODEL_PART_COLUMNS).length);
+    /** Statements sent for `pieces` statements' or pieces' worth of rows: PostgreSQL's copy is one. */
+    const sent = (pieces: number) => (dialect === 'postgres' ? 1 : pieces);
 
-    void it('reads back every value as written, over more than one statement', async () => {
+    void it('reads back every value as written, over more than one statement or piece', async () => {
       const modelId = `insert-rows-${dialect}`;
       await createConvertingModel(database(), modelId);
       const written = Array.from({ length: perStatement + 3 }, (_, index) => partRow(modelId, index));
       const { db, statements } = recording(database().db);
       await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, written);
-      assert.equal(statements.length, 2);
+      assert.equal(statements.length, sent(2));
       for (const statement of statements)
         assert.ok(statement.parameters.length <= BOUND_PARAMETER_LIMIT[dialect] - 64);
-      if (dialect === 'postgres')
-        assert.equal(statements[0]!.parameters.length, Object.keys(MODEL_PART_COLUMNS).length);
+      if (dialect === 'postgres') assert.match(statements[0]!.sql, /^copy "model_parts" \(.*\) from stdin$/);
       const read = await database()
         .db.selectFrom('model_parts')
         .selectAll()
@@ -107,36 +107,40 @@ for (const dialect of testDialects()) {
       );
     });
 
-    void it('lets the event loop turn between two statements, inside a transaction too', async () => {
+    void it('lets the event loop turn while the rows go in, inside a transaction too', async () => {
       const modelId = `insert-rows-turns-${dialect}`;
       await createConvertingModel(database(), modelId);
-      const written = Array.from({ length: perStatement * 2 + 1 }, (_, index) => partRow(modelId, index));
+      const total = perStatement * 2 + 1;
       // What another request would need: a turn of the loop (a timer's, an I/O callback's) while the rows go in.
+      let read = 0;
+      function* rows() {
+        for (let index = 0; index < total; index++, read++) yield partRow(modelId, index);
+      }
       let statements: CompiledQuery[] = [];
       const turns: number[] = [];
-      const ticking = setInterval(() => turns.push(statements.length), 0);
+      const ticking = setInterval(() => turns.push(read), 0);
       try {
         await database()
           .db.transaction()
           .execute(async (trx) => {
             const recorded = recording(trx);
             statements = recorded.statements;
-            await insertRows(recorded.db, 'model_parts', MODEL_PART_COLUMNS, written);
+            await insertRows(recorded.db, 'model_parts', MODEL_PART_COLUMNS, rows());
           });
       } finally {
         clearInterval(ticking);
       }
-      assert.equal(statements.length, 3);
+      assert.equal(statements.length, sent(3));
       assert.ok(
-        turns.some((count) => count > 0 && count < 3),
-        `a timer ran between the statements (it ran after ${JSON.stringify(turns)} of them)`,
+        turns.some((count) => count > 0 && count < total),
+        `a timer ran between the first row read and the last (it ran after ${JSON.stringify(turns)} rows)`,
       );
     });
 
-    void it(`reads its rows a statement's worth at a time, ${
+    void it(`reads its rows ${
       dialect === 'postgres'
-        ? 'each while the statement before runs on the server'
-        : 'each after the one before ran'
+        ? 'while the copy is on its way to the server'
+        : "a statement's worth at a time, each after the one before ran"
     }`, async () => {
       const modelId = `insert-rows-lazy-${dialect}`;
       await createConvertingModel(database(), modelId);
@@ -150,20 +154,16 @@ for (const dialect of testDialects()) {
         }
       }
       await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, rows());
-      assert.equal(statements.length, 3);
-      const firstOf = (statement: number) => readAt[statement * perStatement];
-      const lastOf = (statement: number) =>
-        readAt[Math.min((statement + 1) * perStatement, readAt.length) - 1];
-      // PostgreSQL's server inserts one statement's rows while the next statement's are built; SQLite's statements
-      // run on this thread, so the rows wait for the statement before to end.
-      const settledBefore = (statement: number) =>
-        dialect === 'postgres' ? Math.max(0, statement - 1) : statement;
+      assert.equal(statements.length, sent(3));
+      const firstOf = (piece: number) => readAt[piece * perStatement];
+      const lastOf = (piece: number) => readAt[Math.min((piece + 1) * perStatement, readAt.length) - 1];
+      // PostgreSQL reads one row to know there is a copy to send, and every other row once the copy is sent and not
+      // yet answered; SQLite's statements run on this thread, so each statement's rows wait for the one before.
+      const expected = (piece: number, last: boolean): [number, number] =>
+        dialect === 'postgres' ? (piece === 0 && !last ? [0, 0] : [1, 0]) : [piece, piece];
       assert.deepEqual(
-        [0, 1, 2].map((statement) => [firstOf(statement), lastOf(statement)]),
-        [0, 1, 2].map((statement) => [
-          [statement, settledBefore(statement)],
-          [statement, settledBefore(statement)],
-        ]),
+        [0, 1, 2].map((piece) => [firstOf(piece), lastOf(piece)]),
+        [0, 1, 2].map((piece) => [expected(piece, false), expected(piece, true)]),
       );
       const count = await database()
         .db.selectFrom('model_parts')
@@ -172,6 +172,25 @@ for (const dialect of testDialects()) {
         .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), perStatement * 2 + 1);
     });
+
+    if (dialect === 'postgres')
+      void it('copies a bounded number of rows a statement, so none nears the statement timeout', async () => {
+        const modelId = 'insert-rows-copies';
+        await createConvertingModel(database(), modelId);
+        const { db, statements } = recording(database().db);
+        const total = POSTGRES_ROWS_PER_COPY + 1;
+        function* rows() {
+          for (let index = 0; index < total; index++) yield partRow(modelId, index);
+        }
+        await insertRows(db, 'model_parts', MODEL_PART_COLUMNS, rows());
+        assert.equal(statements.length, 2);
+        const read = await database()
+          .db.selectFrom('model_parts')
+          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('part_index').as('last')])
+          .where('model_id', '=', modelId)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual([Number(read.n), Number(read.last)], [total, total - 1]);
+      });
 
     void it('fails with the statement the engine refuses, and sends none after it', async () => {
       const modelId = `insert-rows-refused-${dialect}`;
@@ -228,15 +247,20 @@ for (const dialect of testDialects()) {
   });
 }
 
-void describe('arrayLiteral', () => {
-  void it("writes a column's values as pg writes an array parameter, and leaves other kinds to pg", () => {
-    const values: unknown[][] = [
-      [...AWKWARD, null, undefined],
-      [0, -1, 2.5, 2 ** 40 + 1, 1e-7, null],
-      [2n ** 63n - 1n, null],
-    ];
-    for (const column of values) assert.equal(arrayLiteral(column), prepareValue(column));
-    const dated = [new Date(0), 'text'];
-    assert.equal(arrayLiteral(dated), dated);
+void describe('copyField', () => {
+  void it("writes each value as COPY's text format reads it back", () => {
+    assert.equal(copyField(null), '\\N');
+    assert.equal(copyField(undefined), '\\N');
+    // A text `\N` or a line of `\.` must not read as a null or as the end of the data.
+    assert.equal(copyField('\\N'), '\\\\N');
+    assert.equal(copyField('\\.'), '\\\\.');
+    assert.equal(copyField('tab\tnew\nline\rreturn'), 'tab\\tnew\\nline\\rreturn');
+    assert.equal(copyField('"quoted", {braces} it\'s Größe 𝔸'), '"quoted", {braces} it\'s Größe 𝔸');
+    assert.equal(copyField(''), '');
+    assert.equal(copyField(2 ** 40 + 1), '1099511627777');
+    assert.equal(copyField(-0), '0');
+    assert.equal(copyField(12n ** 20n), String(12n ** 20n));
+    assert.equal(copyField(new Date(Date.UTC(2026, 11, 2))), '2026-12-02T00:00:00.000Z');
+    assert.throws(() => copyField({ a: 1 }), /cannot be copied/);
   });
 });
