@@ -216,6 +216,36 @@ for (const dialect of testDialects()) {
       assert.equal(Number(count.n), 0, 'nothing of the refused statement stays');
     });
 
+    if (dialect === 'postgres')
+      void it('fails a copy whose rows cannot be written, stores none of it, and keeps the connection', async () => {
+        const modelId = 'insert-rows-uncopyable';
+        await createConvertingModel(database(), modelId);
+        // The second piece's first row holds an object where text goes: the copy stops in the middle.
+        const written = Array.from({ length: POSTGRES_ROWS_PER_CHUNK * 2 }, (_, index) => {
+          const row = partRow(modelId, index);
+          return index === POSTGRES_ROWS_PER_CHUNK
+            ? { ...row, name: { not: 'text' } as unknown as string }
+            : row;
+        });
+        await database()
+          .db.connection()
+          .execute(async (connection) => {
+            await assert.rejects(
+              connection
+                .transaction()
+                .execute((trx) => insertRows(trx, 'model_parts', MODEL_PART_COLUMNS, written)),
+              /cannot be copied/,
+            );
+            // The same connection answers the next statement.
+            const count = await connection
+              .selectFrom('model_parts')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('model_id', '=', modelId)
+              .executeTakeFirstOrThrow();
+            assert.equal(Number(count.n), 0);
+          });
+      });
+
     void it('writes nulls into nullable columns, and nothing for no rows', async () => {
       const modelId = `insert-rows-nulls-${dialect}`;
       await createConvertingModel(database(), modelId);
