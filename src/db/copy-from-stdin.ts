@@ -12,7 +12,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 const COPY_FROM_STDIN = /^copy\s[^;]*\sfrom\s+stdin$/i;
 
 /** Whether `sql` is a statement the pool's clients stream themselves (see {@link poolWithCopy}). */
-export function isCopyFromStdin(sql: string): boolean {
+function isCopyFromStdin(sql: string): boolean {
   return COPY_FROM_STDIN.test(sql.trim());
 }
 

@@ -1,11 +1,12 @@
-// Bulk inserts of many rows into one table, in the form each engine takes fastest. PostgreSQL receives them as one
-// `copy … from stdin` streamed on the transaction's own connection (copy-from-stdin.ts): the server loads the rows
-// without a statement to parse and plan for each batch, and the next rows' text is made while it loads the ones
-// before. SQLite binds the cells of as many rows as its limit on bound values allows; every full statement has the
-// same SQL text, so the statement cache prepares it once. Neither goes through the query builder, whose compiling of
-// statements of 30,000 values was a quarter of SQLite's time. bench/part-rows.ts and BENCHMARKS.md have the figures.
-// SQLite's statements run on the service's own thread, so the event loop gets a turn between two of them: else a
-// model of 100,000 parts completing held every request, a static file or a material lookup, for four seconds.
+// Bulk inserts of many rows into one table, in the form each engine takes fastest. PostgreSQL receives them as
+// `copy … from stdin`, up to 50,000 rows a copy, streamed on the transaction's own connection (copy-from-stdin.ts):
+// the server loads the rows without array parameters to parse, and the next rows' text is made while it loads the
+// ones before. SQLite binds the cells of as many rows as its limit on bound values allows; every full statement has
+// the same SQL text, so the statement cache prepares it once. Neither goes through the query builder, whose
+// compiling of statements of 30,000 values was a quarter of SQLite's time. bench/part-rows.ts and BENCHMARKS.md
+// have the figures. SQLite's statements run on the service's own thread, so the event loop gets a turn between two
+// of them: else a model of 100,000 parts completing held every request, a static file or a material lookup, for
+// four seconds.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { CompiledQuery, type Insertable } from 'kysely';
 import { dialectOf, rowsPerStatement } from './bound-parameters.ts';
@@ -31,9 +32,10 @@ export const POSTGRES_ROWS_PER_COPY = 50_000;
 
 /**
  * Inserts `rows` into `table`, each row with every column of `columns`, in as few statements as each engine allows:
- * one copy on PostgreSQL, statements cut by the limit on bound values on SQLite. Other work runs between two
- * statements: rows that must appear at once go in inside a transaction. `rows` is read a piece at a time, so a
- * generator builds each piece's rows after the one before went (on PostgreSQL, while the server loads it).
+ * copies of up to {@link POSTGRES_ROWS_PER_COPY} rows on PostgreSQL, statements cut by the limit on bound values on
+ * SQLite. Other work runs between two statements: rows that must appear at once go in inside a transaction. `rows`
+ * is read a piece at a time, so a generator builds each piece's rows after the one before went (on PostgreSQL, while
+ * the server loads it).
  */
 export async function insertRows<T extends keyof Database & string>(
   db: Db,
