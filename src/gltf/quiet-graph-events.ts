@@ -24,23 +24,32 @@ function graphType(type: string): string {
   return prefixed;
 }
 
+/**
+ * Who listens for an event of `type`: `node` itself, and its graph (as `node:<type>`); undefined for a graph laid
+ * out otherwise (a later version), which is not second-guessed.
+ */
+function listeners(node: GraphNode, type: string): { here: boolean; onGraph: boolean } | undefined {
+  const { _listeners: own, graph } = node as unknown as Partial<Listened>;
+  if (!own || !graph?._listeners) return undefined;
+  return { here: Boolean(own[type]?.length), onGraph: Boolean(graph._listeners[graphType(type)]?.length) };
+}
+
 /** Whether anyone listens for an event of `type` on `node` or, prefixed `node:`, on its graph. */
 export function hasListeners(node: GraphNode, type: string): boolean {
-  const { _listeners: own, graph } = node as unknown as Partial<Listened>;
-  // A graph laid out otherwise (a later version) is not second-guessed: every event goes out.
-  if (!own || !graph?._listeners) return true;
-  return Boolean(own[type]?.length || graph._listeners[graphType(type)]?.length);
+  const heard = listeners(node, type);
+  return !heard || heard.here || heard.onGraph;
 }
 
 GraphNode.prototype.dispatchEvent = function dispatchHeardEvent(this: GraphNode, event) {
-  const { _listeners: own, graph } = this as unknown as Partial<Listened>;
-  if (!own || !graph?._listeners) return dispatch.call(this, event);
-  const onGraph = graphType(event.type);
-  const heardHere = Boolean(own[event.type]?.length);
-  const heardOnGraph = Boolean(graph._listeners[onGraph]?.length);
+  const heard = listeners(this, event.type);
   // Both sides, as the library sends them; else only the side that listens, with the event it would have had.
-  if (heardHere && heardOnGraph) return dispatch.call(this, event);
-  if (heardHere) dispatchOwn.call(this, { ...event, target: this });
-  else if (heardOnGraph) graph.dispatchEvent({ ...event, target: this, type: onGraph });
+  if (!heard || (heard.here && heard.onGraph)) return dispatch.call(this, event);
+  if (heard.here) dispatchOwn.call(this, { ...event, target: this });
+  else if (heard.onGraph)
+    (this as unknown as Listened).graph.dispatchEvent({
+      ...event,
+      target: this,
+      type: graphType(event.type),
+    });
   return this;
 };
