@@ -41,6 +41,7 @@ import type { AppLogger } from './logger.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { scratchDir } from './storage/sweep-leftovers.ts';
 import { createValidatorCompiler } from './http/validator-compiler.ts';
+import { cachedSerializerCompiler } from './http/serializer-compiler.ts';
 import { createMaterialRepository, type MaterialRepository } from './materials/repository.ts';
 import { openResumableUploads } from './uploads/tus-store.ts';
 import { createUploadIntake } from './uploads/upload-intake.ts';
@@ -95,6 +96,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     logController: new AccessLogController(),
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  app.setSerializerCompiler(cachedSerializerCompiler);
   registerConnectionLimits(app, config);
   app.addHook('preHandler', refuseNulText);
   // Pages load files from the public base URL and, with S3, from where the /files/ redirects lead.
