@@ -1,19 +1,21 @@
-// `npm test`: every test file in one `node --test` run, on SQLite and PostgreSQL. With no TEST_DATABASE_URL it starts
-// an embedded PostgreSQL server for the run and removes it afterwards; suites needing what it cannot start (Redis
-// without TEST_REDIS_URL, Chromium) are skipped outside CI and named in one line each. Arguments: `node --test`
-// options (`--test-name-pattern=…`) and file filters (a file, a folder, or part of a path).
+// `npm test`: every test file, compiled (runner/compiled-tree.ts), in one `node --test` run, on SQLite and
+// PostgreSQL. With no TEST_DATABASE_URL it starts an embedded PostgreSQL server for the run and removes it afterwards;
+// suites needing what it cannot start (Redis without TEST_REDIS_URL, Chromium) are skipped outside CI and named in
+// one line each. Arguments: `node --test` options (`--test-name-pattern=…`) and file filters (a file, a folder, or
+// part of a path).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureViewerBuilt, viewerBuildIsStale } from './e2e/support/build-viewer.ts';
 import { CHROMIUM, skipWithoutChromium } from './e2e/support/chromium.ts';
 import { skipWithoutRedis } from './helpers/redis.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './runner/embedded-postgres.ts';
 import { allTestFiles, filesUsing, selectTestFiles } from './runner/test-files.ts';
-import { browserFilesToRetry } from './runner/browser-retry.ts';
+import { browserFilesToRetry, failedFile } from './runner/browser-retry.ts';
 import { createUsageFolder, usageSummary } from './runner/file-usage.ts';
+import { compileTree, type CompiledTree } from './runner/compiled-tree.ts';
 
 /** `node --test` options that take their value as the next argument. */
 const OPTIONS_WITH_VALUE = new Set([
@@ -38,16 +40,28 @@ function parseArguments(args: string[]): { options: string[]; filters: string[] 
   return { options, filters };
 }
 
-/** Runs `node --test` on the files; resolves with the exit code to pass on (128 + signal number when killed). */
-function runTests(options: string[], files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const probe = new URL('./runner/file-usage-probe.ts', import.meta.url).href;
+/**
+ * Runs `node --test` on the checkout's test files compiled in `tree`; resolves with the exit code to pass on (128 +
+ * signal number when killed).
+ */
+function runTests(
+  tree: CompiledTree,
+  options: string[],
+  files: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const probe = pathToFileURL(tree.compiled('test/runner/file-usage-probe.ts')).href;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', probe, '--test', ...options, ...files],
-    {
-      env,
-      stdio: 'inherit',
-    },
+    [
+      '--enable-source-maps',
+      '--import',
+      probe,
+      '--test',
+      ...options,
+      ...files.map((file) => tree.compiled(file)),
+    ],
+    { env, stdio: 'inherit' },
   );
   // A signal sent to the runner alone reaches the tests too; the runner stays to clean up after them.
   const forward = (signal: NodeJS.Signals) => void child.kill(signal);
@@ -108,7 +122,18 @@ if (!skipWithoutChromium && browserFiles > 0 && viewerBuildIsStale(REPO)) {
   ensureViewerBuilt(REPO);
 }
 
-const env = { ...process.env };
+// The tests run compiled, with no loader hooks (test/runner/compiled-tree.ts); a suite that reads the sources
+// themselves finds the checkout by TEST_CHECKOUT.
+let tree: CompiledTree;
+try {
+  const started = Date.now();
+  tree = await compileTree(REPO);
+  console.log(`Tests: compiled into ${tree.root} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  console.error(`the tests did not compile: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+const env: NodeJS.ProcessEnv = { ...process.env, TEST_CHECKOUT: REPO };
 let postgres: EmbeddedPostgresServer | undefined;
 if (env.TEST_DATABASE_URL) {
   console.log(`PostgreSQL: the server of TEST_DATABASE_URL (${new URL(env.TEST_DATABASE_URL).host})`);
@@ -148,15 +173,24 @@ function reporterOptions(failures: string): string[] {
     `--test-reporter-destination=${failures}`,
   ];
 }
-/** The lines of a failures file, none when it was not written. */
-const readLines = (file: string) =>
-  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+/** The lines of a failures file, none when it was not written, each naming its file as the checkout does. */
+function readLines(file: string): string[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const compiled = failedFile(line);
+      return compiled ? line.replace(compiled, tree.source(compiled)) : line;
+    });
+}
 const failures = path.join(usage.folder, 'failures.txt');
 let code = 1;
 let failed: string[] = [];
 let retried: { files: string[]; firstFailures: string[] } | undefined;
 try {
-  code = await runTests([...options, ...reporterOptions(failures)], files, env);
+  code = await runTests(tree, [...options, ...reporterOptions(failures)], files, env);
   failed = readLines(failures);
   const again = code === 0 ? [] : browserFilesToRetry(failed);
   if (again.length > 0) {
@@ -166,6 +200,7 @@ try {
     const retryFailures = path.join(usage.folder, 'failures-retry.txt');
     const retryOptions = options.filter((option) => !option.startsWith('--test-concurrency'));
     code = await runTests(
+      tree,
       [...retryOptions, '--test-concurrency=1', ...reporterOptions(retryFailures)],
       again,
       env,
@@ -176,9 +211,10 @@ try {
 } finally {
   await postgres?.stop();
   fs.rmSync(conversions, { recursive: true, force: true });
+  tree.remove();
 }
 // After the report, where they are read: where the time went, what this run did not cover, and what would run it.
-const usages = usage.read();
+const usages = usage.read().map((entry) => ({ ...entry, file: tree.source(entry.file) }));
 for (const line of usageSummary(usages)) console.log(line);
 if (env.TEST_USAGE_FILE) fs.writeFileSync(env.TEST_USAGE_FILE, JSON.stringify(usages, null, 1));
 usage.remove();

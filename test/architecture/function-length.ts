@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { modulesUnder } from './import-graph.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
 /** The checkout's root, which the listed paths are relative to. */
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = CHECKOUT_ROOT;
 
 /** The folders whose modules the house limits hold for. */
 export const CHECKED_FOLDERS = ['src', 'web/src'];

@@ -3,9 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LAYERS } from './layers.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
 /** src/ of this checkout. */
-export const SRC = path.resolve(import.meta.dirname, '../../src');
+export const SRC = path.join(CHECKOUT_ROOT, 'src');
 
 /** One import: both ends as paths relative to src/. */
 export interface Edge {

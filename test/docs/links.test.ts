@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { headingAnchors, markdownLinks } from './markdown-links.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = CHECKOUT_ROOT + path.sep;
 /** Folders that hold no documentation of the project: installed packages, build output, local data. */
 const SKIPPED = new Set(['node_modules', '.git', 'dist', 'data', 'coverage']);
 

@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { twoPartGlb } from '../catalog/tiny-model.ts';
 import { startServer, type RunningServer } from '../e2e/support/server-process.ts';
 import { testPostgresUrl } from '../helpers/databases.ts';
 import { openEventClient, type EventClient } from '../helpers/event-client.ts';
 import { createTestApp, TEST_TOKEN, type TestApp } from '../helpers/test-app.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = CHECKOUT_ROOT;
 const TIMEOUT_MS = 120_000;
 
 void describe('events across processes (postgres, LISTEN/NOTIFY)', () => {

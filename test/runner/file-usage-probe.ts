@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 const folder = process.env.TEST_USAGE_DIR;
 const file = process.argv[1];
-if (folder && file?.endsWith('.test.ts')) {
+if (folder && file && /\.test\.[jt]s$/.test(file)) {
   process.on('exit', () => {
     const usage = { file: path.relative(process.cwd(), file), ...processTimes() };
     fs.writeFileSync(path.join(folder, `${randomBytes(6).toString('hex')}.json`), JSON.stringify(usage));

@@ -16,11 +16,12 @@ import {
   waitForModel,
 } from './service-process.ts';
 import { startS3Server } from '../helpers/s3-server.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
 // Every dated migration file, in name order: the CLI must apply them all, whoever added the latest.
 // Months of migrations may sit in folders of their own, so the folder is read with its sub-folders.
 const MIGRATIONS = fs
-  .readdirSync(path.join(import.meta.dirname, '..', '..', 'src', 'db', 'migrations'), { recursive: true })
+  .readdirSync(path.join(CHECKOUT_ROOT, 'src', 'db', 'migrations'), { recursive: true })
   .map((name) => path.basename(String(name)))
   .filter((name) => /^\d{4}-\d{2}-\d{2}-\d{2}-.+\.ts$/.test(name))
   .map((name) => name.slice(0, -'.ts'.length))

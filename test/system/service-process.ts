@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
 /** The repository root, where `src/cli.ts` lives. */
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO = CHECKOUT_ROOT + path.sep;
 
 /** The sample models, read-only. */
 export const MODELS = SAMPLE_MODELS;
