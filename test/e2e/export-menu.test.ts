@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient, type ModelRecord } from './support/catalog-client.ts';
@@ -15,8 +14,9 @@ import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { SHOTS } from './support/viewer-session.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO = CHECKOUT_ROOT;
 const TOKEN = 'e2e-export-token-0123456789';
 
 let dataDir: string;

@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { catalogClient } from './support/catalog-client.ts';
@@ -18,9 +17,9 @@ import type { Pixels } from './support/pixels.ts';
 import { startServer } from './support/server-process.ts';
 import type { RunningServer } from './support/server-process.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
+const REPO = CHECKOUT_ROOT;
 const MODELS = SAMPLE_MODELS;
 const TOKEN = 'e2e-inspect-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */

@@ -6,18 +6,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { startThrottledProxy, type ThrottledProxy } from './support/throttled-proxy.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
+const REPO = CHECKOUT_ROOT;
 const BARREL = join(SAMPLE_MODELS, 'glb/barrel.glb');
 const TOKEN = 'e2e-resume-token-0123456789';
 /** 3.7 MB at this rate takes about 9 s, time enough to reload part-way. */

@@ -5,17 +5,17 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './support/build-viewer.ts';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { countPixels, decodePng, isGreen, isRed, type Pixels } from './support/pixels.ts';
 import { freePort, startServer, type RunningServer } from './support/server-process.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO = CHECKOUT_ROOT;
 const TOKEN = 'e2e-share-token-0123456789';
 /** A painted cube covers far more than this many pixels of the view. */
 const PAINTED_PIXELS = 1500;

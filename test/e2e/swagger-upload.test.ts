@@ -4,16 +4,15 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
+const REPO = CHECKOUT_ROOT;
 const BOX = join(SAMPLE_MODELS, 'gltf/BoxTextured');
 const TOKEN = 'e2e-swagger-token-0123456789';
 

@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { pointCloudPly } from '../fixtures/point-cloud-ply.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
@@ -17,9 +16,9 @@ import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { cubesGlb } from './support/cubes-glb.ts';
 import { countPixels, decodePng, differs, hexToRgb, pixelAt, type Pixels } from './support/pixels.ts';
 import { startServer, type RunningServer } from './support/server-process.ts';
+import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
+const REPO = CHECKOUT_ROOT;
 const TRUCK = join(SAMPLE_MODELS, 'glb/CesiumMilkTruck.glb');
 const TOKEN = 'e2e-layout-token-0123456789';
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */

@@ -3,17 +3,17 @@
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureViewerBuilt } from './build-viewer.ts';
 import { catalogClient } from './catalog-client.ts';
 import { launchChromium } from './chromium.ts';
 import { hexToRgb } from './pixels.ts';
 import { startServer, type RunningServer } from './server-process.ts';
+import { CHECKOUT_ROOT } from '../../helpers/checkout-root.ts';
 
 /** The repository the server runs from. */
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const REPO = CHECKOUT_ROOT;
 /** Must match VIEW_BACKGROUND in web/src/viewer/model-viewport.ts. */
 export const VIEW_BACKGROUND = hexToRgb('#262b36');
 /** Pixels along the canvas edge to leave out: its rounded corners show the page behind it. */
