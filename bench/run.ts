@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const BENCHMARKS = [
+  'app-build.ts',
   'materials.ts',
   'configured-lookup.ts',
   'lods.ts',

@@ -2,9 +2,10 @@
 // a test process loads through tsx waits on that thread: about 3 ms a module, and a suite that starts the app loads
 // some 900 (kysely and TypeBox alone 460), a third of a small suite's processor time. The runner compiles the
 // TypeScript once with esbuild into a copy of the tree where each `.ts` has its `.js` beside it and every other file
-// is a link to the original, and runs the tests there with no hooks: their conversion threads and processes start
-// from the `.js` as the built server's do. Paths a test takes from `import.meta` land in the copy and reach the
-// same files through the links; a test that reads the sources themselves takes the checkout from `checkoutRoot()`.
+// (or folder with no modules) is a link to the original, and runs the tests there with no hooks: their conversion
+// threads and processes start from the `.js` as the built server's do. Paths a test takes from `import.meta` land in
+// the copy and reach the same files through the links; a test that reads the sources themselves, or starts the
+// server from the checkout, takes it from CHECKOUT_ROOT (test/helpers/checkout-root.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
