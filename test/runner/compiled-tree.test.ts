@@ -36,6 +36,7 @@ void describe('the checkout compiled for a test run', () => {
       "const here = new URL('./settings.json', import.meta.url);",
       'console.log(area(side), again(2), here.pathname.endsWith("/src/settings.json"));',
     ].join('\n'),
+    'test/check.ts': 'export const checked: boolean = true;\n',
     'test/fixtures/data.txt': 'a fixture',
     'docs/guide.md': '# Guide',
   });
@@ -64,6 +65,8 @@ void describe('the checkout compiled for a test run', () => {
       );
     }
     // A folder with no modules is one link, so that what lists it sees plain files (an importer's textures).
+    assert.equal(fs.existsSync(path.join(tree.root, 'test', 'check.js')), true);
+    assert.equal(fs.lstatSync(path.join(tree.root, 'test', 'fixtures')).isSymbolicLink(), true);
     const fixtures = fs.readdirSync(path.join(tree.root, 'test', 'fixtures'), { withFileTypes: true });
     assert.deepEqual(
       fixtures.map((entry) => [entry.name, entry.isFile()]),

@@ -31,37 +31,34 @@ export interface CompiledTree {
 /** True for a TypeScript module esbuild compiles (not a declaration file). */
 const isModule = (name: string) => name.endsWith('.ts') && !name.endsWith('.d.ts');
 
-/** True when `folder` holds a TypeScript module at any depth, outside the folders linked whole. */
-function holdsModules(folder: string): boolean {
-  return fs
-    .readdirSync(folder, { withFileTypes: true })
-    .some((entry) =>
-      entry.isDirectory()
-        ? !LINKED_FOLDERS.has(entry.name) && holdsModules(path.join(folder, entry.name))
-        : entry.isFile() && isModule(entry.name),
-    );
+/** What the copy holds of a folder with modules: folders to make, paths to link and modules to compile. */
+interface FolderLayout {
+  folders: string[];
+  links: string[];
+  modules: string[];
 }
 
 /**
- * Mirrors `folder` (relative to `checkout`) into `root`: folders with modules made, their modules collected, every
- * other file and folder linked. A folder with no modules (the sample models, say) is one link, so that what lists
- * it sees plain files, as it does in the checkout.
+ * The layout of `folder` (relative to `checkout`), read in one walk, or undefined when it holds no module at any
+ * depth: such a folder (the sample models, say) is one link, so that what lists it sees plain files, as it does in
+ * the checkout.
  */
-function mirrorFolder(checkout: string, root: string, folder: string, modules: string[]): void {
-  fs.mkdirSync(path.join(root, folder), { recursive: true });
+function layoutOf(checkout: string, folder: string): FolderLayout | undefined {
+  const layout: FolderLayout = { folders: [folder], links: [], modules: [] };
   for (const entry of fs.readdirSync(path.join(checkout, folder), { withFileTypes: true })) {
     const relative = path.join(folder, entry.name);
-    if (
-      entry.isDirectory() &&
-      !LINKED_FOLDERS.has(entry.name) &&
-      holdsModules(path.join(checkout, relative))
-    ) {
-      mirrorFolder(checkout, root, relative, modules);
+    const inner =
+      entry.isDirectory() && !LINKED_FOLDERS.has(entry.name) ? layoutOf(checkout, relative) : undefined;
+    if (inner) {
+      layout.folders.push(...inner.folders);
+      layout.links.push(...inner.links);
+      layout.modules.push(...inner.modules);
       continue;
     }
-    fs.symlinkSync(path.join(checkout, relative), path.join(root, relative));
-    if (entry.isFile() && isModule(entry.name)) modules.push(path.join(checkout, relative));
+    layout.links.push(relative);
+    if (entry.isFile() && isModule(entry.name)) layout.modules.push(relative);
   }
+  return layout.modules.length > 0 ? layout : undefined;
 }
 
 /**
@@ -86,11 +83,15 @@ export async function compileTree(checkout: string): Promise<CompiledTree> {
   try {
     const modules: string[] = [];
     for (const entry of fs.readdirSync(checkout, { withFileTypes: true })) {
-      if (entry.isDirectory() && COMPILED_FOLDERS.includes(entry.name)) {
-        mirrorFolder(checkout, root, entry.name, modules);
-      } else {
-        fs.symlinkSync(path.join(checkout, entry.name), path.join(root, entry.name));
+      const layout =
+        entry.isDirectory() && COMPILED_FOLDERS.includes(entry.name)
+          ? layoutOf(checkout, entry.name)
+          : undefined;
+      for (const folder of layout?.folders ?? []) fs.mkdirSync(path.join(root, folder));
+      for (const link of layout?.links ?? [entry.name]) {
+        fs.symlinkSync(path.join(checkout, link), path.join(root, link));
       }
+      modules.push(...(layout?.modules ?? []).map((module) => path.join(checkout, module)));
     }
     await esbuild.build({
       entryPoints: modules,
