@@ -12,6 +12,7 @@ import { launchChromium, skipWithoutChromium } from './support/chromium.ts';
 import { startServer, stopChild, type RunningServer } from './support/server-process.ts';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
+import { cliArguments } from '../helpers/cli-arguments.ts';
 
 const REPO = CHECKOUT_ROOT;
 const TRUCK = join(SAMPLE_MODELS, 'glb/CesiumMilkTruck.glb');
@@ -99,7 +100,7 @@ void describe('conversion status over the event stream (Chromium)', { skip: skip
     await page.waitForTimeout(3_000);
     assert.equal(modelReads.length, readsBefore, 'no reads of the model while it waits');
 
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+    worker = spawn(process.execPath, [...cliArguments(), 'worker'], {
       cwd: REPO,
       env: { ...process.env, DATA_DIR: dataDir, API_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
       stdio: 'ignore',

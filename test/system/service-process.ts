@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { SAMPLE_MODELS } from '../helpers/sample-models.ts';
 import { CHECKOUT_ROOT } from '../helpers/checkout-root.ts';
+import { cliArguments } from '../helpers/cli-arguments.ts';
 
-/** The repository root, where `src/cli.ts` lives. */
+/** The checkout's root, with a separator at the end. */
 export const REPO = CHECKOUT_ROOT + path.sep;
 
 /** The sample models, read-only. */
@@ -36,8 +37,8 @@ export interface ServiceProcess {
 const children = new Set<ChildProcess>();
 
 /**
- * Starts `node --import tsx src/cli.ts <command>` with the given settings on top of a clean environment, in the
- * repository or in `cwd` (where a `.env` may lie), with `nodeArgs` added to node's own options.
+ * Starts `vitrine <command>` (test/helpers/cli-arguments.ts) with the given settings on top of a clean environment,
+ * in the repository or in `cwd` (where a `.env` may lie), with `nodeArgs` added to node's own options.
  */
 export function runCli(
   command: string,
@@ -45,8 +46,7 @@ export function runCli(
   cwd = REPO,
   nodeArgs: string[] = [],
 ): ServiceProcess {
-  const tsx = import.meta.resolve('tsx');
-  const args = ['--import', tsx, ...nodeArgs, path.join(REPO, 'src', 'cli.ts'), command];
+  const args = [...cliArguments(nodeArgs), command];
   const child = spawn(process.execPath, args, {
     cwd,
     // Only what node needs from the outer environment: a developer's own DATABASE_URL or API_TOKEN must not leak in.

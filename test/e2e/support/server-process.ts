@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { cliArguments } from '../../helpers/cli-arguments.ts';
 
 /** A server started by {@link startServer}. */
 export interface RunningServer {
@@ -24,7 +26,10 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Runs `node --import tsx src/cli.ts start` (or `serve`) in `repoDir` and waits until /health answers. */
+/**
+ * Runs `vitrine start` (or `serve`; test/helpers/cli-arguments.ts) in `repoDir`, serving the viewer that checkout
+ * built, and waits until /health answers.
+ */
 export async function startServer(options: {
   repoDir: string;
   dataDir: string;
@@ -37,7 +42,7 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', options.command ?? 'start'], {
+  const child = spawn(process.execPath, [...cliArguments(), options.command ?? 'start'], {
     cwd: options.repoDir,
     env: {
       ...process.env,
@@ -46,6 +51,8 @@ export async function startServer(options: {
       DATA_DIR: options.dataDir,
       API_TOKEN: options.apiToken,
       PUBLIC_BASE_URL: '',
+      // The compiled copy's web/dist is a link made when the tests were compiled, before a suite may have built it.
+      WEB_DIST_DIR: join(options.repoDir, 'web', 'dist'),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
