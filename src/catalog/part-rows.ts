@@ -6,29 +6,29 @@ import { searchFold } from '../db/search-fold.ts';
 import { flattenProperties, type PartProperties } from '../pipeline/part-properties.ts';
 import type { ConversionRecord } from './conversion/conversion-record.ts';
 
-/** The columns of `model_parts`, with their PostgreSQL types. */
+/** The columns of `model_parts`. */
 export const MODEL_PART_COLUMNS: TableColumns<'model_parts'> = {
-  model_id: 'text',
-  part_index: 'integer',
-  group_id: 'text',
-  name: 'text',
-  name_folded: 'text',
-  path: 'text',
-  triangle_count: 'bigint',
-  vertex_count: 'bigint',
-  bounds: 'text',
-  properties: 'text',
+  model_id: true,
+  part_index: true,
+  group_id: true,
+  name: true,
+  name_folded: true,
+  path: true,
+  triangle_count: true,
+  vertex_count: true,
+  bounds: true,
+  properties: true,
 };
 
-/** The columns of `model_part_properties`, with their PostgreSQL types. */
+/** The columns of `model_part_properties`. */
 export const PART_PROPERTY_COLUMNS: TableColumns<'model_part_properties'> = {
-  model_id: 'text',
-  part_index: 'integer',
-  set_name: 'text',
-  property_name: 'text',
-  value_type: 'text',
-  value: 'text',
-  value_folded: 'text',
+  model_id: true,
+  part_index: true,
+  set_name: true,
+  property_name: true,
+  value_type: true,
+  value: true,
+  value_folded: true,
 };
 
 /** The columns a converted part is stored with, in `model_parts` and in a version's `model_version_parts` alike. */

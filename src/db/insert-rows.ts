@@ -12,14 +12,14 @@ import { CompiledQuery, type Insertable } from 'kysely';
 import { dialectOf, rowsPerStatement } from './bound-parameters.ts';
 import type { Database, Db } from './database.ts';
 
-/** A column's PostgreSQL type, as its table's migration made it: a table's columns are listed with their types. */
-export type ColumnType = 'text' | 'integer' | 'bigint';
-
 /** A full row of `table`: every column given, defaults included, so every row fills every field. */
 export type FullRow<T extends keyof Database> = Required<Insertable<Database[T]>>;
 
-/** Every column of `table` with its PostgreSQL type, as the table's migrations created it. */
-export type TableColumns<T extends keyof Database> = { readonly [K in keyof FullRow<T>]: ColumnType };
+/**
+ * Every column of `table`, in the order its rows are written, each set to `true`: listed as a record so that the
+ * compiler finds a column left out (both engines take each value as the text or number a row holds).
+ */
+export type TableColumns<T extends keyof Database> = { readonly [K in keyof FullRow<T>]: true };
 
 /** Rows of COPY text made at a time, for the connection to send while the next are made. */
 export const POSTGRES_ROWS_PER_CHUNK = 5_000;

@@ -141,22 +141,22 @@ export async function replaceVersionParts(
   await insertRows(trx, 'model_version_parts', VERSION_PART_COLUMNS, rows);
 }
 
-/** The columns of `model_version_parts`, with their PostgreSQL types. */
+/** The columns of `model_version_parts`. */
 export const VERSION_PART_COLUMNS: TableColumns<'model_version_parts'> = {
-  model_id: 'text',
-  version: 'integer',
-  part_index: 'integer',
-  group_id: 'text',
-  name: 'text',
-  path: 'text',
-  triangle_count: 'integer',
-  vertex_count: 'integer',
-  bounds: 'text',
-  properties: 'text',
-  geometry_hash: 'text',
-  transform_hash: 'text',
-  properties_hash: 'text',
-  material_hash: 'text',
+  model_id: true,
+  version: true,
+  part_index: true,
+  group_id: true,
+  name: true,
+  path: true,
+  triangle_count: true,
+  vertex_count: true,
+  bounds: true,
+  properties: true,
+  geometry_hash: true,
+  transform_hash: true,
+  properties_hash: true,
+  material_hash: true,
 };
 
 /** The four fingerprint columns of a version part. */
