@@ -16,6 +16,8 @@ import {
 
 const SMALL_MODEL = path.join(MODELS, 'stl', 'cyl_w_rect_hole.stl');
 const RECORD_IMPORTS = new URL('./record-imports.mjs', import.meta.url).href;
+/** The extension of the modules the worker runs: compiled when this suite runs compiled (cli-arguments.ts). */
+const OWN_EXTENSION = path.extname(import.meta.filename);
 
 void describe('vitrine worker', () => {
   after(killChildren);
@@ -51,12 +53,12 @@ void describe('vitrine worker', () => {
     const imports = fs.readFileSync(importLog, 'utf8').split('\n');
     // The recording works: the worker's own modules are in it.
     assert.ok(
-      imports.some((url) => /\/src\/worker-process\.[jt]s$/.test(url)),
-      'worker-process recorded',
+      imports.some((url) => url.endsWith(`/src/worker-process${OWN_EXTENSION}`)),
+      `worker-process${OWN_EXTENSION} recorded`,
     );
     assert.ok(
-      imports.some((url) => /\/src\/job-runner\.[jt]s$/.test(url)),
-      'job-runner recorded',
+      imports.some((url) => url.endsWith(`/src/job-runner${OWN_EXTENSION}`)),
+      `job-runner${OWN_EXTENSION} recorded`,
     );
     const http = imports.filter(
       (url) => /\/node_modules\/(fastify|@fastify)\//.test(url) || /\/src\/(app|server)\.[jt]s$/.test(url),

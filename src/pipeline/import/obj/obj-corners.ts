@@ -27,7 +27,7 @@ export interface CornerArrays {
 /**
  * Corners and triangles a set makes room for at first. Every set lives until the file is read, and a model of many
  * parts is mostly small ones (a box: 8 corners, 12 triangles): room for 64 held 2 KB a part of tables, 200 MB at
- * 100,000 parts; a big part grows by doubling all the same.
+ * 100,000 parts; a big part grows by doubling all the same. A power of two: the hash table masks its slots.
  */
 const INITIAL_CAPACITY = 16;
 
