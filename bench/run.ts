@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'batched-lods.ts',
   'batched-thumbnail.ts',
   'tiled-thumbnail.ts',
+  'first-thumbnail.ts',
   'render.ts',
   'tus-upload.ts',
   'big-meshes.ts',

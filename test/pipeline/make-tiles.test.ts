@@ -7,10 +7,10 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { extractParts } from '../../src/pipeline/extract-parts.ts';
 import { TILESET_FILE, makeTiles } from '../../src/pipeline/tiles/make-tiles.ts';
-import { tileDocument } from '../../src/pipeline/tiles/tile-document.ts';
 import type { TileJson, TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import { volumeBox } from '../../src/pipeline/tiles/tileset-json.ts';
 import { collectTriangles } from '../../src/pipeline/tiles/triangle-soup.ts';
+import { tileCutGlb } from '../../src/render/scene/tile-cut-glb.ts';
 import { addSphere, emptyDocument, quietLogger, readGlb, validationErrors } from './documents.ts';
 import { spheresAndTerrain } from './spheres-terrain.ts';
 import { torus } from './torus.ts';
@@ -170,12 +170,13 @@ void test('a 2 M-triangle model of four parts tiles into a valid tree that keeps
     Math.abs(leafTriangles - sourceTriangles) <= sourceTriangles * 0.001,
     `${leafTriangles} leaf triangles`,
   );
-  // The cut the thumbnail is drawn from: the root's children, laid out as a tile, its parts as feature ids.
-  const cut = tileDocument(soup, summary.cut, summary.cutImages, quietLogger);
+  // A cut a thumbnail is drawn from, within a budget of eight tiles: its tiles laid out as one, parts as feature ids.
+  const budget = 8 * 65_536;
+  const cut = await readGlb((await tileCutGlb(tileset.root, async (uri) => files.get(uri), budget)).glb);
   const cutGroups = tileGroupIds(cut);
   assert.deepEqual(cutGroups.sort(), parts.map((part) => part.group_id).sort(), 'the cut keeps every part');
   const cutTriangles = measureTile(cut).triangles;
-  assert.ok(cutTriangles > 0 && cutTriangles <= 8 * 65_536, `the cut holds ${cutTriangles} triangles`);
+  assert.ok(cutTriangles > 0 && cutTriangles <= budget, `the cut holds ${cutTriangles} triangles`);
   assert.deepEqual(
     [...leafGroups].sort(),
     parts.map((part) => part.group_id).sort(),

@@ -10,7 +10,7 @@ import { listLeaves, splitTriangles } from './split-tree.ts';
 import type { SplitNode } from './split-tree.ts';
 import { tileDocument } from './tile-document.ts';
 import { createTileTextures } from './tile-textures.ts';
-import type { TileImage, TileTexturesOptions } from './tile-textures.ts';
+import type { TileTexturesOptions } from './tile-textures.ts';
 import { coarseLeafGeometry } from './tiling-plan.ts';
 import type { CoarseLeaves } from './tiling-plan.ts';
 import {
@@ -112,13 +112,17 @@ export interface TilesetSummary {
   leafTriangles: number;
   /** Bytes of every file written, `tileset.json` included. */
   bytes: number;
-  /**
-   * The root's children merged (the root itself when it is a leaf): a cut through the tree of at most eight tiles'
-   * triangles, for drawing the model whole at small size (its thumbnail) without LOD 0.
-   */
-  cut: TileGeometry;
-  /** The soup's texture images at the size of the cut's tiles, for drawing it. */
-  cutImages: TileImage[];
+}
+
+/** The file of tile `id` (`0` the root, `<parent>-<index>` a child), relative to the tileset. */
+function tileFile(id: string): string {
+  return `tiles/${id}.glb`;
+}
+
+/** How many levels under the root the tile written to `file` lies (0: the root); undefined for another file. */
+export function tileDepth(file: string): number | undefined {
+  const id = /^tiles\/(0(?:-\d+)*)\.glb$/.exec(file)?.[1];
+  return id === undefined ? undefined : id.split('-').length - 1;
 }
 
 /** A finished tile: its entry in the tileset, and (for its parent to merge) its geometry. */
@@ -291,7 +295,7 @@ export async function makeTiles(
   const handUp = createHandUp(soup, simplifying, settings.handUpShare, modelDiagonal);
 
   const build = async (node: SplitNode, id: string, siblings: number): Promise<BuiltTile> => {
-    const uri = `tiles/${id}.glb`;
+    const uri = tileFile(id);
     if (node.children.length === 0) {
       // With one material a tile is one primitive: ordered for the codec here, once, rather than by the writer.
       const reordered = soup.materials.length === 1;
@@ -326,7 +330,6 @@ export async function makeTiles(
       slots,
     );
     const height = 1 + Math.max(...children.map((child) => child.height));
-    if (node === tree) cut = { geometry: merged, height: height - 1 };
     // The children's geometry is let go before this tile's is written.
     for (const child of children)
       child.geometry = { vertices: new Uint32Array(0), indices: new Uint32Array(0) };
@@ -368,7 +371,6 @@ export async function makeTiles(
     return handUp(json, box, height, simplified.geometry, siblings);
   };
 
-  let cut: { geometry: TileGeometry; height: number } | undefined;
   const root = await build(tree, '0', 1);
   const tileset = tilesetJson(root.json, modelDiagonal);
   await write(TILESET_FILE, new TextEncoder().encode(JSON.stringify(tileset)));
@@ -376,7 +378,5 @@ export async function makeTiles(
   context.logger.debug(
     `${NAME}: ${summary.tileCount} tiles, ${summary.leafTriangles} leaf triangles, ${summary.bytes} bytes`,
   );
-  // The cut draws at thumbnail size: its textures need be no larger than the smallest rung.
-  const cutHeight = Math.max(2, cut?.height ?? 0);
-  return { tileset, ...summary, cut: cut?.geometry ?? root.geometry, cutImages: await textures(cutHeight) };
+  return { tileset, ...summary };
 }

@@ -1,0 +1,60 @@
+// The cut a tiled model's first thumbnail is drawn from: the one a later refresh draws from its stored tiles, at
+// full resolution where the budget allows, and covering what LOD 0 covers. It was the root's children as handed up
+// to the root, simplified to the root's share: 10,000 boxes of their own sizes lost most of their boxes to it, and
+// 100,000 drew an almost empty picture.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { glbTriangleCount } from '../../src/pipeline/tiles/glb-triangle-count.ts';
+import type { TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
+import type { ConversionResult } from '../../src/pipeline/types.ts';
+import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
+import { tileCutGlb } from '../../src/render/scene/tile-cut-glb.ts';
+import { manyPartsObj } from '../fixtures/many-parts-obj.ts';
+import { decodeRgba, iou, silhouette } from '../render/silhouette.ts';
+import { quietLogger } from './documents.ts';
+
+/** Boxes of 12 triangles: 120,000 triangles, more than a leaf tile holds, so the tree has a root above leaves. */
+const BOXES = 10_000;
+
+let dir: string;
+let result: ConversionResult;
+const files = new Map<string, Uint8Array>();
+
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'vitrine-thumbnail-cut-'));
+  const file = path.join(dir, 'boxes.obj');
+  await writeFile(file, manyPartsObj({ groups: BOXES, kind: 'distinct' }));
+  result = await convertModel({
+    modelId: 'cut',
+    source: { file, dir, format: 'obj' },
+    logger: quietLogger,
+    compressLods: 'meshopt',
+    tiles: { aboveTriangles: 0, onFile: async (name, bytes) => void files.set(name, bytes) },
+  });
+});
+
+after(() => rm(dir, { recursive: true, force: true }));
+
+void test("the conversion's cut is the one drawn again from the stored tiles, the leaves whole within budget", async () => {
+  const tileset = JSON.parse(new TextDecoder().decode(files.get('tileset.json'))) as TilesetJson;
+  assert.ok(tileset.root.children?.length, 'the boxes tile into a root above leaves');
+  const refreshed = await tileCutGlb(tileset.root, async (uri) => files.get(uri));
+  const drawn = glbTriangleCount(result.tilesetCutGlb!);
+  assert.equal(drawn, refreshed.triangles, 'the same tiles as a refresh');
+  assert.equal(drawn, result.triangle_count, 'every triangle: the leaves fit the budget');
+  assert.deepEqual(result.tilesetCutGlb, refreshed.glb, 'byte for byte');
+});
+
+void test('the thumbnail of the cut covers what LOD 0 covers', async () => {
+  const whole = await renderThumbnailDetailed(result.lods[0].glb);
+  const cut = await renderThumbnailDetailed(result.tilesetCutGlb!, { camera: whole.camera });
+  const overlap = iou(
+    silhouette((await decodeRgba(whole.png)).data),
+    silhouette((await decodeRgba(cut.png)).data),
+  );
+  assert.ok(overlap > 0.97, `the cut's silhouette overlaps LOD 0's by ${overlap.toFixed(3)}`);
+});
