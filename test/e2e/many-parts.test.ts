@@ -218,8 +218,12 @@ void describe('the viewer at 100,000 parts', { timeout: 10 * 60_000, skip: skipW
   });
 
   void test('frame time while orbiting, with every part shown again', async (t) => {
+    const showStarted = Date.now();
     await page.getByRole('button', { name: 'Show all' }).click();
     await page.locator('.viewer[data-hidden="0"]').waitFor();
+    const shownCalls = await drawCalls();
+    t.diagnostic(`show all: ${Date.now() - showStarted} ms to the frame drawn, in ${shownCalls} draw calls`);
+    assert.ok(shownCalls <= GRID_DRAWS + HELPER_CALLS, 'shown again, the parts are drawn instanced again');
     const canvas = page.locator('.viewer canvas');
     const box = (await canvas.boundingBox())!;
     // A script as text: the test's own functions would carry the loader's helpers the page lacks.
@@ -243,7 +247,9 @@ void describe('the viewer at 100,000 parts', { timeout: 10 * 60_000, skip: skipW
       .sort((a, b) => a - b);
     const median = gaps[Math.floor(gaps.length / 2)] ?? Number.NaN;
     const slowest = gaps.at(-1) ?? Number.NaN;
-    // Gaps between animation frames: idle ones are a display refresh, a drawn one is the frame time of a redraw.
+    // Gaps between animation frames: idle ones are a display refresh, a drawn one is the frame time of a redraw. A
+    // redraw of all 1.2 M triangles takes SwiftShader, the software rasterizer, seconds in the GPU process, while the
+    // page's own thread stays idle (91 % idle in a profile of an orbit): what a frame costs the viewer is elsewhere.
     t.diagnostic(
       `frame time while orbiting: longest ${slowest.toFixed(0)} ms, median gap ${median.toFixed(1)} ms over ${gaps.length} frames`,
     );
