@@ -40,16 +40,23 @@ export function hasListeners(node: GraphNode, type: string): boolean {
   return !heard || heard.here || heard.onGraph;
 }
 
+/**
+ * `event` with `target` and `type` set, as the library's `{ ...event, target, type }` makes it: copied key by key,
+ * since a spread of events of a few shapes ran V8's slow path, about a microsecond an event, and a graph-wide
+ * listener hears every property created (600,000 events at 100,000 parts).
+ */
+function eventFor(event: object, target: GraphNode, type: string): object {
+  const heard: Record<string, unknown> = { type, target };
+  for (const key in event) if (key !== 'type') heard[key] = (event as Record<string, unknown>)[key];
+  return heard;
+}
+
 GraphNode.prototype.dispatchEvent = function dispatchHeardEvent(this: GraphNode, event) {
   const heard = listeners(this, event.type);
   // Both sides, as the library sends them; else only the side that listens, with the event it would have had.
   if (!heard || (heard.here && heard.onGraph)) return dispatch.call(this, event);
-  if (heard.here) dispatchOwn.call(this, { ...event, target: this });
+  if (heard.here) dispatchOwn.call(this, eventFor(event, this, event.type));
   else if (heard.onGraph)
-    (this as unknown as Listened).graph.dispatchEvent({
-      ...event,
-      target: this,
-      type: graphType(event.type),
-    });
+    (this as unknown as Listened).graph.dispatchEvent(eventFor(event, this, graphType(event.type)));
   return this;
 };
