@@ -56,7 +56,8 @@ for (const kind of ['distinct', 'repeated'] as const) {
     console.log(
       `| ${groups.toLocaleString('en-US')} | ${kind} | ${((converted - started) / 1000).toFixed(1)} | ` +
         `${((tilesEnded - tilesStarted) / 1000).toFixed(1)} | ${triangles.toLocaleString('en-US')} | ` +
-        `${((100 * triangles) / result.triangle_count).toFixed(0)} % | ${((rendered - renderStarted) / 1000).toFixed(2)} | ` +
+        `${((100 * triangles) / result.triangle_count).toFixed(0)} % | ` +
+        `${((rendered - renderStarted) / 1000).toFixed(2)} | ` +
         `${overlap.toFixed(3)} |`,
     );
   } finally {

@@ -20,13 +20,12 @@ import { createStageLog } from './stage-log.ts';
 import type { LodTextureFormat, TextureLadderCache } from './lods/texture-ladder.ts';
 import { levelSource, writeLevelFrom } from './lods/write-level.ts';
 import type { WriteLevelOptions } from './lods/write-level.ts';
-import { MAKE_TILES_DEFAULTS, makeTiles, tileDepth } from './tiles/make-tiles.ts';
-import { TILESET_THUMBNAIL_TRIANGLES, tileCutGlb } from '../render/scene/tile-cut-glb.ts';
+import { MAKE_TILES_DEFAULTS } from './tiles/make-tiles.ts';
+import { writeTileset } from './tiles/write-tileset.ts';
 import { coarseLeaves, planTiling } from './tiles/tiling-plan.ts';
-import type { CoarseLeaves, TilingPlan } from './tiles/tiling-plan.ts';
+import type { CoarseLeaves } from './tiles/tiling-plan.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type {
-  StepContext,
   ConversionResult,
   ImportResult,
   ImportSource,
@@ -333,50 +332,6 @@ async function writtenLevel(
     triangle_count: lod.removed ? computeStats(lod.document).triangle_count : previous.triangles,
     error: lod.error,
     reduced: true,
-  };
-}
-
-/**
- * Levels under the root whose tiles are kept while the tileset is written, for the thumbnail's cut: with tiles of
- * up to 65,536 triangles, a cut within {@link TILESET_THUMBNAIL_TRIANGLES} can refine the root's children but no
- * more than a few of theirs, so 73 tiles at most are held.
- */
-const THUMBNAIL_CUT_DEPTH = 2;
-
-/**
- * Makes the tileset of a model's soup, each file to `onFile` as it is made, and the GLB of the cut its thumbnail
- * is drawn from: the cut a later refresh draws from the stored tiles (tile-cut-glb.ts), taken from the tiles near
- * the root, kept as they are written. The tiles' textures are LOD 1's and LOD 2's rungs: with the levels' cache,
- * each is encoded once for both.
- */
-async function writeTileset(
-  source: { plan: TilingPlan; coarse?: CoarseLeaves; io: PlatformIO; textureCache: TextureLadderCache },
-  onFile: (path: string, bytes: Uint8Array) => Promise<void>,
-  context: StepContext,
-): Promise<{ tileset: TilesetOutput; cutGlb: Uint8Array }> {
-  const { plan, io } = source;
-  const nearRoot = new Map<string, Uint8Array>();
-  const made = await makeTiles(
-    plan.soup,
-    {
-      simplifier: MeshoptSimplifier,
-      io,
-      onFile: async (file, bytes) => {
-        if ((tileDepth(file) ?? Infinity) <= THUMBNAIL_CUT_DEPTH) nearRoot.set(file, bytes);
-        await onFile(file, bytes);
-      },
-      tree: plan.tree,
-      coarseLeaves: source.coarse,
-      textures: { cache: source.textureCache },
-    },
-    context,
-  );
-  const readTile = async (uri: string) => nearRoot.get(decodeURIComponent(uri));
-  const cut = await tileCutGlb(made.tileset.root, readTile, TILESET_THUMBNAIL_TRIANGLES);
-  context.logger.debug(`${NAME}: the thumbnail's cut holds ${cut.tiles} tiles, ${cut.triangles} triangles`);
-  return {
-    tileset: { tile_count: made.tileCount, size: made.bytes, leaf_triangles: made.leafTriangles },
-    cutGlb: cut.glb,
   };
 }
 

@@ -154,8 +154,8 @@ export interface ConversionResult {
   /** The tileset, for a model above the tiling threshold; null otherwise. */
   tileset: TilesetOutput | null;
   /**
-   * With a tileset: a GLB of a cut through its tree (the root's children, laid out as a tile: parts as feature ids
-   * like a batched level's), which the thumbnail is rendered from instead of a level; null otherwise.
+   * With a tileset: a GLB of a cut through its tree (tile-cut-glb.ts: its tiles laid out as one, parts as feature
+   * ids like a batched level's), which the thumbnail is rendered from instead of a level; null otherwise.
    */
   tilesetCutGlb: Uint8Array | null;
   parts: PartInfo[];

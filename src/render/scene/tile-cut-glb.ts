@@ -1,5 +1,6 @@
 // A tiled model's thumbnail is drawn from a cut through its tile tree, both when it is converted and when it is
-// drawn again later from its stored tiles; this is that cut for both, so the two pictures are one.
+// drawn again later from its stored tiles; this is that cut for both, so the two pictures agree (the conversion has
+// the top levels' tiles at hand, see convert-model.ts).
 import { createNodeIO } from '../../gltf/create-io.ts';
 import { chooseTileCut } from '../../pipeline/tiles/choose-cut.ts';
 import { glbTriangleCount } from '../../pipeline/tiles/glb-triangle-count.ts';
@@ -28,7 +29,8 @@ export interface TileCutGlb {
 
 /**
  * The GLB of the cut through the tree under `root` that fits `budget` triangles ({@link chooseTileCut}): only the
- * tiles it weighs are read, and a tile not at hand is never refined into (its parent stays in the cut).
+ * tiles it weighs are read, and a tile not at hand is never refined into (its parent stays in the cut). Throws when
+ * the root itself is not at hand.
  */
 export async function tileCutGlb(
   root: TileJson,
@@ -40,6 +42,9 @@ export async function tileCutGlb(
     root,
     async (tile) => {
       const bytes = await readTile(tile.content.uri);
+      // Never the root: a cut weighed from an infinite total would refine every tile.
+      if (!bytes && tile === root)
+        throw new Error(`the tileset's root tile ${tile.content.uri} cannot be read`);
       if (!bytes) return Infinity;
       const triangles = glbTriangleCount(bytes);
       loaded.set(tile, { bytes, triangles });
@@ -51,8 +56,8 @@ export async function tileCutGlb(
   const documents = [];
   let triangles = 0;
   for (const tile of cut) {
-    const chosen = loaded.get(tile);
-    if (!chosen) throw new Error(`the tileset's root tile ${tile.content.uri} cannot be read`);
+    // Every tile of the cut was weighed, and read, on its way in.
+    const chosen = loaded.get(tile)!;
     // Read one by one, dropped as soon as read: the decoded tiles, not their compressed bytes, are what stays.
     loaded.delete(tile);
     documents.push(await readGlb(chosen.bytes));
