@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
 import { glbTriangleCount } from '../../src/pipeline/tiles/glb-triangle-count.ts';
+import { tileDepth } from '../../src/pipeline/tiles/make-tiles.ts';
 import type { TilesetJson } from '../../src/pipeline/tiles/tileset-json.ts';
 import type { ConversionResult } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
@@ -56,4 +57,28 @@ void test('the thumbnail of the cut covers what LOD 0 covers', async () => {
     silhouette((await decodeRgba(cut.png)).data),
   );
   assert.ok(overlap > 0.97, `the cut's silhouette overlaps LOD 0's by ${overlap.toFixed(3)}`);
+});
+
+void test('a tile not at hand is not refined into, and a root not at hand is refused', async () => {
+  const tileset = JSON.parse(new TextDecoder().decode(files.get('tileset.json'))) as TilesetJson;
+  const rootUri = tileset.root.content.uri;
+  // The leaves left out, as the conversion leaves out tiles deeper than it keeps: the root alone is drawn.
+  const rootOnly = await tileCutGlb(tileset.root, async (uri) =>
+    uri === rootUri ? files.get(uri) : undefined,
+  );
+  assert.equal(rootOnly.tiles, 1);
+  assert.equal(rootOnly.triangles, glbTriangleCount(files.get(rootUri)!));
+  await assert.rejects(
+    tileCutGlb(tileset.root, async (uri) => (uri === rootUri ? undefined : files.get(uri))),
+    /root tile tiles\/0\.glb cannot be read/,
+  );
+});
+
+void test('the tiles kept for the cut are told by their depth under the root', () => {
+  assert.equal(tileDepth('tiles/0.glb'), 0);
+  assert.equal(tileDepth('tiles/0-7.glb'), 1);
+  assert.equal(tileDepth('tiles/0-3-12.glb'), 2);
+  assert.equal(tileDepth('tiles/0-3-1-0.glb'), 3);
+  assert.equal(tileDepth('tileset.json'), undefined);
+  assert.equal(tileDepth('tiles/1.glb'), undefined);
 });
