@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { giveNewThreadsRoomyHeaps } from '../../src/threads/thread-heap.ts';
+import { giveNewThreadsRoomyHeaps, markingHelpers } from '../../src/threads/thread-heap.ts';
 
 // In a fresh thread: build up ~25 MiB of live objects (as a conversion's documents are, while it runs) and answer
 // the full collections (mark-compacts, incremental marking included) that began while building them, and in all.
@@ -49,4 +49,11 @@ void it('threads started after giveNewThreadsRoomyHeaps grow to 25 MiB of live o
   giveNewThreadsRoomyHeaps();
   const after = await fullCollectionsInNewThread();
   assert.equal(after.during, 0, `${after.during} full collections while growing with the roomy heap`);
+});
+
+void it('a conversion heap marks with a helper for every core but the one the conversion runs on, one at least', () => {
+  assert.deepEqual(
+    [1, 2, 4, 16].map((cores) => markingHelpers(cores)),
+    [1, 1, 3, 15],
+  );
 });
