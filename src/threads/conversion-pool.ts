@@ -8,7 +8,7 @@ import { cpuClockAt } from './cpu-clock.ts';
 import { mayStartNext, retryAloneAfterStall } from './pool-turns.ts';
 import { startProcessPlace, startThreadPlace, stopPlace, type PlaceEvents } from './pool-place-lifecycle.ts';
 import { isTaskReport, takeTaskReport, withReportedParts } from './task-reports.ts';
-import { giveNewThreadsRoomyHeaps, limitNewThreadsMarkingHelpers } from './thread-heap.ts';
+import { setNewThreadHeapFlags } from './thread-heap.ts';
 import type { ThreadMemory, ThreadMessage } from './thread-protocol.ts';
 
 /** Threads in a row that may die before they are ready before the pool stops replacing them. */
@@ -27,8 +27,7 @@ const MAX_START_FAILURES = 3;
  * place after it. All the memory the job touched leaves with the process.
  */
 export function createConversionPool(overrides: Partial<ConversionPoolOptions> = {}): ConversionPool {
-  giveNewThreadsRoomyHeaps();
-  limitNewThreadsMarkingHelpers();
+  setNewThreadHeapFlags();
   const options = { ...CONVERSION_POOL_DEFAULTS, ...overrides };
   const threads = new Set<Thread>();
   const queue: Task[] = [];

@@ -5,20 +5,21 @@ import v8 from 'node:v8';
 export const THREAD_INITIAL_OLD_SPACE_MB = 64;
 
 let applied = false;
-let limited = false;
 
 /**
- * Lets the conversion threads started from now on begin with a 64 MiB old generation. V8 sizes a new heap's first
- * collection limits from a few megabytes, and a thread that has loaded the pipeline stays near its 17 MiB of
- * live objects, so each milk-truck job (glTF-Transform documents that outlive a scavenge, a decoded texture) ran a
- * full mark-compact of the whole heap, with V8's helper threads marking beside it: a fifth of a job's CPU time.
- * With room to grow, the garbage of several jobs goes in one collection. A worker thread's limits cannot set this,
- * so it is the V8 flag, which a new isolate reads when its heap is made: it changes nothing in heaps that exist
- * (the main thread's), and `recycleAboveMb` still bounds what a thread may keep.
+ * Lets the conversion threads started from now on begin with a 64 MiB old generation and mark their heaps with
+ * {@link markingHelpers} helper threads at most. V8 sizes a new heap's first collection limits from a few megabytes,
+ * and a thread that has loaded the pipeline stays near its 17 MiB of live objects, so each milk-truck job
+ * (glTF-Transform documents that outlive a scavenge, a decoded texture) ran a full mark-compact of the whole heap,
+ * with V8's helper threads marking beside it: a fifth of a job's CPU time. With room to grow, the garbage of several
+ * jobs goes in one collection. A worker thread's limits cannot set either, so they are V8 flags, which a new isolate
+ * reads when its heap is made: they change nothing in heaps that exist (the main thread's), and `recycleAboveMb`
+ * still bounds what a thread may keep. A conversion in a process of its own gets them on its command line.
  */
-export function giveNewThreadsRoomyHeaps(): void {
+export function setNewThreadHeapFlags(): void {
   if (applied) return;
   v8.setFlagsFromString(`--initial-old-space-size=${THREAD_INITIAL_OLD_SPACE_MB}`);
+  v8.setFlagsFromString(`--concurrent-marking-max-worker-num=${markingHelpers()}`);
   applied = true;
 }
 
@@ -30,15 +31,4 @@ export function giveNewThreadsRoomyHeaps(): void {
  */
 export function markingHelpers(cores = os.availableParallelism()): number {
   return Math.max(1, cores - 1);
-}
-
-/**
- * Lets the conversion threads started from now on mark their heaps with {@link markingHelpers} helper threads at
- * most. Like the initial old generation, it is a V8 flag a new isolate reads when its heap is made: the heaps that
- * exist keep theirs. A conversion in a process of its own gets the same flag on its command line (start-process.ts).
- */
-export function limitNewThreadsMarkingHelpers(): void {
-  if (limited) return;
-  v8.setFlagsFromString(`--concurrent-marking-max-worker-num=${markingHelpers()}`);
-  limited = true;
 }

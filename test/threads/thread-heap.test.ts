@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { giveNewThreadsRoomyHeaps, markingHelpers } from '../../src/threads/thread-heap.ts';
+import { setNewThreadHeapFlags, markingHelpers } from '../../src/threads/thread-heap.ts';
 
 // In a fresh thread: build up ~25 MiB of live objects (as a conversion's documents are, while it runs) and answer
 // the full collections (mark-compacts, incremental marking included) that began while building them, and in all.
@@ -42,11 +42,11 @@ function fullCollectionsInNewThread(): Promise<Collections> {
   });
 }
 
-void it('threads started after giveNewThreadsRoomyHeaps grow to 25 MiB of live objects with no full collection', async () => {
+void it('threads started after setNewThreadHeapFlags grow to 25 MiB of live objects with no full collection', async () => {
   const before = await fullCollectionsInNewThread();
   assert.ok(before.all >= 1, `a thread with the default heap ran ${before.all} full collections`);
-  giveNewThreadsRoomyHeaps();
-  giveNewThreadsRoomyHeaps();
+  setNewThreadHeapFlags();
+  setNewThreadHeapFlags();
   const after = await fullCollectionsInNewThread();
   assert.equal(after.during, 0, `${after.during} full collections while growing with the roomy heap`);
 });
