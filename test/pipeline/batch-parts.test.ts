@@ -142,7 +142,12 @@ void test('shared meshes stay shared, as instances but where mirrored; parts und
   const document = emptyDocument();
   const scene = document.getRoot().listScenes()[0]!;
   const shared = addSphere(document, 8, 6, 0.3);
-  const storey = document.createNode('Storey').setExtras({ group_id: 'storey' });
+  // Turned and raised, so a part put back in it must be placed in its frame.
+  const storey = document
+    .createNode('Storey')
+    .setExtras({ group_id: 'storey' })
+    .setTranslation([0, 2, 0])
+    .setRotation([0, Math.sin(Math.PI / 12), 0, Math.cos(Math.PI / 12)]);
   scene.addChild(storey);
   const parts = 100;
   for (let i = 0; i < parts; i++) {
@@ -194,7 +199,13 @@ void test('shared meshes stay shared, as instances but where mirrored; parts und
     assert.deepEqual(node.getMatrix(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 
   splitFeatureParts(document);
-  for (const node of document.getRoot().listNodes()) {
+  const nodes = document.getRoot().listNodes();
+  const ids = nodes.map((node) => node.getExtras().group_id).filter((id) => typeof id === 'string');
+  assert.equal(ids.length, new Set(ids).size, 'no group id written twice');
+  assert.ok(nodes.every((node) => node.getExtras()[DRAWN_BY_FEATURES] === undefined));
+  const inStorey = storey.listChildren().filter((node) => node.getMesh());
+  assert.equal(inStorey.length, 10, 'the parts of the storey are drawn in it again');
+  for (const node of nodes) {
     const groupId = node.getExtras().group_id;
     if (!node.getMesh() || typeof groupId !== 'string') continue;
     const centre = worldCentre(node);

@@ -2,6 +2,7 @@ import { PropertyType } from '@gltf-transform/core';
 import type { Accessor, Document, Mesh, Primitive, TypedArray } from '@gltf-transform/core';
 import { featureParts } from './feature-group-ids.ts';
 import type { FeatureParts } from './feature-group-ids.ts';
+import { disposeIfEmptied, keptPartNodes, placeSplitPart } from './part-homes.ts';
 import { splitInstanceParts } from './split-instance-parts.ts';
 import { EXT_INSTANCE_FEATURES } from '../../gltf/ext-instance-features.ts';
 
@@ -15,8 +16,10 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
  * Turns a level whose parts are batched (primitives whose `_FEATURE_ID_0` resolves to a `group_id` through
  * `EXT_structural_metadata`, as batch-parts.ts writes them, and instances of shared meshes: split-instance-parts.ts)
  * back into a node per part, as levels of few parts are written: each part a node named after it with its
- * `extras.group_id`, under the batched primitives' node, with a mesh of only its own vertices (every attribute but
- * the feature ids, types kept) and its primitives' materials.
+ * `extras.group_id`, with a mesh of only its own vertices (every attribute but the feature ids, types kept) and its
+ * primitives' materials. A part the level kept a node for in its tree (an IFC element in its storey) is put back on
+ * that node, so the tree is the importer's again and no `group_id` is written twice; any other goes under the
+ * batched primitives' node.
  * Exports and the renderer then find each part as they always have. With `only`, just the parts of those group
  * ids become nodes and the other triangles stay on the batched node, in one primitive per batched primitive without
  * feature ids (a renderer painting a few bound parts of 100,000 need not make a node of each). Returns how many part
@@ -25,7 +28,8 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
 export function splitFeatureParts(document: Document, only?: ReadonlySet<string>): number {
   const root = document.getRoot();
   // A mesh many parts share is drawn as instances, a part each: those parts become nodes too.
-  let made = splitInstanceParts(document, only);
+  const kept = keptPartNodes(document);
+  let made = splitInstanceParts(document, kept, only);
   const emptied = new Set<Accessor>();
   for (const node of root.listNodes()) {
     const mesh = node.getMesh();
@@ -63,7 +67,7 @@ export function splitFeatureParts(document: Document, only?: ReadonlySet<string>
           const name = parts.names[feature] || groupId;
           partMesh = document.createMesh(name);
           partMeshes.set(groupId, partMesh);
-          node.addChild(document.createNode(name).setMesh(partMesh).setExtras({ group_id: groupId }));
+          placeSplitPart(document, kept, node, { name, groupId, mesh: partMesh, local: null });
           made++;
         }
         partMesh.addPrimitive(copyTriangles(document, primitive, triangles));
@@ -80,6 +84,7 @@ export function splitFeatureParts(document: Document, only?: ReadonlySet<string>
     if (mesh.listPrimitives().length === 0) {
       node.setMesh(null);
       if (!mesh.listParents().some((parent) => parent.propertyType === PropertyType.NODE)) mesh.dispose();
+      disposeIfEmptied(node);
     }
   }
   if (made === 0) return 0;

@@ -2,6 +2,7 @@ import type { Accessor, Document, Node, TypedArray, vec3, vec4 } from '@gltf-tra
 import type { InstancedMesh } from '@gltf-transform/extensions';
 import { EXT_INSTANCE_FEATURES } from '../../gltf/ext-instance-features.ts';
 import type { InstanceFeatures } from '../../gltf/ext-instance-features.ts';
+import { disposeIfEmptied, placeSplitPart } from './part-homes.ts';
 import { tableParts } from './feature-group-ids.ts';
 
 const INSTANCING = 'EXT_mesh_gpu_instancing';
@@ -14,13 +15,18 @@ interface InstanceParts {
 }
 
 /**
- * Turns the instanced parts of a level (a node drawing a mesh many parts share once per part, `EXT_mesh_gpu_instancing`,
- * each instance's part a feature id resolved by `EXT_instance_features`, as batch-parts.ts writes them) back into a
- * node per part under it, drawing the shared mesh where its instance was, named after the part and with its
- * `extras.group_id`. With `only`, just the instances of those group ids become nodes and the others stay instances.
- * Returns how many part nodes it made.
+ * Turns the instanced parts of a level (a node drawing a mesh many parts share once per part,
+ * `EXT_mesh_gpu_instancing`, each instance's part a feature id resolved by `EXT_instance_features`, as batch-parts.ts
+ * writes them) back into a node per part drawing the shared mesh where its instance was, named after the part and
+ * with its `extras.group_id`: the node `kept` holds for it (part-homes.ts), else a new one under the instancing node.
+ * With `only`, just the instances of those group ids become nodes and the others stay instances. Returns how many
+ * part nodes it made.
  */
-export function splitInstanceParts(document: Document, only?: ReadonlySet<string>): number {
+export function splitInstanceParts(
+  document: Document,
+  kept: Map<string, Node>,
+  only?: ReadonlySet<string>,
+): number {
   let made = 0;
   for (const node of document.getRoot().listNodes()) {
     const batch = node.getExtension<InstancedMesh>(INSTANCING);
@@ -28,33 +34,35 @@ export function splitInstanceParts(document: Document, only?: ReadonlySet<string
     const mesh = node.getMesh();
     if (!batch || !parts || !mesh) continue;
     const count = parts.features.length;
-    const kept: number[] = [];
+    const left: number[] = [];
     for (let instance = 0; instance < count; instance++) {
       const groupId = parts.groupIds[Math.round(parts.features[instance]!)];
       if (groupId === undefined || (only && !only.has(groupId))) {
-        kept.push(instance);
+        left.push(instance);
         continue;
       }
       const name = parts.names[Math.round(parts.features[instance]!)] || groupId;
-      const part = document.createNode(name).setMesh(mesh).setExtras({ group_id: groupId });
-      const translation = element(batch.getAttribute('TRANSLATION'), instance, 3);
-      const rotation = element(batch.getAttribute('ROTATION'), instance, 4);
-      const scale = element(batch.getAttribute('SCALE'), instance, 3);
-      if (translation) part.setTranslation(translation as vec3);
-      if (rotation) part.setRotation(rotation as vec4);
-      if (scale) part.setScale(scale as vec3);
-      node.addChild(part);
+      const translation = element(batch.getAttribute('TRANSLATION'), instance, 3) as vec3 | null;
+      const rotation = element(batch.getAttribute('ROTATION'), instance, 4) as vec4 | null;
+      const scale = element(batch.getAttribute('SCALE'), instance, 3) as vec3 | null;
+      const local = {
+        translation: translation ?? undefined,
+        rotation: rotation ?? undefined,
+        scale: scale ?? undefined,
+      };
+      placeSplitPart(document, kept, node, { name, groupId, mesh, local });
       made++;
     }
-    if (kept.length === count) continue;
+    if (left.length === count) continue;
     const accessors = batch.listAttributes();
-    if (kept.length === 0) {
+    if (left.length === 0) {
       node.setMesh(null);
       batch.dispose();
       node.getExtension(EXT_INSTANCE_FEATURES)?.dispose();
+      disposeIfEmptied(node);
     } else {
       for (const semantic of batch.listSemantics()) {
-        batch.setAttribute(semantic, keepElements(document, batch.getAttribute(semantic)!, kept));
+        batch.setAttribute(semantic, keepElements(document, batch.getAttribute(semantic)!, left));
       }
     }
     const root = document.getRoot();
