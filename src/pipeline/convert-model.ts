@@ -276,11 +276,11 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
 /**
  * Writes LOD 0, and keeps in `lod1.kept` the batched copy it was written from when LOD 1 will be that document
  * again, only quantized: a model of parts each too small to simplify, whose copy batching took the part nodes out of
- * (two seconds of batching 100,000 parts again). A copy that keeps a node per part (IFC elements under their
- * storeys) would cost LOD 0 a copy of them all to compress and be held through the levels: 1.5 s and 60 MiB more at
- * 100,000 elements. Tried again (2026-12-02): in process LOD 0 and 1 together took 2 s less, but through the service
- * the conversion was no faster and its peak 150–300 MiB higher. Nothing else holds the copy, so one not kept goes as
- * soon as LOD 0 is written.
+ * (two seconds of batching 100,000 parts again). An IFC's elements are listed on their storeys rather than kept as
+ * nodes (batch-parts.ts), so its copy is kept too. A copy that still keeps a node per part (parts holding other
+ * nodes) would cost LOD 0 a copy of them all to compress and be held through the levels: 1.5 s and 60 MiB more at
+ * 100,000 elements, when IFC elements were kept so. Nothing else holds the copy, so one not kept goes as soon as
+ * LOD 0 is written.
  */
 async function writeFirstLevel(
   io: PlatformIO,

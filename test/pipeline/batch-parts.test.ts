@@ -6,7 +6,10 @@ import type { Node } from '@gltf-transform/core';
 import type { InstancedMesh } from '@gltf-transform/extensions';
 import sharp from 'sharp';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
-import { BATCH_PARTS_DEFAULTS, DRAWN_BY_FEATURES, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
+import { BATCH_PARTS_DEFAULTS, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
+import { BATCHED_CHILDREN, DRAWN_BY_FEATURES } from '../../src/pipeline/lods/retired-part-nodes.ts';
+import type { RemovedPart } from '../../src/pipeline/lods/retired-part-nodes.ts';
+import { batchedCopy } from '../../src/pipeline/lods/batched-copy.ts';
 import type { ConversionResult } from '../../src/pipeline/types.ts';
 import { renderThumbnailDetailed } from '../../src/render/render-thumbnail.ts';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
@@ -193,16 +196,23 @@ void test('shared meshes stay shared, as instances but where mirrored; parts und
     instanced,
   );
   assert.equal(kept.length - 1, parts / 4 - instanced, 'the others still drawn by their nodes');
-  const marked = storey.listChildren().filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
-  assert.equal(marked.length, 10 - 1, 'parts in the storey but the mirrored one stay in it, marked');
-  for (const node of marked)
-    assert.deepEqual(node.getMatrix(), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const listed = storey.getExtras()[BATCHED_CHILDREN] as RemovedPart[];
+  assert.deepEqual(
+    listed.map((entry) => entry.extras.group_id),
+    [1, 2, 3, 5, 6, 7, 9, 4, 8].map((i) => `p${i}`),
+    'parts in the storey but the mirrored instance are listed on it, batched ones first, then instanced',
+  );
+  assert.deepEqual(storey.listChildren().length, 10 - listed.length, 'their nodes are gone');
 
   splitFeatureParts(document);
   const nodes = document.getRoot().listNodes();
   const ids = nodes.map((node) => node.getExtras().group_id).filter((id) => typeof id === 'string');
   assert.equal(ids.length, new Set(ids).size, 'no group id written twice');
   assert.ok(nodes.every((node) => node.getExtras()[DRAWN_BY_FEATURES] === undefined));
+  assert.ok(
+    nodes.every((node) => node.getExtras()[BATCHED_CHILDREN] === undefined),
+    'the lists are dropped',
+  );
   const inStorey = storey.listChildren().filter((node) => node.getMesh());
   assert.equal(inStorey.length, 10, 'the parts of the storey are drawn in it again');
   for (const node of nodes) {
@@ -287,4 +297,47 @@ void test('a small shape placed a few times is baked into the batch; placed ofte
   };
   assert.equal(placed(4), 0, 'four copies of 63 vertices are baked');
   assert.equal(placed(10), 1, 'ten copies are instances of one node');
+});
+
+void test('a part holding another keeps it in the tree through a batched copy and its split', () => {
+  const document = emptyDocument();
+  const scene = document.getRoot().listScenes()[0]!;
+  for (let i = 0; i < BATCH_PARTS_DEFAULTS.aboveParts; i++) {
+    const outer = document
+      .createNode(`outer ${i}`)
+      .setMesh(addSphere(document, 8, 6, 0.3 + i / 1000))
+      .setTranslation([i, 1, 0])
+      .setRotation([0, 0, Math.sin(i / 10), Math.cos(i / 10)])
+      .setExtras({ group_id: `o${i}` });
+    const inner = document
+      .createNode(`inner ${i}`)
+      .setMesh(addSphere(document, 8, 6, 0.1 + i / 1000))
+      .setTranslation([0, 0.5, 0])
+      .setExtras({ group_id: `i${i}` });
+    scene.addChild(outer.addChild(inner));
+  }
+  const centres = new Map(
+    document
+      .getRoot()
+      .listNodes()
+      .map((node) => [node.getExtras().group_id as string, worldCentre(node)]),
+  );
+  const copy = batchedCopy(document, {}, { logger: quietLogger })!;
+  const outers = copy
+    .getRoot()
+    .listNodes()
+    .filter((node) => node.getExtras()[DRAWN_BY_FEATURES] === true);
+  assert.equal(outers.length, BATCH_PARTS_DEFAULTS.aboveParts, 'each outer part stays, marked');
+  assert.ok(outers.every((node) => (node.getExtras()[BATCHED_CHILDREN] as unknown[]).length === 1));
+  splitFeatureParts(copy);
+  for (const node of copy.getRoot().listNodes()) {
+    const groupId = node.getExtras().group_id as string | undefined;
+    if (!groupId) continue;
+    assert.ok(node.getMesh(), `${groupId} draws its part again`);
+    if (groupId.startsWith('i'))
+      assert.equal(node.getParentNode()?.getExtras().group_id, `o${groupId.slice(1)}`);
+    centres
+      .get(groupId)!
+      .forEach((value, axis) => assert.ok(Math.abs(value - worldCentre(node)[axis]!) < 1e-5));
+  }
 });

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import type { Document } from '@gltf-transform/core';
 import { cloneDocument } from '@gltf-transform/functions';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
-import { BATCH_PARTS_DEFAULTS, DRAWN_BY_FEATURES, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
+import { BATCH_PARTS_DEFAULTS, batchParts } from '../../src/pipeline/lods/batch-parts.ts';
+import { DRAWN_BY_FEATURES } from '../../src/pipeline/lods/retired-part-nodes.ts';
 import { batchedCopy } from '../../src/pipeline/lods/batched-copy.ts';
 import { addSphere, emptyDocument, quietLogger } from './documents.ts';
 

@@ -11,12 +11,13 @@ import { Logger } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { createNodeIO } from '../../src/gltf/create-io.ts';
 import { convertModel } from '../../src/pipeline/convert-model.ts';
+import { BATCHED_CHILDREN } from '../../src/pipeline/lods/retired-part-nodes.ts';
 import { writesAsLevelBefore } from '../../src/pipeline/lods/keep-smaller-levels.ts';
 import { makeLods } from '../../src/pipeline/lods/make-lods.ts';
 import type { LodDocument } from '../../src/pipeline/lods/make-lods.ts';
 import { levelSource, writeLevel, writeLevelFrom } from '../../src/pipeline/lods/write-level.ts';
 import { manyPartsObj } from '../fixtures/many-parts-obj.ts';
-import { addPartNode, addSphere, emptyDocument, quietLogger, tempDir } from './documents.ts';
+import { addPartNode, addSphere, emptyDocument, quietLogger, readGlb, tempDir } from './documents.ts';
 
 let scratch: Awaited<ReturnType<typeof tempDir>>;
 before(async () => void (scratch = await tempDir()));
@@ -123,13 +124,38 @@ void describe('a level that removes nothing', () => {
     assert.equal(lod1!.triangle_count, lod0!.triangle_count);
   });
 
-  void test('parts that stay nodes in the batched copy (under an object) are batched again for LOD 1', async () => {
-    // As an IFC's elements stay under their storey: keeping a copy of every node would cost more than batching again.
+  void test('parts under an object are listed on it, so their batched copy is kept for LOD 1 as well', async () => {
+    // As an IFC's elements sit under their storey.
     const document = sphereRow(80, 6);
     const scene = document.getRoot().listScenes()[0]!;
     const storey = document.createNode('Storey').setExtras({ group_id: 'storey' });
     for (const node of scene.listChildren()) storey.addChild(node);
     scene.addChild(storey);
+    const glb = await (await createNodeIO()).writeBinary(document);
+    const { result, logged: batched } = await convertLogging(glb, 'batch-parts:');
+    assert.equal(batched.length, 1, batched.join('\n'));
+    assert.equal(result.lods[1]!.triangle_count, result.lods[0]!.triangle_count);
+    for (const lod of result.lods.slice(0, 2)) {
+      const storeyNode = (await readGlb(lod.glb))
+        .getRoot()
+        .listNodes()
+        .find((node) => node.getName() === 'Storey');
+      assert.equal((storeyNode?.getExtras()[BATCHED_CHILDREN] as unknown[]).length, 80, `LOD ${lod.level}`);
+    }
+  });
+
+  void test('parts that stay nodes in the batched copy (holding other nodes) are batched again for LOD 1', async () => {
+    // Keeping a copy of every node would cost more than batching again.
+    const document = sphereRow(80, 6);
+    for (const node of document.getRoot().listScenes()[0]!.listChildren()) {
+      const inner = addSphere(document, 6, 4, 0.1, `${node.getName()} inner`);
+      node.addChild(
+        document
+          .createNode(`${node.getName()} inner`)
+          .setMesh(inner)
+          .setExtras({ group_id: `${node.getName()}-in` }),
+      );
+    }
     const glb = await (await createNodeIO()).writeBinary(document);
     const { result, logged: batched } = await convertLogging(glb, 'batch-parts:');
     assert.equal(batched.length, 2, batched.join('\n'));

@@ -60,6 +60,36 @@ void describe('part hierarchy from LOD 0', () => {
     assert.deepEqual(readPartHierarchy(glbOf({ nodes: loop }), () => true).get('a')?.parts, ['b']);
   });
 
+  void it('reads the parts a batched level draws batched, listed on their parent or kept marked', () => {
+    const listed = (id: string, type: string) => ({ name: id, extras: { group_id: id, ifc_type: type } });
+    const glb = glbOf({
+      nodes: [
+        node('storey', 'IfcBuildingStorey', [1, 2]),
+        {
+          ...node('wall', 'IfcCurtainWall'),
+          extras: {
+            group_id: 'wall',
+            ifc_type: 'IfcCurtainWall',
+            batched_children: [
+              listed('plate', 'IfcPlate'),
+              listed('member', 'IfcMember'),
+              'not a part',
+              null,
+            ],
+          },
+        },
+        // A level written before the parts were listed kept a marked node for each.
+        { ...node('chair', 'IfcFurniture'), extras: { group_id: 'chair', drawn_by_features: true } },
+      ],
+    });
+    const parts = new Set(['plate', 'member', 'chair']);
+    const tree = readPartHierarchy(glb, (id) => parts.has(id));
+    assert.deepEqual(tree.get('wall'), { type: 'IfcCurtainWall', parts: ['plate', 'member'] });
+    assert.deepEqual(tree.get('storey')?.parts, ['plate', 'member', 'chair']);
+    assert.deepEqual(tree.get('plate'), { type: 'IfcPlate', parts: ['plate'] });
+    assert.deepEqual(tree.get('chair')?.parts, ['chair']);
+  });
+
   void it('knows no tree in what is not a GLB', () => {
     assert.equal(readPartHierarchy(new Uint8Array([1, 2, 3]), () => true).size, 0);
     assert.equal(readPartHierarchy(Buffer.from('glTF not really a GLB file at all'), () => true).size, 0);

@@ -22,6 +22,7 @@ import {
 } from '../../render/scene/transform-vertices.ts';
 import type { StepContext } from '../types.ts';
 import { instancePlacements, meshesSharedEnough, writeInstances } from './instance-parts.ts';
+import { goesOnceBatched, recordRemovedParts, retireBatchedNode } from './retired-part-nodes.ts';
 import type { InstanceGroup } from './instance-parts.ts';
 
 /** Step name used in logs. */
@@ -29,12 +30,6 @@ export const NAME = 'batch-parts';
 
 /** glTF's TRIANGLES draw mode, the only one merged. */
 const TRIANGLES = 4;
-
-/**
- * The extras mark of a part node kept, without its mesh, where it sat in a node tree (an IFC object's element):
- * its triangles are drawn by the batched mesh, under its `group_id` as a feature.
- */
-export const DRAWN_BY_FEATURES = 'drawn_by_features';
 
 /** Options of {@link batchParts}. */
 export interface BatchPartsOptions {
@@ -122,7 +117,7 @@ export function planBatch(document: Document, options: Partial<BatchPartsOptions
     // A node's own extensions (GPU instancing above all) say more than one placement of its mesh.
     node.listExtensions().length === 0 &&
     ![node, ...ancestors].some((each) => animated.has(each));
-  // A node that cannot go once drawn so (an IFC element in its storey) stays marked, as a batched one does.
+  // A node that cannot go once drawn so (one holding other nodes) stays marked, as a batched one does.
   const placements = instancePlacements(partNodes, shared, plain);
   const batches = new Map<string, Batch>();
   const parts: TilePart[] = [];
@@ -174,8 +169,9 @@ export type BatchTarget = <T extends Property>(property: T) => T;
  * and one node per instanced mesh drawing its parts as instances (`EXT_mesh_gpu_instancing`, their feature ids by
  * `EXT_instance_features`); every feature id resolves by the document's table of parts (`EXT_structural_metadata`,
  * `group_id` and `name`, as tiles carry them). The batched and instanced part nodes lose their meshes: each is
- * removed, or kept marked {@link DRAWN_BY_FEATURES} where it holds other nodes or a camera or sits under an object
- * of its own. The meshes only batched parts drew are left to the caller.
+ * removed (listed on its parent, {@link BATCHED_CHILDREN}, where it sat under an object of its own), or kept marked
+ * {@link DRAWN_BY_FEATURES} where it holds other nodes or a camera. The meshes only batched parts drew are left to
+ * the caller.
  */
 export function writeBatch(
   document: Document,
@@ -201,8 +197,16 @@ export function writeBatch(
   if (primitives.length > 0) scene.addChild(document.createNode('Batched parts').setMesh(mesh));
   else mesh.dispose();
   writeInstances(document, plan.instances, { scene, buffer, table, featureCount: plan.parts.length }, target);
-  for (const node of plan.nodes) retireBatchedNode(target(node));
-  for (const group of plan.instances) for (const node of group.nodes) retireBatchedNode(target(node));
+  // Judged in the planned document, before any goes: a node whose children all go still holds them there.
+  const retired = [...plan.nodes, ...plan.instances.flatMap((group) => group.nodes)].map((node) => ({
+    node,
+    goes: goesOnceBatched(node),
+  }));
+  recordRemovedParts(
+    retired.filter(({ goes }) => goes).map(({ node }) => node),
+    target,
+  );
+  for (const { node, goes } of retired) retireBatchedNode(target(node), goes);
   const instanced = plan.instances.reduce((sum, group) => sum + group.placements.length, 0);
   context.logger.debug(
     `${NAME}: ${plan.parts.length - instanced} parts in ${primitives.length} primitives, ` +
@@ -338,39 +342,6 @@ function copyAccessor(document: Document, template: Accessor, values: TypedArray
     .setArray(values);
 }
 
-/**
- * Takes the mesh off a batched part node. A node that holds a camera or other nodes, or sits under an object of its
- * own (an IFC element in its storey), stays where it was, marked {@link DRAWN_BY_FEATURES}, so the node tree still
- * says which parts each object stands for; any other is removed.
- */
-function retireBatchedNode(node: Node): void {
-  node.setMesh(null);
-  if (goesOnceBatched(node)) node.dispose();
-  else {
-    node.setExtras({ ...node.getExtras(), [DRAWN_BY_FEATURES]: true });
-    // Its placement is in the batch's vertices or its instance now: one that places nothing else is left out.
-    if (node.listChildren().length === 0 && !node.getCamera())
-      node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]).setScale([1, 1, 1]);
-  }
-}
-
-/**
- * Whether a batched part node is removed once its mesh is batched, not kept marked {@link DRAWN_BY_FEATURES}: it
- * holds no camera and no other nodes, sits under no object of its own, and only the node tree refers to it (a skin's
- * joint or an animation's target would lose its node).
- */
-export function goesOnceBatched(node: Node): boolean {
-  return node.listChildren().length === 0 && !node.getCamera() && !underAnObject(node) && onlyInTheTree(node);
-}
-
-/** Whether only the node tree refers to a node (a scene or its parent), not a skin or an animation. */
-function onlyInTheTree(node: Node): boolean {
-  return node.listParents().every((parent) => {
-    const type = parent.propertyType;
-    return type === PropertyType.ROOT || type === PropertyType.SCENE || type === PropertyType.NODE;
-  });
-}
-
 /** Disposes those of `meshes` no node draws any more, with their primitives and the accessors only they used. */
 function disposeUndrawnMeshes(document: Document, meshes: Set<Mesh>): void {
   const accessors = new Set<Accessor>();
@@ -388,12 +359,4 @@ function disposeUndrawnMeshes(document: Document, meshes: Set<Mesh>): void {
   for (const accessor of accessors) {
     if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
   }
-}
-
-/** Whether one of a node's ancestors carries a `group_id` of its own. */
-function underAnObject(node: Node): boolean {
-  for (let parent = node.getParentNode(); parent; parent = parent.getParentNode()) {
-    if (typeof parent.getExtras().group_id === 'string') return true;
-  }
-  return false;
 }

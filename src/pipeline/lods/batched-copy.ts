@@ -2,7 +2,8 @@ import { Node, Root } from '@gltf-transform/core';
 import type { Accessor, Document, Mesh, Primitive, Property } from '@gltf-transform/core';
 import { cloneSharingDataWithout } from '../../gltf/clone-sharing-data.ts';
 import type { StepContext } from '../types.ts';
-import { goesOnceBatched, planBatch, writeBatch } from './batch-parts.ts';
+import { planBatch, writeBatch } from './batch-parts.ts';
+import { goesOnceBatched, recordRemovedParts } from './retired-part-nodes.ts';
 import type { BatchPartsOptions, BatchPlan } from './batch-parts.ts';
 
 /**
@@ -27,6 +28,11 @@ export function batchedCopy(
   for (const group of plan.instances)
     for (const node of group.nodes) if (goesOnceBatched(node)) left.add(node);
   const { copy, copied } = cloneSharingDataWithout(document, left);
+  // Those under an object of their own are listed on their parents, so the tree still says where they were.
+  recordRemovedParts(
+    [...plan.nodes, ...plan.instances.flatMap((group) => group.nodes)].filter((node) => left.has(node)),
+    copied,
+  );
   const kept = plan.nodes.filter((node) => !removed.has(node));
   const instances = plan.instances.map((group) => ({
     ...group,

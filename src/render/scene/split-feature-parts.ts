@@ -2,7 +2,7 @@ import { PropertyType } from '@gltf-transform/core';
 import type { Accessor, Document, Mesh, Primitive, TypedArray } from '@gltf-transform/core';
 import { featureParts } from './feature-group-ids.ts';
 import type { FeatureParts } from './feature-group-ids.ts';
-import { disposeIfEmptied, keptPartNodes, placeSplitPart } from './part-homes.ts';
+import { disposeIfEmptied, dropPartLists, partHomes, placeSplitPart } from './part-homes.ts';
 import { splitInstanceParts } from './split-instance-parts.ts';
 import { EXT_INSTANCE_FEATURES } from '../../gltf/ext-instance-features.ts';
 
@@ -17,9 +17,9 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
  * `EXT_structural_metadata`, as batch-parts.ts writes them, and instances of shared meshes: split-instance-parts.ts)
  * back into a node per part, as levels of few parts are written: each part a node named after it with its
  * `extras.group_id`, with a mesh of only its own vertices (every attribute but the feature ids, types kept) and its
- * primitives' materials. A part the level kept a node for in its tree (an IFC element in its storey) is put back on
- * that node, so the tree is the importer's again and no `group_id` is written twice; any other goes under the
- * batched primitives' node.
+ * primitives' materials. A part the level says sat in its tree (an IFC element in its storey: listed on the storey,
+ * or a node kept for it) is put back there, so the tree is the importer's again and no `group_id` is written twice;
+ * any other goes under the batched primitives' node.
  * Exports and the renderer then find each part as they always have. With `only`, just the parts of those group
  * ids become nodes and the other triangles stay on the batched node, in one primitive per batched primitive without
  * feature ids (a renderer painting a few bound parts of 100,000 need not make a node of each). Returns how many part
@@ -28,8 +28,8 @@ const FEATURE_EXTENSIONS = ['EXT_mesh_features', 'EXT_structural_metadata'];
 export function splitFeatureParts(document: Document, only?: ReadonlySet<string>): number {
   const root = document.getRoot();
   // A mesh many parts share is drawn as instances, a part each: those parts become nodes too.
-  const kept = keptPartNodes(document);
-  let made = splitInstanceParts(document, kept, only);
+  const homes = partHomes(document);
+  let made = splitInstanceParts(document, homes, only);
   const emptied = new Set<Accessor>();
   for (const node of root.listNodes()) {
     const mesh = node.getMesh();
@@ -67,7 +67,7 @@ export function splitFeatureParts(document: Document, only?: ReadonlySet<string>
           const name = parts.names[feature] || groupId;
           partMesh = document.createMesh(name);
           partMeshes.set(groupId, partMesh);
-          placeSplitPart(document, kept, node, { name, groupId, mesh: partMesh, local: null });
+          placeSplitPart(document, homes, node, { name, groupId, mesh: partMesh, local: null });
           made++;
         }
         partMesh.addPrimitive(copyTriangles(document, primitive, triangles));
@@ -88,6 +88,8 @@ export function splitFeatureParts(document: Document, only?: ReadonlySet<string>
     }
   }
   if (made === 0) return 0;
+  // Every part has its node again; with `only`, the lists still say where the others sat.
+  if (!only) dropPartLists(document);
   for (const accessor of emptied) {
     if (accessor.listParents().every((parent) => parent === root)) accessor.dispose();
   }

@@ -3,6 +3,7 @@ import type { InstancedMesh } from '@gltf-transform/extensions';
 import { EXT_INSTANCE_FEATURES } from '../../gltf/ext-instance-features.ts';
 import type { InstanceFeatures } from '../../gltf/ext-instance-features.ts';
 import { disposeIfEmptied, placeSplitPart } from './part-homes.ts';
+import type { PartHome } from './part-homes.ts';
 import { tableParts } from './feature-group-ids.ts';
 
 const INSTANCING = 'EXT_mesh_gpu_instancing';
@@ -18,13 +19,13 @@ interface InstanceParts {
  * Turns the instanced parts of a level (a node drawing a mesh many parts share once per part,
  * `EXT_mesh_gpu_instancing`, each instance's part a feature id resolved by `EXT_instance_features`, as batch-parts.ts
  * writes them) back into a node per part drawing the shared mesh where its instance was, named after the part and
- * with its `extras.group_id`: the node `kept` holds for it (part-homes.ts), else a new one under the instancing node.
+ * with its `extras.group_id`: where `homes` says it sat (part-homes.ts), else a new one under the instancing node.
  * With `only`, just the instances of those group ids become nodes and the others stay instances. Returns how many
  * part nodes it made.
  */
 export function splitInstanceParts(
   document: Document,
-  kept: Map<string, Node>,
+  homes: Map<string, PartHome>,
   only?: ReadonlySet<string>,
 ): number {
   let made = 0;
@@ -50,7 +51,7 @@ export function splitInstanceParts(
         rotation: rotation ?? undefined,
         scale: scale ?? undefined,
       };
-      placeSplitPart(document, kept, node, { name, groupId, mesh, local });
+      placeSplitPart(document, homes, node, { name, groupId, mesh, local });
       made++;
     }
     if (left.length === count) continue;

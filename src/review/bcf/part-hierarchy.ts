@@ -21,10 +21,20 @@ export const SPATIAL_TYPES = new Set([
   'IfcProject',
 ]);
 
+/** A part node a batched level removed from under an object, listed on its parent (batch-parts.ts). */
+interface BatchedChild {
+  extras?: { group_id?: unknown; ifc_type?: unknown };
+}
+
 interface GltfNode {
   children?: number[];
   mesh?: number;
-  extras?: { group_id?: unknown; ifc_type?: unknown; drawn_by_features?: unknown };
+  extras?: {
+    group_id?: unknown;
+    ifc_type?: unknown;
+    drawn_by_features?: unknown;
+    batched_children?: unknown;
+  };
 }
 
 const GLB_MAGIC = 0x46546c67;
@@ -78,6 +88,10 @@ export function readPartHierarchy(glb: Uint8Array, isPart: (groupId: string) => 
       // A level of many parts draws them batched, keeping a part's node in the tree marked instead of its mesh.
       const drawn = node.mesh !== undefined || node.extras?.drawn_by_features === true;
       const parts = own !== undefined && drawn && isPart(own) ? [own] : [];
+      for (const child of batchedChildren(node)) {
+        const id = child.extras?.group_id;
+        if (typeof id === 'string' && isPart(id)) parts.push(id);
+      }
       // A loop, not a spread: a storey may hold more parts than a call takes arguments.
       for (const childIndex of node.children ?? [])
         for (const part of partsUnder[childIndex] ?? []) parts.push(part);
@@ -85,6 +99,15 @@ export function readPartHierarchy(glb: Uint8Array, isPart: (groupId: string) => 
     }
   }
   const objects = new Map<string, HierarchyObject>();
+  // A part listed on its parent stands for itself, as a part node does.
+  for (const node of nodes) {
+    for (const child of batchedChildren(node)) {
+      const id = child.extras?.group_id;
+      if (typeof id !== 'string' || !isPart(id) || objects.has(id)) continue;
+      const type = typeof child.extras?.ifc_type === 'string' ? child.extras.ifc_type : undefined;
+      objects.set(id, { type, parts: [id] });
+    }
+  }
   nodes.forEach((node, index) => {
     const id = idOf(node);
     const parts = partsUnder[index] ?? [];
@@ -93,4 +116,12 @@ export function readPartHierarchy(glb: Uint8Array, isPart: (groupId: string) => 
     objects.set(id, { type, parts: [...new Set(parts)] });
   });
   return objects;
+}
+
+/** The part nodes a batched level listed on `node` in place of nodes of their own; none when it lists none. */
+function batchedChildren(node: GltfNode): BatchedChild[] {
+  const list = node.extras?.batched_children;
+  return Array.isArray(list)
+    ? (list as BatchedChild[]).filter((child) => typeof child === 'object' && child)
+    : [];
 }
