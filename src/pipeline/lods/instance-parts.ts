@@ -1,23 +1,14 @@
-import { MathUtils } from '@gltf-transform/core';
-import type { Buffer, Document, Mesh, Node, Scene, TypedArray, mat4, vec3, vec4 } from '@gltf-transform/core';
+import type { Buffer, Document, Mesh, Node, Scene, TypedArray, mat4 } from '@gltf-transform/core';
 import { EXTMeshGPUInstancing } from '@gltf-transform/extensions';
 import type { PropertyTable } from '@gltf-transform/extensions';
 import { meshVertexCount } from '../../gltf/measure-geometry.ts';
 import type { MeshNode } from '../../gltf/measure-geometry.ts';
 import { EXTInstanceFeatures } from '../../gltf/ext-instance-features.ts';
+import { placementOf } from '../../gltf/node-placement.ts';
+import type { Placement } from '../../gltf/node-placement.ts';
 
 /** glTF's TRIANGLES draw mode: three.js draws instances of triangles only, anything else once. */
 const TRIANGLES = 4;
-
-/** Largest difference, relative to the matrix's scale, between a world matrix and its placement recomposed. */
-const SHEAR_TOLERANCE = 1e-6;
-
-/** Where an instance sits: its node's world matrix as translation, rotation and scale. */
-export interface Placement {
-  translation: vec3;
-  rotation: vec4;
-  scale: vec3;
-}
 
 /** Part nodes that draw one mesh, written as the instances of one node; each instance one part, by feature id. */
 export interface InstanceGroup {
@@ -29,22 +20,15 @@ export interface InstanceGroup {
 }
 
 /**
- * A world matrix as translation, rotation and scale; null when it shears (a rotated node under a parent scaled
- * unevenly), which no instance transform can hold, or mirrors: three.js turns the winding of a mirrored object
- * around, but not of a mirrored instance, whose front faces would be culled.
+ * A world matrix as an instance's translation, rotation and scale; null when it shears (a rotated node under a parent
+ * scaled unevenly), which no instance transform can hold, or mirrors: three.js turns the winding of a mirrored
+ * object around, but not of a mirrored instance, whose front faces would be culled.
  */
-function placementOf(matrix: mat4): Placement | null {
-  const translation: vec3 = [0, 0, 0];
-  const rotation: vec4 = [0, 0, 0, 1];
-  const scale: vec3 = [1, 1, 1];
-  MathUtils.decompose(matrix, translation, rotation, scale);
-  if (scale[0] * scale[1] * scale[2] <= 0) return null;
-  const again = MathUtils.compose(translation, rotation, scale, new Array(16).fill(0) as unknown as mat4);
-  const size = Math.max(...scale.map(Math.abs));
-  for (let at = 0; at < 12; at++) {
-    if (Math.abs(again[at]! - matrix[at]!) > SHEAR_TOLERANCE * size) return null;
-  }
-  return { translation, rotation, scale };
+function instancePlacementOf(matrix: mat4): Placement | null {
+  const placement = placementOf(matrix);
+  if (!placement) return null;
+  const [x, y, z] = placement.scale;
+  return x * y * z > 0 ? placement : null;
 }
 
 /** Whether every primitive of a mesh can be drawn instanced: triangles without morph targets. */
@@ -89,7 +73,7 @@ export function instancePlacements(
     if (!shared(mesh) || !movable(node, ancestors)) continue;
     let ok = meshOk.get(mesh);
     if (ok === undefined) meshOk.set(mesh, (ok = instanceableMesh(mesh)));
-    const placement = ok ? placementOf(world) : null;
+    const placement = ok ? instancePlacementOf(world) : null;
     if (!placement) continue;
     const list = byMesh.get(mesh);
     if (list) list.push([node, placement]);

@@ -1,29 +1,27 @@
 import { MathUtils } from '@gltf-transform/core';
-import type { Document, Mesh, Node, mat4, vec3, vec4 } from '@gltf-transform/core';
+import type { Document, Mesh, Node, mat4 } from '@gltf-transform/core';
 import { invertAffine } from '../../gltf/invert-affine.ts';
+import { placementOf } from '../../gltf/node-placement.ts';
+import type { Placement } from '../../gltf/node-placement.ts';
 import { multiply } from '../../gltf/multiply-matrices.ts';
 import { BATCHED_CHILDREN, DRAWN_BY_FEATURES } from '../../pipeline/lods/retired-part-nodes.ts';
 import type { RemovedPart } from '../../pipeline/lods/retired-part-nodes.ts';
 
 const IDENTITY: mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
-/** Largest difference, relative to the scale, between a matrix and its translation, rotation and scale put back. */
-const SHEAR_TOLERANCE = 1e-6;
-
-/** A translation, rotation and scale, each left out where it is the identity's. */
-export interface Placement {
-  translation?: vec3;
-  rotation?: vec4;
-  scale?: vec3;
-}
+/** How far from the identity's a placement's numbers may be and still move nothing. */
+const IDENTITY_TOLERANCE = 1e-6;
 
 /** A part split out of a batched level: its name, `group_id`, mesh, and its placement in the holder's frame. */
 export interface SplitPart {
   name: string;
   groupId: string;
   mesh: Mesh;
-  /** Placement in the frame of the node that drew it (an instance's); null where the vertices are already in it. */
-  local: Placement | null;
+  /**
+   * Placement in the frame of the node that drew it (an instance's; what it leaves out is the identity's); null where
+   * the vertices are already in it.
+   */
+  local: Partial<Placement> | null;
 }
 
 /**
@@ -103,7 +101,7 @@ export function placeSplitPart(
 }
 
 /** `world` as a placement in the frame `frame` places in; null where no node's placement can hold it. */
-function placementIn(frame: mat4, world: mat4): Required<Placement> | null {
+function placementIn(frame: mat4, world: mat4): Placement | null {
   const inverse = invertAffine(frame);
   return inverse && placementOf(multiply(inverse, world));
 }
@@ -115,25 +113,10 @@ export function disposeIfEmptied(holder: Node): void {
   holder.dispose();
 }
 
-/** A matrix as translation, rotation and scale; null when those cannot hold it (it shears). */
-function placementOf(matrix: mat4): Required<Placement> | null {
-  const translation: vec3 = [0, 0, 0];
-  const rotation: vec4 = [0, 0, 0, 1];
-  const scale: vec3 = [1, 1, 1];
-  MathUtils.decompose(matrix, translation, rotation, scale);
-  const again = MathUtils.compose(translation, rotation, scale, [...IDENTITY] as mat4);
-  const size = Math.max(1e-30, ...scale.map(Math.abs));
-  for (let at = 0; at < 16; at++) {
-    if (!(Math.abs(again[at]! - matrix[at]!) <= SHEAR_TOLERANCE * Math.max(size, Math.abs(matrix[at]!))))
-      return null;
-  }
-  return { translation, rotation, scale };
-}
-
 /** Whether a placement moves nothing, to within the tolerance. */
-function isIdentity({ translation, rotation, scale }: Required<Placement>): boolean {
+function isIdentity({ translation, rotation, scale }: Placement): boolean {
   const near = (values: readonly number[], to: readonly number[]) =>
-    values.every((value, at) => Math.abs(value - to[at]!) <= SHEAR_TOLERANCE);
+    values.every((value, at) => Math.abs(value - to[at]!) <= IDENTITY_TOLERANCE);
   return (
     near(translation, [0, 0, 0]) &&
     near(scale, [1, 1, 1]) &&
@@ -142,13 +125,13 @@ function isIdentity({ translation, rotation, scale }: Required<Placement>): bool
 }
 
 /** A placement as a column-major matrix. */
-function matrixOf(placement: Placement): mat4 {
+function matrixOf(placement: Partial<Placement>): mat4 {
   const { translation = [0, 0, 0], rotation = [0, 0, 0, 1], scale = [1, 1, 1] } = placement;
   return MathUtils.compose(translation, rotation, scale, [...IDENTITY] as mat4);
 }
 
 /** Sets those of a node's translation, rotation and scale a placement gives. */
-function setPlacement(node: Node, placement: Placement): Node {
+function setPlacement(node: Node, placement: Partial<Placement>): Node {
   if (placement.translation) node.setTranslation(placement.translation);
   if (placement.rotation) node.setRotation(placement.rotation);
   if (placement.scale) node.setScale(placement.scale);
