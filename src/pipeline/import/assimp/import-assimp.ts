@@ -14,6 +14,7 @@ import { linearizeVertexColors } from '../../linear-vertex-colors.ts';
 import { colladaNames, nameParts } from '../../name-parts.ts';
 import { PROPERTIES_EXTRAS_KEY, propertiesFromExtras } from '../../part-properties.ts';
 import { countRuntimeLoad } from '../runtime-loads.ts';
+import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from '../obj/triangulate-obj.ts';
 import { ConversionError } from '../../types.ts';
@@ -123,6 +124,11 @@ async function readWithAssimp(
 
   const assimp = await options.loadAssimp();
   const glb = convertToGlb(assimp, path.basename(source.file), model, companions, fail);
+  // A big model leaves assimp's memory large; the GLB is copied out, so the runtime may go.
+  if (releaseAfterImport(assimp, model.byteLength)) {
+    assimpModule = undefined;
+    await settleReleasedRuntime();
+  }
   context.onProgress?.(0.6);
 
   let json: GLTF.IGLTF;

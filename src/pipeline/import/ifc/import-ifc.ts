@@ -13,6 +13,7 @@ import type { IfcPropertyTypes } from './import-ifc-properties.ts';
 import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { repairNormals } from '../import-normals.ts';
 import { countRuntimeLoad } from '../runtime-loads.ts';
+import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
 
@@ -167,6 +168,11 @@ async function readWithWebIfc(
         // A model that failed half-way may already be gone.
         runtime = undefined;
       }
+    }
+    // A building of many elements leaves web-ifc's memory large: let it go for the rest of the conversion.
+    if (releaseAfterImport(api.wasmModule, bytes.byteLength)) {
+      runtime = undefined;
+      await settleReleasedRuntime();
     }
   }
 }

@@ -11,6 +11,7 @@ import { buildOcctMesh } from './import-occt-mesh.ts';
 import type { OcctMesh } from './import-occt-mesh.ts';
 import { readCadUnit } from './import-occt-units.ts';
 import { countRuntimeLoad } from '../runtime-loads.ts';
+import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
 
@@ -130,6 +131,11 @@ async function readWithOcct(
     throw fail(
       `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
     );
+  }
+  // A big assembly leaves OpenCASCADE's memory large; its result is plain arrays, so the runtime may go.
+  if (releaseAfterImport(occt, bytes.byteLength)) {
+    occtModule = undefined;
+    await settleReleasedRuntime();
   }
   if (!result.success || !result.root) {
     const reason = parserError();

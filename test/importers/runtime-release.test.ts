@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { IMPORT_IFC_DEFAULTS, importIfc } from '../../src/pipeline/import/ifc/import-ifc.ts';
+import {
+  KEEP_RUNTIME_UP_TO_BYTES,
+  RELEASE_AFTER_INPUT_BYTES,
+  releaseAfterImport,
+} from '../../src/pipeline/import/runtime-release.ts';
+import { runtimeLoads } from '../../src/pipeline/import/runtime-loads.ts';
+import { MODELS, recordingContext } from './support.ts';
+
+const MIB = 1024 * 1024;
+
+/** A full collection, asked for the way `--expose-gc` would: the flag reaches contexts made after it is set. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** A module whose memory is `bytes` long, as Emscripten shows it. */
+const moduleOf = (bytes: number) => ({ HEAPU8: { byteLength: bytes } as Uint8Array });
+
+void test('a runtime is kept after a small input, and let go after a big input or when its memory grew large', () => {
+  assert.equal(releaseAfterImport({ HEAPU8: new Uint8Array(16) }, RELEASE_AFTER_INPUT_BYTES - 1), false);
+  assert.equal(releaseAfterImport({ HEAPU8: new Uint8Array(16) }, RELEASE_AFTER_INPUT_BYTES), true);
+  // A Uint8Array is what Emscripten hands out; anything else does not show the memory, and the runtime goes.
+  assert.equal(releaseAfterImport(moduleOf(KEEP_RUNTIME_UP_TO_BYTES + 1), MIB), true);
+  assert.equal(releaseAfterImport({}, MIB), true);
+  assert.equal(releaseAfterImport(undefined, MIB), true);
+});
+
+void test("web-ifc's runtime is kept after a small file, and let go and freed after a big one", async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vitrine-runtime-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const small = path.join(MODELS, 'ifc', 'beam-standard-case.ifc');
+  const text = await readFile(small, 'latin1');
+  // The same beam with a comment that makes the file big: web-ifc skips it, the import reads the same model.
+  const dataStart = text.indexOf('DATA;') + 'DATA;'.length;
+  const padding = `\n/* ${'x'.repeat(RELEASE_AFTER_INPUT_BYTES)} */\n`;
+  const big = path.join(dir, 'beam-padded.ifc');
+  await writeFile(big, text.slice(0, dataStart) + padding + text.slice(dataStart), 'latin1');
+  const read = (file: string) =>
+    importIfc.read({ file, dir: path.dirname(file), format: 'ifc' }, recordingContext());
+
+  const nodes = (await read(small)).document.getRoot().listNodes().length;
+  let kept = (await IMPORT_IFC_DEFAULTS.loadIfc()).api;
+  await read(small);
+  // Compared as booleans: a failed comparison of two runtimes would print their whole memory.
+  assert.ok(
+    (await IMPORT_IFC_DEFAULTS.loadIfc()).api === kept,
+    'a small file keeps the runtime for the next import',
+  );
+
+  const loads = runtimeLoads();
+  const padded = await read(big);
+  assert.equal(padded.document.getRoot().listNodes().length, nodes, 'the padded file is the same model');
+  assert.ok((await IMPORT_IFC_DEFAULTS.loadIfc()).api !== kept, 'a big file lets the runtime go');
+  assert.equal(runtimeLoads(), loads + 1, 'and the next import loads a new one');
+  const gone = new WeakRef(kept.wasmModule as object);
+  kept = undefined as unknown as typeof kept;
+  const gc = collector();
+  let freed = false;
+  // Each collection in a turn of its own: a weak reference read in a turn holds its target to the turn's end.
+  for (let round = 0; round < 10 && !freed; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    freed = gone.deref() === undefined;
+  }
+  assert.ok(freed, "the runtime's memory is freed");
+});
