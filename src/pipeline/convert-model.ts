@@ -6,6 +6,7 @@ import { cleanUp } from './clean-up.ts';
 import type { BatchPartsOptions } from './lods/batch-parts.ts';
 import type { LodCompression } from './lods/compress-lod.ts';
 import { computeStats } from './compute-stats.ts';
+import type { DocumentStats } from './compute-stats.ts';
 import { createNodeIO } from '../gltf/create-io.ts';
 import { extractParts } from './extract-parts.ts';
 import { importerFor } from './import/importers.ts';
@@ -24,12 +25,15 @@ import { MAKE_TILES_DEFAULTS } from './tiles/make-tiles.ts';
 import { writeTileset } from './tiles/write-tileset.ts';
 import { coarseLeaves, planTiling } from './tiles/tiling-plan.ts';
 import type { CoarseLeaves } from './tiles/tiling-plan.ts';
+import type { SplitNode } from './tiles/split-tree.ts';
+import type { TriangleSoup } from './tiles/triangle-soup.ts';
 import { ConversionError, LENGTH_UNITS } from './types.ts';
 import type {
   ConversionResult,
   ImportResult,
   ImportSource,
   LodOutput,
+  PartInfo,
   PreviousPart,
   TilesetOutput,
 } from './types.ts';
@@ -141,6 +145,58 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
     }
   };
 
+  // The document and everything tied to its graph go out of reach when the levels are written: the tiles are made
+  // from the soup alone, and a graph of 100,000 parts held through them took 300 MiB more (see BENCHMARKS.md).
+  const converted = await convertLevels(options, { logger, logStage, progress });
+  let tiled: { tileset: TilesetOutput; cutGlb: Uint8Array } | null = null;
+  if (converted.tiling && options.tiles) {
+    options.onBusy?.(converted.busyMs);
+    const source = { ...converted.tiling, io: converted.io, textureCache: converted.textureCache };
+    tiled = await writeTileset(source, options.tiles.onFile, { logger, onProgress: progress('tiles') });
+    logStage(`${tiled.tileset.tile_count} tiles written`);
+  }
+  progress('write')(1);
+
+  const { lods, parts, stats, frame } = converted;
+  return {
+    lods,
+    tileset: tiled?.tileset ?? null,
+    tilesetCutGlb: tiled?.cutGlb ?? null,
+    parts,
+    triangle_count: stats.triangle_count,
+    vertex_count: stats.vertex_count,
+    bounds: stats.bounds,
+    source_unit: frame.unit,
+    source_up_axis: frame.upAxis,
+  };
+}
+
+/** What {@link convertLevels} hands on: nothing in it reaches the document's graph. */
+interface ConvertedLevels {
+  lods: LodOutput[];
+  parts: PartInfo[];
+  stats: DocumentStats;
+  frame: { unit: string; upAxis: string };
+  /** The tiler's soup, tree and coarse leaves, for a model above the tiling threshold. */
+  tiling?: { soup: TriangleSoup; tree: SplitNode; coarse?: CoarseLeaves };
+  io: PlatformIO;
+  textureCache: TextureLadderCache;
+  /** The silence the stages after import may keep. */
+  busyMs: number;
+}
+
+/** How {@link convertLevels} reports: the conversion's logger, its stage log and its progress by stage. */
+interface LevelsReporting {
+  logger: ILogger;
+  logStage: (stage: string) => void;
+  progress: (stage: ConversionStage) => (fraction: number) => void;
+}
+
+/** import → clean-up → extract parts → stats → LODs, writing each level as soon as it exists; and the tiling plan. */
+async function convertLevels(
+  options: ConvertModelOptions,
+  { logger, logStage, progress }: LevelsReporting,
+): Promise<ConvertedLevels> {
   const importer = importerFor(options.source.format);
   if (!importer) throw new ConversionError(`Unsupported model format: ${options.source.format}`);
   progress('import')(0);
@@ -251,26 +307,9 @@ export async function convertModel(options: ConvertModelOptions): Promise<Conver
       `${NAME}: LOD ${lod.level} has ${triangles} of ${stats.triangle_count} triangles, error ${lod.error}`,
     );
   }
-  let tiled: { tileset: TilesetOutput; cutGlb: Uint8Array } | null = null;
-  if (plan && options.tiles) {
-    busy();
-    const source = { plan, coarse, io, textureCache };
-    tiled = await writeTileset(source, options.tiles.onFile, { logger, onProgress: progress('tiles') });
-    logStage(`${tiled.tileset.tile_count} tiles written`);
-  }
-  progress('write')(1);
-
-  return {
-    lods,
-    tileset: tiled?.tileset ?? null,
-    tilesetCutGlb: tiled?.cutGlb ?? null,
-    parts,
-    triangle_count: stats.triangle_count,
-    vertex_count: stats.vertex_count,
-    bounds: stats.bounds,
-    source_unit: frame.unit,
-    source_up_axis: frame.upAxis,
-  };
+  const tiling = plan && { soup: plan.soup, tree: plan.tree, coarse };
+  const busyMs = busyAfterImportMs(importedTriangles, nodeCount);
+  return { lods, parts, stats, frame, tiling, io, textureCache, busyMs };
 }
 
 /**

@@ -24,14 +24,18 @@ const THUMBNAIL_CUT_DEPTH = 2;
  * with the levels' cache, each is encoded once for both.
  */
 export async function writeTileset(
-  source: { plan: TilingPlan; coarse?: CoarseLeaves; io: PlatformIO; textureCache: TextureLadderCache },
+  source: Pick<TilingPlan, 'soup' | 'tree'> & {
+    coarse?: CoarseLeaves;
+    io: PlatformIO;
+    textureCache: TextureLadderCache;
+  },
   onFile: (path: string, bytes: Uint8Array) => Promise<void>,
   context: StepContext,
 ): Promise<{ tileset: TilesetOutput; cutGlb: Uint8Array }> {
-  const { plan, io } = source;
+  const { io } = source;
   const nearRoot = new Map<string, Uint8Array>();
   const made = await makeTiles(
-    plan.soup,
+    source.soup,
     {
       simplifier: MeshoptSimplifier,
       io,
@@ -39,7 +43,7 @@ export async function writeTileset(
         if ((tileDepth(file) ?? Infinity) <= THUMBNAIL_CUT_DEPTH) nearRoot.set(file, bytes);
         await onFile(file, bytes);
       },
-      tree: plan.tree,
+      tree: source.tree,
       coarseLeaves: source.coarse,
       textures: { cache: source.textureCache },
     },
