@@ -3,8 +3,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { IMPORT_IFC_DEFAULTS, importIfc } from '../../src/pipeline/import/ifc/import-ifc.ts';
 import {
   KEEP_RUNTIME_UP_TO_BYTES,
@@ -13,14 +11,9 @@ import {
 } from '../../src/pipeline/import/runtime-release.ts';
 import { runtimeLoads } from '../../src/pipeline/import/runtime-loads.ts';
 import { MODELS, recordingContext } from './support.ts';
+import { collected } from '../helpers/collected.ts';
 
 const MIB = 1024 * 1024;
-
-/** A full collection, asked for the way `--expose-gc` would: the flag reaches contexts made after it is set. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 /** A module whose memory is `bytes` long, as Emscripten shows it. */
 const moduleOf = (bytes: number) => ({ HEAPU8: { byteLength: bytes } as Uint8Array });
@@ -63,14 +56,5 @@ void test("web-ifc's runtime is kept after a small file, and let go and freed af
   assert.equal(runtimeLoads(), loads + 1, 'and the next import loads a new one');
   const gone = new WeakRef(kept.wasmModule as object);
   kept = undefined as unknown as typeof kept;
-  const gc = collector();
-  let freed = false;
-  // Each collection in a turn of its own: a weak reference read in a turn holds its target to the turn's end.
-  for (let round = 0; round < 10 && !freed; round++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    freed = gone.deref() === undefined;
-  }
-  assert.ok(freed, "the runtime's memory is freed");
+  assert.ok(await collected(gone), "the runtime's memory is freed");
 });

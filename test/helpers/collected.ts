@@ -1,0 +1,25 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** A full collection, asked for as `--expose-gc` would: the flag reaches the contexts made after it is set. */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+const turn = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/**
+ * Whether what `ref` points to is collected within a few full collections. Each runs in a turn of its own: a weak
+ * reference read in a turn holds its target to the turn's end.
+ */
+export async function collected(ref: WeakRef<object>, rounds = 10): Promise<boolean> {
+  const gc = fullCollection();
+  for (let round = 0; round < rounds; round++) {
+    await turn();
+    gc();
+    await turn();
+    if (ref.deref() === undefined) return true;
+  }
+  return false;
+}
