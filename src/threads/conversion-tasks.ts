@@ -9,6 +9,7 @@ import { exportModel } from '../writers/export-model.ts';
 import { convertModel } from '../pipeline/convert-model.ts';
 import { peakRssBytes } from '../pipeline/peak-rss.ts';
 import { runtimeLoads } from '../pipeline/import/runtime-loads.ts';
+import { fullCollection } from './full-collection.ts';
 import { ConversionError, type ConversionResult } from '../pipeline/types.ts';
 import {
   NAME as RENDER_STEP,
@@ -129,6 +130,7 @@ async function convert(task: ConvertTask): Promise<void> {
       post({ type: 'progress', id, percent, stage });
     },
     onBusy: (ms) => post({ type: 'busy', id, ms }),
+    collectGarbage: fullCollection(),
   });
   checkMemory();
   let thumbnail: Uint8Array | null = null;

@@ -1,11 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-/** A full collection, asked for as `--expose-gc` would: the flag reaches the contexts made after it is set. */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
+import { fullCollection } from '../../src/threads/full-collection.ts';
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 20));
 
