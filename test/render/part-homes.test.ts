@@ -85,15 +85,21 @@ void test('a kept node takes the mesh when alone, and gives it a child where it 
   scene.addChild(storey.addChild(alone).addChild(parent)).addChild(holder);
   const homes = partHomes(document);
 
-  const slabMesh = document.createMesh('slab');
-  const slab = placeSplitPart(document, homes, holder, {
-    name: 'slab',
-    groupId: 'slab',
-    mesh: slabMesh,
-    local: { translation: [0, 3, 1] },
-  });
-  assert.equal(slab, alone);
-  assert.equal(alone.getMesh(), slabMesh);
+  /** Splits the part `name` out, drawn at `translation` by the batched node. */
+  const split = (name: string, translation: [number, number, number]) => {
+    const mesh = document.createMesh(name);
+    const node = placeSplitPart(document, homes, holder, {
+      name,
+      groupId: name,
+      mesh,
+      local: { translation },
+    });
+    return { node, mesh };
+  };
+
+  const slab = split('slab', [0, 3, 1]);
+  assert.equal(slab.node, alone);
+  assert.equal(alone.getMesh(), slab.mesh);
   assert.deepEqual(alone.getExtras(), { group_id: 'slab' }, 'no longer marked');
   assertSameMatrix(
     alone.getWorldMatrix(),
@@ -101,13 +107,7 @@ void test('a kept node takes the mesh when alone, and gives it a child where it 
     'slab',
   );
 
-  const stairMesh = document.createMesh('stair');
-  const stair = placeSplitPart(document, homes, holder, {
-    name: 'stair',
-    groupId: 'stair',
-    mesh: stairMesh,
-    local: { translation: [1, 3, 2] },
-  });
+  const stair = split('stair', [1, 3, 2]).node;
   assert.equal(stair.getParentNode(), parent, 'a child of the node that places the flight');
   assert.deepEqual(parent.getTranslation(), [1, 0, 0], 'which keeps its own placement');
   assert.equal(parent.getMesh(), null);
