@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { IMPORT_IFC_DEFAULTS, importIfc } from '../../src/pipeline/import/ifc/import-ifc.ts';
 import {
+  KeptRuntime,
   KEEP_RUNTIME_UP_TO_BYTES,
   RELEASE_AFTER_INPUT_BYTES,
   releaseAfterImport,
@@ -25,6 +26,30 @@ void test('a runtime is kept after a small input, and let go after a big input o
   assert.equal(releaseAfterImport(moduleOf(KEEP_RUNTIME_UP_TO_BYTES + 1), MIB), true);
   assert.equal(releaseAfterImport({}, MIB), true);
   assert.equal(releaseAfterImport(undefined, MIB), true);
+});
+
+void test('a kept runtime loads once, and again after a failed load, a drop or a big import', async () => {
+  let made = 0;
+  let fail = true;
+  const kept = new KeptRuntime(async () => {
+    made++;
+    if (fail) throw new Error('no memory');
+    return { id: made, HEAPU8: new Uint8Array(16) };
+  });
+  const loads = runtimeLoads();
+  await assert.rejects(kept.get(), /no memory/);
+  fail = false;
+  const first = await kept.get();
+  assert.equal(await kept.get(), first, 'kept for the next import');
+  await kept.releaseAfter(first, MIB);
+  assert.equal(await kept.get(), first, 'a small import keeps it');
+  await kept.releaseAfter(first, RELEASE_AFTER_INPUT_BYTES);
+  const second = await kept.get();
+  assert.notEqual(second.id, first.id, 'a big import lets it go');
+  kept.drop();
+  assert.notEqual((await kept.get()).id, second.id, 'a drop lets it go');
+  assert.equal(made, 4);
+  assert.equal(runtimeLoads(), loads + 4, 'each load counted');
 });
 
 void test("web-ifc's runtime is kept after a small file, and let go and freed after a big one", async (t) => {

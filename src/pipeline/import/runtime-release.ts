@@ -1,3 +1,5 @@
+import { countRuntimeLoad } from './runtime-loads.ts';
+
 const MIB = 1024 * 1024;
 
 /**
@@ -28,9 +30,39 @@ export function releaseAfterImport(module: unknown, inputBytes: number): boolean
 }
 
 /**
- * Gives the event loop a turn after a runtime was let go. Until it has turned, what the runtime left pending still
- * holds it, and no collection frees its memory (measured: web-ifc's stayed to the end of a conversion without it).
+ * One importer's WebAssembly runtime, kept between imports: loaded on first use (and counted, runtime-loads.ts),
+ * and loaded afresh after a load that failed, a trap ({@link drop}) or a big import ({@link releaseAfter}).
  */
-export function settleReleasedRuntime(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+export class KeptRuntime<T> {
+  #runtime: Promise<T> | undefined;
+
+  constructor(private readonly load: () => Promise<T>) {}
+
+  /** The runtime, loaded now if none is kept. */
+  get(): Promise<T> {
+    if (!this.#runtime) {
+      countRuntimeLoad();
+      this.#runtime = this.load().catch((error: unknown) => {
+        this.#runtime = undefined;
+        throw error;
+      });
+    }
+    return this.#runtime;
+  }
+
+  /** Lets the runtime go: after a trap its memory may be inconsistent, so the next import starts a new one. */
+  drop(): void {
+    this.#runtime = undefined;
+  }
+
+  /**
+   * Lets the runtime go after an import of `inputBytes` when {@link releaseAfterImport} says so (`module` is what
+   * shows its memory), then gives the event loop a turn: until it has turned, what the runtime left pending still
+   * holds it, and no collection frees its memory (measured: web-ifc's stayed to the end of a conversion without it).
+   */
+  async releaseAfter(module: unknown, inputBytes: number): Promise<void> {
+    if (!releaseAfterImport(module, inputBytes)) return;
+    this.drop();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -13,8 +13,7 @@ import { toMetresYUp } from '../import-frame.ts';
 import { linearizeVertexColors } from '../../linear-vertex-colors.ts';
 import { colladaNames, nameParts } from '../../name-parts.ts';
 import { PROPERTIES_EXTRAS_KEY, propertiesFromExtras } from '../../part-properties.ts';
-import { countRuntimeLoad } from '../runtime-loads.ts';
-import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
+import { KeptRuntime } from '../runtime-release.ts';
 import { triangulateFbxPolygons } from './triangulate-fbx.ts';
 import { triangulateObjPolygons } from '../obj/triangulate-obj.ts';
 import { ConversionError } from '../../types.ts';
@@ -51,22 +50,15 @@ export interface ImportAssimpOptions {
   loadSharp: () => Promise<SharpFactory>;
 }
 
-let assimpModule: Promise<AssimpModule> | undefined;
+const assimpModule = new KeptRuntime<AssimpModule>(() => {
+  const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
+  // assimp's own console output is noise next to the errors reported here.
+  return factory({ print: () => {}, printErr: () => {} });
+});
 
 /** Defaults of {@link ImportAssimpOptions}. */
 export const IMPORT_ASSIMP_DEFAULTS: ImportAssimpOptions = {
-  loadAssimp: () => {
-    if (!assimpModule) {
-      countRuntimeLoad();
-      const factory = createRequire(import.meta.url)('assimpjs') as (module: object) => Promise<AssimpModule>;
-      // assimp's own console output is noise next to the errors reported here.
-      assimpModule = factory({ print: () => {}, printErr: () => {} }).catch((error: unknown) => {
-        assimpModule = undefined;
-        throw error;
-      });
-    }
-    return assimpModule;
-  },
+  loadAssimp: () => assimpModule.get(),
   loadSharp,
 };
 
@@ -125,10 +117,7 @@ async function readWithAssimp(
   const assimp = await options.loadAssimp();
   const glb = convertToGlb(assimp, path.basename(source.file), model, companions, fail);
   // A big model leaves assimp's memory large; the GLB is copied out, so the runtime may go.
-  if (releaseAfterImport(assimp, model.byteLength)) {
-    assimpModule = undefined;
-    await settleReleasedRuntime();
-  }
+  await assimpModule.releaseAfter(assimp, model.byteLength);
   context.onProgress?.(0.6);
 
   let json: GLTF.IGLTF;
@@ -219,7 +208,7 @@ function convertToGlb(
   } catch (error) {
     if (error instanceof ConversionError) throw error;
     // A trap can leave the module's memory inconsistent, so the next import starts a fresh one.
-    assimpModule = undefined;
+    assimpModule.drop();
     throw fail(`the file is damaged (the importer stopped: ${message(error)})`);
   } finally {
     result?.delete();

@@ -12,8 +12,7 @@ import { readIfcProperties } from './import-ifc-properties.ts';
 import type { IfcPropertyTypes } from './import-ifc-properties.ts';
 import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
 import { repairNormals } from '../import-normals.ts';
-import { countRuntimeLoad } from '../runtime-loads.ts';
-import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
+import { KeptRuntime } from '../runtime-release.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
 
@@ -34,29 +33,20 @@ export interface ImportIfcOptions {
   coordinateToOrigin: boolean;
 }
 
-let runtime: Promise<IfcRuntime> | undefined;
+const runtime = new KeptRuntime<IfcRuntime>(async () => {
+  const WebIfc = await import('web-ifc');
+  const api = new WebIfc.IfcAPI();
+  // In Node the .wasm file is read from the package folder, not fetched beside the script.
+  const folder = path.dirname(createRequire(import.meta.url).resolve('web-ifc'));
+  api.SetWasmPath(folder + path.sep, true);
+  await api.Init(undefined, true);
+  api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
+  return { api, types: WebIfc };
+});
 
 /** Defaults of {@link ImportIfcOptions}. */
 export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
-  loadIfc: () => {
-    if (!runtime) {
-      countRuntimeLoad();
-      runtime = (async () => {
-        const WebIfc = await import('web-ifc');
-        const api = new WebIfc.IfcAPI();
-        // In Node the .wasm file is read from the package folder, not fetched beside the script.
-        const folder = path.dirname(createRequire(import.meta.url).resolve('web-ifc'));
-        api.SetWasmPath(folder + path.sep, true);
-        await api.Init(undefined, true);
-        api.SetLogLevel(WebIfc.LogLevel.LOG_LEVEL_OFF);
-        return { api, types: WebIfc };
-      })().catch((error: unknown) => {
-        runtime = undefined;
-        throw error;
-      });
-    }
-    return runtime;
-  },
+  loadIfc: () => runtime.get(),
   coordinateToOrigin: false,
 };
 
@@ -156,7 +146,7 @@ async function readWithWebIfc(
   } catch (error) {
     if (error instanceof ConversionError) throw error;
     // A trap can leave the module's memory inconsistent, so the next import starts a fresh API.
-    runtime = undefined;
+    runtime.drop();
     throw fail(
       `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
     );
@@ -166,14 +156,11 @@ async function readWithWebIfc(
         api.CloseModel(modelID);
       } catch {
         // A model that failed half-way may already be gone.
-        runtime = undefined;
+        runtime.drop();
       }
     }
     // A building of many elements leaves web-ifc's memory large: let it go for the rest of the conversion.
-    if (releaseAfterImport(api.wasmModule, bytes.byteLength)) {
-      runtime = undefined;
-      await settleReleasedRuntime();
-    }
+    await runtime.releaseAfter(api.wasmModule, bytes.byteLength);
   }
 }
 

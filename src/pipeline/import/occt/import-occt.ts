@@ -10,8 +10,7 @@ import { repairNormals } from '../import-normals.ts';
 import { buildOcctMesh } from './import-occt-mesh.ts';
 import type { OcctMesh } from './import-occt-mesh.ts';
 import { readCadUnit } from './import-occt-units.ts';
-import { countRuntimeLoad } from '../runtime-loads.ts';
-import { releaseAfterImport, settleReleasedRuntime } from '../runtime-release.ts';
+import { KeptRuntime } from '../runtime-release.ts';
 import { ConversionError } from '../../types.ts';
 import type { ImportResult, ImportSource, Importer, StepContext } from '../../types.ts';
 
@@ -55,29 +54,20 @@ export interface ImportOcctOptions {
   angularDeflection: number;
 }
 
-let occtModule: Promise<OcctModule> | undefined;
-
 /** What OpenCASCADE printed during the current read; its parser explains a rejected file there. */
 const printed: string[] = [];
 const capture = (line: string) => {
   if (printed.length < 50) printed.push(line);
 };
 
+const occtModule = new KeptRuntime<OcctModule>(() => {
+  const factory = createRequire(import.meta.url)('occt-import-js') as (module: object) => Promise<OcctModule>;
+  return factory({ print: capture, printErr: capture });
+});
+
 /** Defaults of {@link ImportOcctOptions}: detail comparable to a CAD viewer's default tessellation. */
 export const IMPORT_OCCT_DEFAULTS: ImportOcctOptions = {
-  loadOcct: () => {
-    if (!occtModule) {
-      countRuntimeLoad();
-      const factory = createRequire(import.meta.url)('occt-import-js') as (
-        module: object,
-      ) => Promise<OcctModule>;
-      occtModule = factory({ print: capture, printErr: capture }).catch((error: unknown) => {
-        occtModule = undefined;
-        throw error;
-      });
-    }
-    return occtModule;
-  },
+  loadOcct: () => occtModule.get(),
   linearDeflection: 0.001,
   angularDeflection: 0.5,
 };
@@ -127,16 +117,13 @@ async function readWithOcct(
   try {
     result = kind === 'step' ? occt.ReadStepFile(bytes, params) : occt.ReadIgesFile(bytes, params);
   } catch (error) {
-    occtModule = undefined;
+    occtModule.drop();
     throw fail(
       `the file is damaged (the importer stopped: ${error instanceof Error ? error.message : String(error)})`,
     );
   }
   // A big assembly leaves OpenCASCADE's memory large; its result is plain arrays, so the runtime may go.
-  if (releaseAfterImport(occt, bytes.byteLength)) {
-    occtModule = undefined;
-    await settleReleasedRuntime();
-  }
+  await occtModule.releaseAfter(occt, bytes.byteLength);
   if (!result.success || !result.root) {
     const reason = parserError();
     throw fail(
