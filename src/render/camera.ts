@@ -30,21 +30,19 @@ export interface FramedCamera {
   far: number;
 }
 
-/** Head-room around the bounding sphere so the silhouette never touches the image border. */
-const MARGIN = 1.04;
+/** Head-room around what is framed, so the silhouette never touches the image border. */
+export const FRAME_MARGIN = 1.04;
 
 /**
- * Frames the scene's bounding sphere, centred on the middle of `bounds`, so it fits both the
- * vertical and the horizontal field of view, looking at its centre from `view`. `radius` is the
- * sphere's radius when the caller measured it from the vertices (tighter for round models);
- * without it the sphere through the box's corners is used.
+ * Frames the sphere through the corners of `bounds`, so it fits both the vertical and the horizontal field of
+ * view, looking at its centre from `view`. A scene's thumbnail fits its vertices instead (fit-camera.ts), which
+ * starts from this camera's axes and falls back on it for a scene with no extent.
  */
 export function frameCamera(
   bounds: Bounds,
   aspect: number,
   view: ViewAngles = DEFAULT_VIEW,
   fovY: number = DEFAULT_FOV_Y,
-  radius?: number,
 ): FramedCamera {
   const { min, max } = bounds;
   const target: [number, number, number] = [
@@ -53,13 +51,12 @@ export function frameCamera(
     (min[2] + max[2]) / 2,
   ];
   const corners = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2;
-  const measured = radius !== undefined && radius > 0 && radius <= corners ? radius : corners;
   // A point-sized scene still needs a finite, non-zero distance.
-  const r = Number.isFinite(measured) && measured > 0 ? measured : 1;
+  const r = Number.isFinite(corners) && corners > 0 ? corners : 1;
 
   const halfFovY = (fovY * Math.PI) / 360;
   const halfFovX = Math.atan(Math.tan(halfFovY) * aspect);
-  const distance = (r * MARGIN) / Math.sin(Math.min(halfFovY, halfFovX));
+  const distance = (r * FRAME_MARGIN) / Math.sin(Math.min(halfFovY, halfFovX));
 
   const az = (view.azimuth * Math.PI) / 180;
   const el = (view.elevation * Math.PI) / 180;

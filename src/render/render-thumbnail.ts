@@ -1,6 +1,7 @@
 // sharp is imported here rather than passed in: options must survive the copy into a worker thread.
 import sharp from 'sharp';
-import { DEFAULT_FOV_Y, DEFAULT_VIEW, frameCamera } from './camera.ts';
+import { DEFAULT_FOV_Y, DEFAULT_VIEW } from './camera.ts';
+import { fitCamera } from './fit-camera.ts';
 import type { FramedCamera, ViewAngles } from './camera.ts';
 import { srgbToLinear } from '../gltf/color-space.ts';
 import { encodeSrgb } from './downsample.ts';
@@ -27,7 +28,7 @@ export interface RenderOptions {
   height: number;
   /** Samples per pixel along each axis, averaged down with a box filter (3 → 9 samples per pixel). */
   supersample: number;
-  /** Where the camera looks from; the model is always framed on its bounding sphere. */
+  /** Where the camera looks from; the model is framed to fill the image from there (fit-camera.ts). */
   view: ViewAngles;
   /** Vertical field of view in degrees. */
   fovY: number;
@@ -60,7 +61,7 @@ const MAX_SAMPLES_SIDE = 8192;
 export interface RenderResult {
   /** PNG bytes. */
   png: Buffer;
-  /** The camera used, as {@link frameCamera} built it. */
+  /** The camera used, as {@link fitCamera} built it (or the one given). */
   camera: FramedCamera;
   /** Triangles drawn. */
   triangleCount: number;
@@ -109,7 +110,8 @@ export async function renderThumbnailDetailed(
   if (!scene.bounds || scene.triangleCount + scene.pointCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles or points to draw`);
   }
-  const camera = o.camera ?? frameCamera(scene.bounds, o.width / o.height, o.view, o.fovY, scene.radius);
+  const framed = scene.primitives.map((p, i) => ({ positions: p.positions, used: scene.usedVertices[i] }));
+  const camera = o.camera ?? fitCamera(framed, scene.bounds, o.width / o.height, o.view, o.fovY);
 
   const [r, g, b, a] = o.background;
   const alpha = clamp01(a);

@@ -75,9 +75,9 @@ void describe('renderThumbnail on documents built in code', () => {
     assert.deepEqual(pixel(image, 64, 64), [255, 0, 0, 255]);
     assert.deepEqual(pixel(image, 0, 0), [0, 0, 0, 0]);
     const { left, right } = middleRow(image);
-    // Framed on its bounding sphere: symmetric and well inside the image.
+    // Seen square on, the quad fills the image but for the frame's head-room (64 / 1.04 pixels from the centre).
     assert.ok(Math.abs(left + right - 127) <= 1, `quad spans ${left}..${right}`);
-    assert.ok(left > 5 && right - left > 50);
+    assert.ok(left >= 2 && left <= 3, `quad spans ${left}..${right}`);
   });
 
   void it('paints the background it is given', async () => {
@@ -458,9 +458,22 @@ void describe('renderThumbnail on documents built in code', () => {
     const document = new Document();
     addQuad(document);
     addQuad(document, { center: [3, 0, 0] });
-    const result = await renderThumbnailDetailed(await toGlb(document), { width: 32, height: 32 });
+    const glb = await toGlb(document);
+    const result = await renderThumbnailDetailed(glb, { width: 32, height: 32 });
     assert.equal(result.triangleCount, 4);
-    assert.deepEqual(result.camera.target, [1.5, 0, 0]);
+    // The camera reported is the one drawn with: given back, it draws the same image.
+    const again = await renderThumbnailDetailed(glb, { width: 32, height: 32, camera: result.camera });
+    assert.deepEqual(again.png, result.png);
+    // Seen from the front, right and above, the pair spans the image's width but for the head-room.
+    const image = await decodeRgba(result.png);
+    const drawn = Array.from({ length: 32 * 32 }, (_, i) => i).filter(
+      (i) => pixel(image, i % 32, i >> 5)[3] > 0,
+    );
+    const columns = drawn.map((i) => i % 32);
+    assert.ok(
+      Math.min(...columns) <= 1 && Math.max(...columns) >= 30,
+      `columns ${Math.min(...columns)}..${Math.max(...columns)}`,
+    );
   });
 });
 

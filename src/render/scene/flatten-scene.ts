@@ -24,7 +24,7 @@ import { readFloats, triangleList } from './read-attribute.ts';
 import { WRAP_REPEAT } from '../raster/sample-texture.ts';
 import { multiply } from '../../gltf/multiply-matrices.ts';
 import { bakeNormals, determinant3, isIdentity, transformPositions } from './transform-vertices.ts';
-import { growBounds, sphereRadius } from './scene-bounds.ts';
+import { growBounds } from './scene-bounds.ts';
 
 /** A colour bound to a part through the material service: sRGB 0–1 channels and alpha 0–1. */
 export interface MaterialOverride {
@@ -37,8 +37,8 @@ export interface FlatScene {
   primitives: DrawPrimitive[];
   /** World-space box of every finite vertex a triangle uses, or `null` when there is none. */
   bounds: Bounds | null;
-  /** Distance from the centre of `bounds` to the farthest finite vertex a triangle uses: the bounding sphere's radius. */
-  radius: number;
+  /** Per primitive, which of its vertices a triangle or point uses (1) or not (0): what a frame must hold. */
+  usedVertices: Uint8Array[];
   /** Triangles across all primitives. */
   triangleCount: number;
   /** Points across all point primitives. */
@@ -129,8 +129,7 @@ export async function flattenScene(document: Document, options: FlattenOptions):
     else triangleCount += baked.draw.indices.length / 3;
   }
   const bounds = min[0] <= max[0] ? { min, max } : null;
-  const radius = bounds ? sphereRadius(primitives, usedVertices, bounds) : 0;
-  return { primitives, bounds, radius, triangleCount, pointCount, warnings };
+  return { primitives, bounds, usedVertices, triangleCount, pointCount, warnings };
 }
 
 function bakePrimitive(
