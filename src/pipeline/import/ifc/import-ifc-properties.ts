@@ -1,4 +1,5 @@
 import type { IfcAPI } from 'web-ifc';
+import { boundProperties } from '../../part-properties.ts';
 import type { PartProperties, PropertyValue } from '../../part-properties.ts';
 import { readProjectUnits, unitSymbol, unitTypeOfMeasure, unitTypeOfQuantity } from './ifc-units.ts';
 import type { IfcUnits } from './ifc-units.ts';
@@ -27,10 +28,23 @@ const SKIPPED_ATTRIBUTES = new Set([
 /** How deep a material definition is followed (usage → layer set → layer → material). */
 const MATERIAL_DEPTH = 4;
 
+/** What {@link readIfcProperties} read: each product's properties, and how many products it did not read. */
+export interface IfcPropertiesRead {
+  /** Each read product's properties, within the caps of part-properties.ts. */
+  properties: Map<number, PartProperties>;
+  /** Properties past the caps, dropped from the products read. */
+  dropped: number;
+  /** Products left unread once `budget` properties were kept. */
+  unread: number;
+}
+
 /**
  * The properties of each product: its attributes, class, type, storey and materials in the `Element` set, then the
  * property sets and quantity sets of its type, overridden by its own (as IFC says occurrence values win). Relations
- * are read once for the whole file, so the cost grows with the file, not with products × relations.
+ * are read once for the whole file, so the cost grows with the file, not with products × relations. Products are
+ * read in the order given (the order their parts are listed in) until `budget` properties are kept, counted as
+ * extract-parts counts them: a building of 100,000 elements with 900,000 properties spent 4.4 s reading the 650,000
+ * the model's cap then dropped.
  */
 export function readIfcProperties(
   api: IfcAPI,
@@ -39,7 +53,8 @@ export function readIfcProperties(
   parents: ReadonlyMap<number, number>,
   project: number | undefined,
   types: IfcPropertyTypes,
-): Map<number, PartProperties> {
+  budget: number,
+): IfcPropertiesRead {
   const wanted = new Set(productIds);
   const units = readProjectUnits(api, modelID, project);
   const ownSets = relatedDefinitions(api, modelID, types.IFCRELDEFINESBYPROPERTIES, wanted);
@@ -67,7 +82,12 @@ export function readIfcProperties(
   };
 
   const result = new Map<number, PartProperties>();
+  let left = budget;
+  let dropped = 0;
+  let read = 0;
   for (const id of productIds) {
+    if (left <= 0) break;
+    read++;
     const properties: PartProperties = {};
     const element: Record<string, PropertyValue> = {
       Class: api.GetNameFromTypeCode(api.GetLineType(modelID, id)),
@@ -91,9 +111,12 @@ export function readIfcProperties(
       const set = readSetCached(setId);
       if (set) properties[set[0]] = { ...properties[set[0]], ...set[1] };
     }
-    result.set(id, properties);
+    const bounded = boundProperties(properties, left);
+    left -= bounded.count;
+    dropped += bounded.dropped;
+    result.set(id, bounded.properties);
   }
-  return result;
+  return { properties: result, dropped, unread: productIds.length - read };
 }
 
 /** For each wanted object, the definitions a relation type gives it (RelatedObjects 5th, the definition 6th). */

@@ -10,7 +10,8 @@ import { readLengthUnit, readObjectInfo, readParents } from './import-ifc-spatia
 import type { IfcRelationTypes } from './import-ifc-spatial.ts';
 import { readIfcProperties } from './import-ifc-properties.ts';
 import type { IfcPropertyTypes } from './import-ifc-properties.ts';
-import { PROPERTIES_EXTRAS_KEY } from '../../part-properties.ts';
+import { PROPERTIES_EXTRAS_KEY, PROPERTY_LIMITS } from '../../part-properties.ts';
+import { listMeshNodes } from '../../../gltf/measure-geometry.ts';
 import { repairNormals } from '../import-normals.ts';
 import { KeptRuntime } from '../runtime-release.ts';
 import { ConversionError } from '../../types.ts';
@@ -31,6 +32,8 @@ export interface ImportIfcOptions {
   loadIfc: () => Promise<IfcRuntime>;
   /** Moves a georeferenced model next to the origin, trading real-world coordinates for float precision. */
   coordinateToOrigin: boolean;
+  /** Most properties read over all products, in the order their parts are listed (the model's cap by default). */
+  propertyBudget: number;
 }
 
 const runtime = new KeptRuntime<IfcRuntime>(async () => {
@@ -48,6 +51,7 @@ const runtime = new KeptRuntime<IfcRuntime>(async () => {
 export const IMPORT_IFC_DEFAULTS: ImportIfcOptions = {
   loadIfc: () => runtime.get(),
   coordinateToOrigin: false,
+  propertyBudget: PROPERTY_LIMITS.perModel,
 };
 
 /**
@@ -123,15 +127,17 @@ async function readWithWebIfc(
     const productNodes = products.map((product) => nodeFor(product.expressID));
     products.forEach((product, index) => meshes.place(productNodes[index], product));
     geometries.clear();
-    const properties = readIfcProperties(
-      api,
-      modelID,
-      products.map((product) => product.expressID),
-      parents,
-      project,
-      types,
-    );
-    for (const [expressID, set] of properties) {
+    // Read in the order extract-parts lists the parts, so the model's cap keeps the same properties it kept when
+    // every product was read.
+    const idOfNode = new Map(products.map((product, index) => [productNodes[index], product.expressID]));
+    const listed = listMeshNodes(document).flatMap(({ node }) => idOfNode.get(node) ?? []);
+    const read = readIfcProperties(api, modelID, listed, parents, project, types, options.propertyBudget);
+    if (read.dropped + read.unread > 0) {
+      context.logger.warn(
+        `${NAME}: ${read.dropped} properties dropped past the caps of ${PROPERTY_LIMITS.perPart} a part and ${PROPERTY_LIMITS.perModel} a model; ${read.unread} products' properties not read past the model's cap`,
+      );
+    }
+    for (const [expressID, set] of read.properties) {
       const node = nodes.get(expressID);
       if (node) node.setExtras({ ...node.getExtras(), [PROPERTIES_EXTRAS_KEY]: set });
     }
