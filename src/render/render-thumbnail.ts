@@ -26,8 +26,11 @@ export interface RenderOptions {
   width: number;
   /** Output height in pixels. */
   height: number;
-  /** Samples per pixel along each axis, averaged down with a box filter (3 → 9 samples per pixel). */
-  supersample: number;
+  /**
+   * Samples per pixel along each axis, averaged down with a box filter (3 → 9 samples per pixel); `auto` takes 2,
+   * or 4 for a scene of at least as many triangles as the image has pixels ({@link autoSupersample}).
+   */
+  supersample: number | 'auto';
   /** Where the camera looks from; the model is framed to fill the image from there (fit-camera.ts). */
   view: ViewAngles;
   /** Vertical field of view in degrees. */
@@ -42,11 +45,11 @@ export interface RenderOptions {
   cullBackFaces: boolean;
 }
 
-/** Defaults: a 512² transparent PNG of the three-quarter view with 2×2 supersampling. */
+/** Defaults: a 512² transparent PNG of the three-quarter view, supersampled 2×2 (4×4 for sub-pixel triangles). */
 export const RENDER_DEFAULTS: Readonly<RenderOptions> = {
   width: 512,
   height: 512,
-  supersample: 2,
+  supersample: 'auto',
   view: DEFAULT_VIEW,
   fovY: DEFAULT_FOV_Y,
   background: [0, 0, 0, 0],
@@ -63,6 +66,8 @@ export interface RenderResult {
   png: Buffer;
   /** The camera used, as {@link fitCamera} built it (or the one given). */
   camera: FramedCamera;
+  /** Samples per pixel along each axis it was drawn with. */
+  supersample: number;
   /** Triangles drawn. */
   triangleCount: number;
   /** Recoverable oddities of the file, for the caller's log (prefix them with {@link NAME}). */
@@ -92,13 +97,14 @@ export async function renderThumbnailDetailed(
   const o: RenderOptions = { ...RENDER_DEFAULTS, ...options };
   checkSize('width', o.width, 1, 4096);
   checkSize('height', o.height, 1, 4096);
-  checkSize('supersample', o.supersample, 1, 8);
-  const sw = o.width * o.supersample;
-  const sh = o.height * o.supersample;
-  if (sw > MAX_SAMPLES_SIDE || sh > MAX_SAMPLES_SIDE) {
-    throw new RangeError(
-      `${NAME}: ${sw}×${sh} samples exceed the ${MAX_SAMPLES_SIDE} limit; lower supersample`,
-    );
+  if (o.supersample !== 'auto') {
+    checkSize('supersample', o.supersample, 1, 8);
+    const side = Math.max(o.width, o.height) * o.supersample;
+    if (side > MAX_SAMPLES_SIDE) {
+      throw new RangeError(
+        `${NAME}: ${o.width * o.supersample}×${o.height * o.supersample} samples exceed the ${MAX_SAMPLES_SIDE} limit; lower supersample`,
+      );
+    }
   }
 
   const document = await readGlb(glb);
@@ -121,11 +127,24 @@ export async function renderThumbnailDetailed(
     srgbToLinear(clamp01(b)) * alpha,
     alpha,
   ];
+  const supersample =
+    o.supersample === 'auto' ? autoSupersample(scene.triangleCount, o.width, o.height) : o.supersample;
   const blends = scene.primitives.some((p) => p.alphaMode === ALPHA_BLEND);
-  const fb = createFramebuffer(sw, sh, background, blends);
-  const pixels = drawScene(fb, scene.primitives, camera, o.supersample, o.cullBackFaces);
+  const fb = createFramebuffer(o.width * supersample, o.height * supersample, background, blends);
+  const pixels = drawScene(fb, scene.primitives, camera, supersample, o.cullBackFaces);
   const png = await encodePng(encodeSrgb(pixels), o.width, o.height, sharp);
-  return { png, camera, triangleCount: scene.triangleCount, warnings: scene.warnings };
+  return { png, camera, supersample, triangleCount: scene.triangleCount, warnings: scene.warnings };
+}
+
+/**
+ * The supersampling `auto` takes: 2×2, or 4×4 when the scene has at least as many triangles as the image has
+ * pixels. Triangles smaller than a pixel on average (100,000 boxes on a grid, a facade's mullions seen whole) beat
+ * against 2×2 samples in moiré rings, which 4×4 averages out; a building of 35,000 triangles looks the same at 2×2
+ * and renders in a third of the time. Never more samples than {@link MAX_SAMPLES_SIDE} allows.
+ */
+export function autoSupersample(triangles: number, width: number, height: number): number {
+  const wanted = triangles >= width * height ? 4 : 2;
+  return Math.max(1, Math.min(wanted, Math.floor(MAX_SAMPLES_SIDE / Math.max(width, height))));
 }
 
 function checkSize(name: string, value: number, min: number, max: number): void {
