@@ -60,13 +60,15 @@ for (const [name, glb] of models) {
   const cpu = median(ours);
   const browser = median(theirs);
   rows.push(
-    `| ${name} | ${last.triangleCount.toLocaleString('en')} | ${last.supersample}×${last.supersample} | ${cpu.toFixed(0)} | ${browser.toFixed(0)} | ${(browser / cpu).toFixed(1)}× | ${score.toFixed(4)} |`,
+    `| ${name} | ${last.triangleCount.toLocaleString('en')} | ${last.supersample}×${last.supersample} ` +
+      `| ${cpu.toFixed(0)} | ${browser.toFixed(0)} | ${(browser / cpu).toFixed(1)}× | ${score.toFixed(4)} |`,
   );
   console.error(`done: ${name}`);
 }
 
 console.log(
-  `Thumbnail ${SIZE}×${SIZE}, supersampled as the service does (auto); ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
+  `Thumbnail ${SIZE}×${SIZE}, supersampled as the service does (auto); ` +
+    `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
 );
 console.log(
   `Medians of ${RUNS} CPU renders (GLB bytes → PNG, in-process) and ${BROWSER_RUNS} three.js renders`,

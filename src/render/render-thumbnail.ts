@@ -99,10 +99,10 @@ export async function renderThumbnailDetailed(
   checkSize('height', o.height, 1, 4096);
   if (o.supersample !== 'auto') {
     checkSize('supersample', o.supersample, 1, 8);
-    const side = Math.max(o.width, o.height) * o.supersample;
-    if (side > MAX_SAMPLES_SIDE) {
+    const [sw, sh] = [o.width * o.supersample, o.height * o.supersample];
+    if (sw > MAX_SAMPLES_SIDE || sh > MAX_SAMPLES_SIDE) {
       throw new RangeError(
-        `${NAME}: ${o.width * o.supersample}×${o.height * o.supersample} samples exceed the ${MAX_SAMPLES_SIDE} limit; lower supersample`,
+        `${NAME}: ${sw}×${sh} samples exceed the ${MAX_SAMPLES_SIDE} limit; lower supersample`,
       );
     }
   }

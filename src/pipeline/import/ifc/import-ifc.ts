@@ -133,8 +133,10 @@ async function readWithWebIfc(
     const listed = listMeshNodes(document).flatMap(({ node }) => idOfNode.get(node) ?? []);
     const read = readIfcProperties(api, modelID, listed, parents, project, types, options.propertyBudget);
     if (read.dropped + read.unread > 0) {
+      const caps = `the caps of ${PROPERTY_LIMITS.perPart} a part and ${PROPERTY_LIMITS.perModel} a model`;
       context.logger.warn(
-        `${NAME}: ${read.dropped} properties dropped past the caps of ${PROPERTY_LIMITS.perPart} a part and ${PROPERTY_LIMITS.perModel} a model; ${read.unread} products' properties not read past the model's cap`,
+        `${NAME}: ${read.dropped} properties dropped past ${caps}; ` +
+          `${read.unread} products' properties not read past the model's cap`,
       );
     }
     for (const [expressID, set] of read.properties) {
