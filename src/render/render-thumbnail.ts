@@ -116,8 +116,15 @@ export async function renderThumbnailDetailed(
   if (!scene.bounds || scene.triangleCount + scene.pointCount === 0) {
     throw new Error(`${NAME}: the scene has no triangles or points to draw`);
   }
-  const framed = scene.primitives.map((p, i) => ({ positions: p.positions, used: scene.usedVertices[i] }));
-  const camera = o.camera ?? fitCamera(framed, scene.bounds, o.width / o.height, o.view, o.fovY);
+  const camera =
+    o.camera ??
+    fitCamera(
+      scene.primitives.map((p, i) => ({ positions: p.positions, used: scene.usedVertices[i] })),
+      scene.bounds,
+      o.width / o.height,
+      o.view,
+      o.fovY,
+    );
 
   const [r, g, b, a] = o.background;
   const alpha = clamp01(a);
